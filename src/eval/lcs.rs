@@ -1,0 +1,159 @@
+//! Length of the longest common subsequence of two token sequences.
+//!
+//! The fast path is Hyyrö's bit-parallel LCS length (2004; after Allison & Dix 1986): the gold
+//! sequence is indexed once into one match bit-vector per distinct token, and every extract token
+//! costs ⌈|gold|/64⌉ word operations. [`lcs_naive`] is the textbook dynamic programme, kept as the
+//! reference the property tests compare against.
+
+use std::collections::HashMap;
+
+/// A gold word sequence indexed for bit-parallel LCS: tokens are mapped to dense row numbers, and
+/// each row holds the positions of that token in the gold as a bit-vector.
+#[derive(Debug, Clone, Default)]
+pub struct GoldIndex {
+    len: usize,
+    blocks: usize,
+    rows: HashMap<String, u32>,
+    /// `rows.len() * blocks` words: bit `j` of row `k` is set when gold token `j` has row `k`.
+    peq: Vec<u64>,
+}
+
+/// Marks a page token absent from the gold: it can never be part of the LCS.
+pub const NO_ROW: u32 = u32::MAX;
+
+impl GoldIndex {
+    /// Indexes the gold token sequence.
+    pub fn new<S: AsRef<str>>(gold: &[S]) -> Self {
+        let len = gold.len();
+        let blocks = len.div_ceil(64);
+        let mut rows: HashMap<String, u32> = HashMap::new();
+        let mut ids = Vec::with_capacity(len);
+        for t in gold {
+            let next = rows.len() as u32;
+            ids.push(*rows.entry(t.as_ref().to_string()).or_insert(next));
+        }
+        let mut peq = vec![0u64; rows.len() * blocks];
+        for (j, &id) in ids.iter().enumerate() {
+            peq[id as usize * blocks + j / 64] |= 1u64 << (j % 64);
+        }
+        GoldIndex { len, blocks, rows, peq }
+    }
+
+    /// Number of gold tokens.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when the gold has no tokens.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The row of `token`, or [`NO_ROW`] if the gold does not contain it.
+    pub fn row(&self, token: &str) -> u32 {
+        self.rows.get(token).copied().unwrap_or(NO_ROW)
+    }
+
+    /// LCS length between the gold and an extract given as row numbers ([`NO_ROW`] entries are
+    /// skipped: a token absent from the gold leaves the bit-vector unchanged). `scratch` is reused
+    /// between calls to avoid allocation.
+    pub fn lcs_rows(&self, extract: &[u32], scratch: &mut Vec<u64>) -> usize {
+        if self.len == 0 {
+            return 0;
+        }
+        scratch.clear();
+        scratch.resize(self.blocks, !0u64);
+        let v = scratch.as_mut_slice();
+        for &row in extract {
+            if row == NO_ROW {
+                continue;
+            }
+            let m = &self.peq[row as usize * self.blocks..(row as usize + 1) * self.blocks];
+            // Multi-word addition with carry: V' = (V + (V & M)) | (V & !M).
+            let mut carry = 0u64;
+            for (vb, &mb) in v.iter_mut().zip(m) {
+                let u = *vb & mb;
+                let (s1, c1) = vb.overflowing_add(u);
+                let (s2, c2) = s1.overflowing_add(carry);
+                carry = (c1 | c2) as u64;
+                *vb = s2 | (*vb & !mb);
+            }
+        }
+        // Mask off the unused high bits of the last block before counting zeros.
+        let mut zeros = 0usize;
+        for (i, &vb) in v.iter().enumerate() {
+            let bits = if i + 1 == self.blocks && !self.len.is_multiple_of(64) { self.len % 64 } else { 64 };
+            let mask = if bits == 64 { !0u64 } else { (1u64 << bits) - 1 };
+            zeros += ((!vb) & mask).count_ones() as usize;
+        }
+        zeros
+    }
+
+    /// LCS length between the gold and an extract given as tokens.
+    pub fn lcs<S: AsRef<str>>(&self, extract: &[S]) -> usize {
+        let rows: Vec<u32> = extract.iter().map(|t| self.row(t.as_ref())).collect();
+        self.lcs_rows(&rows, &mut Vec::new())
+    }
+}
+
+/// The textbook O(|a|·|b|) dynamic programme in two rows. Reference for tests and benchmarks.
+pub fn lcs_naive<T: PartialEq>(a: &[T], b: &[T]) -> usize {
+    let mut prev = vec![0usize; b.len() + 1];
+    let mut cur = vec![0usize; b.len() + 1];
+    for x in a {
+        for (j, y) in b.iter().enumerate() {
+            cur[j + 1] = if x == y { prev[j] + 1 } else { prev[j + 1].max(cur[j]) };
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+
+    fn w(s: &str) -> Vec<&str> {
+        s.split_whitespace().collect()
+    }
+
+    #[test]
+    fn gottron_worked_example() {
+        let gold = w("title some text in the body");
+        let extract = w("title copyright some text in");
+        assert_eq!(GoldIndex::new(&gold).lcs(&extract), 4);
+        assert_eq!(lcs_naive(&gold, &extract), 4);
+    }
+
+    #[test]
+    fn empty_sides() {
+        let empty: Vec<&str> = vec![];
+        assert_eq!(GoldIndex::new(&empty).lcs(&w("a b")), 0);
+        assert_eq!(GoldIndex::new(&w("a b")).lcs(&empty), 0);
+    }
+
+    #[test]
+    fn bit_parallel_equals_naive_on_random_sequences() {
+        let mut rng = StdRng::seed_from_u64(7);
+        for case in 0..400 {
+            let alphabet = 1 + case % 12;
+            let n = rng.random_range(0..300);
+            let m = rng.random_range(0..300);
+            let a: Vec<String> = (0..n).map(|_| rng.random_range(0..alphabet).to_string()).collect();
+            let b: Vec<String> = (0..m).map(|_| rng.random_range(0..alphabet).to_string()).collect();
+            assert_eq!(GoldIndex::new(&a).lcs(&b), lcs_naive(&a, &b), "case {case}: n={n} m={m}");
+        }
+    }
+
+    #[test]
+    fn long_sequences_cross_many_blocks() {
+        let mut rng = StdRng::seed_from_u64(11);
+        let a: Vec<u32> = (0..3000).map(|_| rng.random_range(0..50)).collect();
+        let b: Vec<u32> = (0..2500).map(|_| rng.random_range(0..50)).collect();
+        let sa: Vec<String> = a.iter().map(|x| x.to_string()).collect();
+        let sb: Vec<String> = b.iter().map(|x| x.to_string()).collect();
+        assert_eq!(GoldIndex::new(&sa).lcs(&sb), lcs_naive(&a, &b));
+    }
+}

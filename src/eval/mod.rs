@@ -1,0 +1,10 @@
+//! Evaluation exactly as Gottron (2007/2009): word tokens, LCS length, precision/recall/F1 and
+//! their averages. Imports nothing from the crate: it sees words, never HTML.
+
+pub mod lcs;
+pub mod score;
+pub mod words;
+
+pub use lcs::{GoldIndex, lcs_naive};
+pub use score::{Averages, Prf, prf};
+pub use words::{for_each_token, tokens};
