@@ -1,0 +1,166 @@
+//! The document model: each page is parsed once into two compact, read-only views that every
+//! extractor reads, so the optimiser can run thousands of settings without touching HTML again.
+//!
+//! - [`Source`] (`scan.rs`): the source token stream (tags, opaque code, words, whitespace) for
+//!   content code blurring, BTE and other source-order algorithms.
+//! - [`Dom`] (`parse.rs`, the only user of `scraper`): the element tree flattened in pre-order
+//!   with its rendered text nodes, link flags and block segments, for LQF, the stop-word filter,
+//!   Baisa's density and Crunch.
+//!
+//! Scripts, styles, comments, `noscript`, templates, `title` and hidden elements never count as
+//! text. Imports only `error` (nothing here knows about gold sets or scores).
+
+pub mod entities;
+pub mod parse;
+pub mod scan;
+pub mod tags;
+
+pub use parse::{Dom, Node, TextInfo};
+pub use scan::{Kind, Source, SrcToken};
+pub use tags::Tag;
+
+/// Separator constants between units.
+pub mod sep {
+    /// Units on the same line are separated by a space.
+    pub const SPACE: u8 = 1;
+    /// A block boundary (or `<br>`) lies between the units.
+    pub const NEWLINE: u8 = 2;
+}
+
+/// A sequence of text units (words or text nodes) stored in one buffer, each with the number of
+/// the line (block) it sits on, so a selection can be rendered without re-reading the page.
+#[derive(Debug, Clone, Default)]
+pub struct Units {
+    text: String,
+    ends: Vec<u32>,
+    lines: Vec<u32>,
+}
+
+impl Units {
+    /// Appends a unit; `sep` is [`sep::NEWLINE`] when a block boundary precedes it.
+    pub fn push(&mut self, s: &str, sep: u8) -> u32 {
+        let line = self.lines.last().copied().unwrap_or(0) + u32::from(sep == sep::NEWLINE && !self.ends.is_empty());
+        self.text.push_str(s);
+        self.ends.push(self.text.len() as u32);
+        self.lines.push(line);
+        (self.ends.len() - 1) as u32
+    }
+    /// Number of units.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+    /// True when there are no units.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+    /// The text of unit `i`.
+    pub fn get(&self, i: usize) -> &str {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.text[start..self.ends[i] as usize]
+    }
+    /// The line (block) number of unit `i`.
+    pub fn line(&self, i: usize) -> u32 {
+        self.lines[i]
+    }
+    /// The separator before each unit (0 for the first), derived from the line numbers.
+    pub fn seps(&self) -> Vec<u8> {
+        (0..self.len())
+            .map(|i| match i {
+                0 => 0,
+                _ if self.lines[i] != self.lines[i - 1] => sep::NEWLINE,
+                _ => sep::SPACE,
+            })
+            .collect()
+    }
+    /// Renders kept units (indices in increasing order): a space between units on one line, a
+    /// newline where a block boundary lies between them.
+    pub fn render(&self, kept: &[u32]) -> String {
+        let mut out = String::new();
+        let mut prev: Option<usize> = None;
+        for &k in kept {
+            let k = k as usize;
+            if let Some(p) = prev {
+                out.push(if self.lines[p] != self.lines[k] { '\n' } else { ' ' });
+            }
+            out.push_str(self.get(k));
+            prev = Some(k);
+        }
+        out
+    }
+}
+
+/// Which view an extractor's selection refers to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View {
+    /// Canonical words of the source token stream.
+    Source,
+    /// Text nodes of the DOM.
+    Dom,
+}
+
+/// What an extractor keeps: unit indices of one view, in increasing order.
+#[derive(Debug, Clone)]
+pub struct Selection {
+    /// The view the indices refer to.
+    pub view: View,
+    /// Kept unit indices, increasing.
+    pub units: Vec<u32>,
+}
+
+impl Selection {
+    /// An empty selection of `view`, to be filled by an extractor (reused across calls).
+    pub fn new(view: View) -> Self {
+        Selection { view, units: Vec::new() }
+    }
+}
+
+/// A parsed page: both views, plus the page's language.
+#[derive(Debug, Clone, Default)]
+pub struct Document {
+    /// The source token stream.
+    pub source: Source,
+    /// The flattened DOM.
+    pub dom: Dom,
+    /// ISO 639-1 language code, from metadata or detected from the rendered text.
+    pub lang: Option<String>,
+}
+
+impl Document {
+    /// Parses a decoded page (line endings already normalised) into both views and detects
+    /// its language.
+    pub fn parse(html: &str) -> Document {
+        let source = scan::scan(html);
+        let dom = parse::parse(html);
+        let lang = parse::detect_language(&dom);
+        Document { source, dom, lang }
+    }
+
+    /// The units of a view.
+    pub fn units(&self, view: View) -> &Units {
+        match view {
+            View::Source => &self.source.words,
+            View::Dom => &self.dom.texts,
+        }
+    }
+
+    /// The text a selection stands for.
+    pub fn render(&self, sel: &Selection) -> String {
+        self.units(sel.view).render(&sel.units)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn render_puts_newlines_at_block_boundaries_only() {
+        let mut u = Units::default();
+        for (s, sep) in [("a", 0), ("b", sep::SPACE), ("c", sep::NEWLINE), ("d", sep::SPACE)] {
+            u.push(s, sep);
+        }
+        assert_eq!(u.render(&[0, 1, 2, 3]), "a b\nc d");
+        assert_eq!(u.render(&[0, 3]), "a\nd");
+        assert_eq!(u.render(&[]), "");
+    }
+}

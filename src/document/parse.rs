@@ -1,0 +1,416 @@
+//! The DOM view: html5ever (through `scraper`, used only here) parses the page as a browser
+//! would; the tree is flattened into a pre-order array of elements and rendered text nodes.
+//! The walk is iterative, so deeply nested pages cannot overflow the stack.
+
+use super::tags::{Tag, tag};
+use super::{Units, sep};
+use scraper::Html;
+use scraper::node::Node as HNode;
+
+/// Marks "no text unit" / "no parent".
+pub const NONE: u32 = u32::MAX;
+
+/// One element or text node of the flattened tree, in pre-order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Node {
+    /// The element's tag (`Tag::OTHER` for text nodes and unknown elements).
+    pub tag: Tag,
+    /// Index of the parent node ([`NONE`] for the root).
+    pub parent: u32,
+    /// One past the last node of this node's subtree (pre-order), so the subtree is `i..end`.
+    pub end: u32,
+    /// The text unit of a text node, [`NONE`] for elements.
+    pub text: u32,
+    /// For `a` elements: it has an `href` attribute.
+    pub href: bool,
+}
+
+impl Node {
+    /// True for text nodes.
+    pub fn is_text(&self) -> bool {
+        self.text != NONE
+    }
+}
+
+/// Per text unit facts, parameter independent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TextInfo {
+    /// The text node's index in [`Dom::nodes`].
+    pub node: u32,
+    /// Non-whitespace characters.
+    pub chars: u32,
+    /// Inside any `a` element.
+    pub in_a: bool,
+    /// Inside an `a` element with `href`.
+    pub in_href: bool,
+    /// Text block (segment) number: increases at every start or end tag of a block-level
+    /// element and at a second consecutive `<br>` (the stop-word filter's blocks).
+    pub segment: u32,
+}
+
+/// The flattened, rendered DOM.
+#[derive(Debug, Clone, Default)]
+pub struct Dom {
+    /// Elements and text nodes in pre-order; node 0 is the document root.
+    pub nodes: Vec<Node>,
+    /// Text units (whitespace-collapsed, trimmed text of each rendered text node).
+    pub texts: Units,
+    /// Facts per text unit.
+    pub info: Vec<TextInfo>,
+    /// Index of the `body` element (0 when absent).
+    pub body: u32,
+}
+
+impl Dom {
+    /// Text unit indices inside the subtree of node `i`.
+    pub fn units_in(&self, i: usize) -> impl Iterator<Item = u32> + '_ {
+        self.nodes[i..self.nodes[i].end as usize].iter().filter(|n| n.is_text()).map(|n| n.text)
+    }
+}
+
+fn skipped(el: &scraper::node::Element) -> bool {
+    matches!(el.name(), "head" | "script" | "style" | "noscript" | "template" | "title" | "iframe")
+        || el.attr("hidden").is_some()
+        || (el.name() == "input" && el.attr("type").is_some_and(|t| t.eq_ignore_ascii_case("hidden")))
+        || el.attr("style").is_some_and(|s| {
+            let s: String = s.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
+            s.contains("display:none") || s.contains("visibility:hidden")
+        })
+}
+
+/// Collapses whitespace runs to one space and trims.
+fn collapse(s: &str, out: &mut String) {
+    out.clear();
+    for w in s.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
+}
+
+/// Deepest element nesting passed to the HTML parser. html5ever checks element scopes by walking
+/// the stack of open elements, so each start tag costs O(depth): 100,000 nested `<div>`s took
+/// about a minute. Start tags nested deeper than this are dropped (their text stays).
+pub const MAX_DEPTH: usize = 1000;
+
+const VOID: &[&str] =
+    &["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"];
+
+/// Walks the tags of `html`, calling `f(is_end, is_void_or_self_closing, start, end)` for each.
+fn for_each_tag(html: &str, mut f: impl FnMut(bool, bool, usize, usize)) {
+    let b = html.as_bytes();
+    let mut i = 0;
+    while let Some(k) = html[i..].find('<') {
+        let at = i + k;
+        let next = b.get(at + 1).copied().unwrap_or(b' ');
+        if html[at..].starts_with("<!--") {
+            i = html[at + 4..].find("-->").map_or(b.len(), |e| at + 4 + e + 3);
+            continue;
+        }
+        if !(next.is_ascii_alphabetic() || next == b'/') {
+            i = at + 1;
+            continue;
+        }
+        let end = html[at..].find('>').map_or(b.len(), |e| at + e + 1);
+        let is_end = next == b'/';
+        let name_start = at + 1 + usize::from(is_end);
+        let name_len = b[name_start..end].iter().take_while(|c| c.is_ascii_alphanumeric()).count();
+        let name = html[name_start..name_start + name_len].to_ascii_lowercase();
+        let void = VOID.contains(&name.as_str()) || html[at..end].ends_with("/>");
+        f(is_end, void, at, end);
+        i = end;
+        if !is_end && matches!(name.as_str(), "script" | "style" | "textarea" | "title") {
+            let close = format!("</{name}");
+            let lower = html[i..].to_ascii_lowercase();
+            i = lower.find(&close).map_or(b.len(), |e| i + e);
+        }
+    }
+}
+
+/// `html` with start tags nested deeper than [`MAX_DEPTH`] (and their end tags) removed.
+pub fn limit_depth(html: &str) -> std::borrow::Cow<'_, str> {
+    let (mut depth, mut max) = (0usize, 0usize);
+    for_each_tag(html, |is_end, void, _, _| {
+        if is_end {
+            depth = depth.saturating_sub(1);
+        } else if !void {
+            depth += 1;
+            max = max.max(depth);
+        }
+    });
+    if max <= MAX_DEPTH {
+        return std::borrow::Cow::Borrowed(html);
+    }
+    let mut out = String::with_capacity(html.len());
+    let mut kept: Vec<bool> = Vec::new();
+    let mut copied = 0;
+    for_each_tag(html, |is_end, void, start, end| {
+        let keep = if is_end {
+            kept.pop().unwrap_or(true)
+        } else if void {
+            true
+        } else {
+            let k = kept.len() < MAX_DEPTH;
+            kept.push(k);
+            k
+        };
+        if !keep {
+            out.push_str(&html[copied..start]);
+            copied = end;
+        }
+    });
+    out.push_str(&html[copied..]);
+    std::borrow::Cow::Owned(out)
+}
+
+/// Parses a page into the flattened DOM.
+pub fn parse(html: &str) -> Dom {
+    let html = limit_depth(html);
+    let doc = Html::parse_document(&html);
+    let mut dom = Dom::default();
+    let mut stack: Vec<u32> = Vec::new(); // open flattened elements
+    let mut a_href: Vec<bool> = Vec::new(); // open <a> elements: has href
+    let mut skip: Option<ego_tree::NodeId> = None;
+    let mut pending = 0u8;
+    let mut segment = 0u32;
+    let mut br_run = false;
+    let mut buf = String::new();
+    let br = tag("br");
+    for edge in doc.tree.root().traverse() {
+        match edge {
+            ego_tree::iter::Edge::Open(n) => {
+                if skip.is_some() {
+                    continue;
+                }
+                match n.value() {
+                    HNode::Document | HNode::Fragment => {
+                        dom.nodes.push(Node { tag: Tag::OTHER, parent: NONE, end: 0, text: NONE, href: false });
+                        stack.push(0);
+                    }
+                    HNode::Element(el) => {
+                        if skipped(el) {
+                            skip = Some(n.id());
+                            continue;
+                        }
+                        let t = Tag::from_any_case(el.name());
+                        let href = t.is_anchor() && el.attr("href").is_some();
+                        if t.is_anchor() {
+                            a_href.push(href);
+                        }
+                        if t.is_block() {
+                            pending = sep::NEWLINE;
+                            segment += 1;
+                            br_run = false;
+                        } else if t == br {
+                            pending = sep::NEWLINE;
+                            if br_run {
+                                segment += 1;
+                            }
+                            br_run = true;
+                        } else if t.is_spaced() {
+                            pending = pending.max(sep::SPACE);
+                        }
+                        if t.name() == "body" && dom.body == 0 {
+                            dom.body = dom.nodes.len() as u32;
+                        }
+                        let parent = stack.last().copied().unwrap_or(NONE);
+                        dom.nodes.push(Node { tag: t, parent, end: 0, text: NONE, href });
+                        stack.push((dom.nodes.len() - 1) as u32);
+                    }
+                    HNode::Text(txt) => {
+                        collapse(txt, &mut buf);
+                        if buf.is_empty() {
+                            continue;
+                        }
+                        br_run = false;
+                        let unit = dom.texts.push(&buf, pending.max(sep::SPACE));
+                        pending = 0;
+                        let parent = stack.last().copied().unwrap_or(NONE);
+                        let node = dom.nodes.len() as u32;
+                        dom.nodes.push(Node { tag: Tag::OTHER, parent, end: node + 1, text: unit, href: false });
+                        dom.info.push(TextInfo {
+                            node,
+                            chars: buf.chars().filter(|c| *c != ' ').count() as u32,
+                            in_a: !a_href.is_empty(),
+                            in_href: a_href.iter().any(|h| *h),
+                            segment,
+                        });
+                    }
+                    _ => {}
+                }
+            }
+            ego_tree::iter::Edge::Close(n) => {
+                if let Some(id) = skip {
+                    if id == n.id() {
+                        skip = None;
+                    }
+                    continue;
+                }
+                match n.value() {
+                    HNode::Element(el) => {
+                        let t = Tag::from_any_case(el.name());
+                        if t.is_anchor() {
+                            a_href.pop();
+                        }
+                        if t.is_block() {
+                            pending = sep::NEWLINE;
+                            segment += 1;
+                            br_run = false;
+                        }
+                        if let Some(i) = stack.pop() {
+                            dom.nodes[i as usize].end = dom.nodes.len() as u32;
+                        }
+                    }
+                    HNode::Document | HNode::Fragment => {
+                        if let Some(i) = stack.pop() {
+                            dom.nodes[i as usize].end = dom.nodes.len() as u32;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    dom
+}
+
+/// ISO 639-1 code of the page's language, detected by whatlang on the first 4,000 bytes of
+/// rendered text; `None` when the text is too short or the detection unreliable.
+pub fn detect_language(dom: &Dom) -> Option<String> {
+    let mut sample = String::new();
+    for i in 0..dom.texts.len() {
+        if sample.len() > 4000 {
+            break;
+        }
+        sample.push_str(dom.texts.get(i));
+        sample.push(' ');
+    }
+    let info = whatlang::detect(&sample)?;
+    if sample.split_whitespace().count() < 5 {
+        return None;
+    }
+    iso639_1(info.lang().code()).map(str::to_string)
+}
+
+/// Maps whatlang's ISO 639-3 codes to ISO 639-1 (the stop-words crate's keys).
+fn iso639_1(code3: &str) -> Option<&'static str> {
+    const MAP: &[(&str, &str)] = &[
+        ("afr", "af"),
+        ("ara", "ar"),
+        ("aze", "az"),
+        ("bel", "be"),
+        ("ben", "bn"),
+        ("bul", "bg"),
+        ("cat", "ca"),
+        ("ces", "cs"),
+        ("dan", "da"),
+        ("deu", "de"),
+        ("ell", "el"),
+        ("eng", "en"),
+        ("epo", "eo"),
+        ("est", "et"),
+        ("fin", "fi"),
+        ("fra", "fr"),
+        ("guj", "gu"),
+        ("heb", "he"),
+        ("hin", "hi"),
+        ("hrv", "hr"),
+        ("hun", "hu"),
+        ("hye", "hy"),
+        ("ind", "id"),
+        ("ita", "it"),
+        ("jpn", "ja"),
+        ("kat", "ka"),
+        ("kor", "ko"),
+        ("lat", "la"),
+        ("lav", "lv"),
+        ("lit", "lt"),
+        ("mar", "mr"),
+        ("mkd", "mk"),
+        ("nld", "nl"),
+        ("nob", "no"),
+        ("pan", "pa"),
+        ("pes", "fa"),
+        ("pol", "pl"),
+        ("por", "pt"),
+        ("ron", "ro"),
+        ("rus", "ru"),
+        ("slk", "sk"),
+        ("slv", "sl"),
+        ("spa", "es"),
+        ("srp", "sr"),
+        ("swe", "sv"),
+        ("tam", "ta"),
+        ("tel", "te"),
+        ("tgl", "tl"),
+        ("tha", "th"),
+        ("tur", "tr"),
+        ("ukr", "uk"),
+        ("urd", "ur"),
+        ("vie", "vi"),
+        ("cmn", "zh"),
+        ("yid", "yi"),
+        ("zul", "zu"),
+        ("swa", "sw"),
+        ("som", "so"),
+        ("sna", "sn"),
+        ("yor", "yo"),
+    ];
+    MAP.iter().find(|(c, _)| *c == code3).map(|(_, c)| *c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flattens_rendered_text_with_link_flags() {
+        let d = parse(
+            "<html><head><title>T</title></head><body><div><p>Hello <a href=x>link</a> <a>anchor</a></p>\
+             <script>x=1</script><noscript>n</noscript><template>t</template><input type=hidden value=v>\
+             <div hidden>secret</div><ul><li>one</li></ul></div></body></html>",
+        );
+        let texts: Vec<&str> = (0..d.texts.len()).map(|i| d.texts.get(i)).collect();
+        assert_eq!(texts, ["Hello", "link", "anchor", "one"]);
+        assert!(d.info[1].in_href && d.info[1].in_a);
+        assert!(!d.info[2].in_href && d.info[2].in_a);
+        assert!(!d.info[0].in_a);
+        assert_eq!(d.texts.render(&[0, 1, 2, 3]), "Hello link anchor\none");
+        // Subtree ranges: the outer div holds every text node.
+        let div = d.nodes.iter().position(|n| n.tag == tag("div")).unwrap();
+        assert_eq!(d.units_in(div).count(), 4);
+        assert_eq!(d.nodes[d.body as usize].tag, tag("body"));
+    }
+
+    #[test]
+    fn segments_split_at_blocks_and_double_br() {
+        let d = parse("<body><p>a <b>b</b></p>c<br>d<br><br>e</body>");
+        let seg: Vec<u32> = d.info.iter().map(|i| i.segment).collect();
+        assert_eq!(seg[0], seg[1]);
+        assert_ne!(seg[1], seg[2]);
+        assert_eq!(seg[2], seg[3]);
+        assert_ne!(seg[3], seg[4]);
+    }
+
+    #[test]
+    fn deep_nesting_is_capped_and_keeps_the_text() {
+        let html = "<div>".repeat(5_000) + "deep" + &"</div>".repeat(5_000) + "<p>after</p>";
+        let d = parse(&html);
+        assert_eq!(d.texts.len(), 2);
+        assert_eq!(d.texts.get(0), "deep");
+        let limited = limit_depth(&html);
+        assert_eq!(limited.matches("<div>").count(), MAX_DEPTH);
+        assert_eq!(limited.matches("</div>").count(), MAX_DEPTH);
+        // Shallow pages are passed through untouched.
+        assert!(matches!(limit_depth("<div><p>x</p></div>"), std::borrow::Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn detects_german() {
+        let d = parse(
+            "<p>Die Bundesregierung hat am Mittwoch beschlossen, dass die neuen Regeln für alle Bürger ab dem nächsten Jahr gelten sollen.</p>",
+        );
+        assert_eq!(detect_language(&d).as_deref(), Some("de"));
+    }
+}

@@ -1,0 +1,292 @@
+//! The source token stream (`algorithms.md` §0.2): a lexical scan of the page in source order
+//! into tags, opaque segments (comments, declarations, script/style/title/noscript/template
+//! bodies) and text, where text becomes words and whitespace runs. Content code blurring, BTE
+//! and every source-order algorithm read this view. The scan never fails and never recurses.
+
+use super::entities;
+use super::tags::{Tag, tag};
+use super::{Units, sep};
+
+/// What a source token is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A start tag `<x ...>` (code).
+    Start,
+    /// An end tag `</x>` (code).
+    End,
+    /// A comment, declaration or the body of script/style/title/noscript/template (code).
+    Opaque,
+    /// A word of rendered text (content).
+    Word,
+    /// A run of whitespace inside a text segment (one content character for CCB).
+    Space,
+}
+
+/// One token of the source stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SrcToken {
+    /// What it is.
+    pub kind: Kind,
+    /// The element, for tags.
+    pub tag: Tag,
+    /// Its length in characters (source characters for code, decoded characters for words).
+    pub chars: u32,
+    /// The canonical word index, for words.
+    pub word: u32,
+}
+
+/// The scanned page.
+#[derive(Debug, Clone, Default)]
+pub struct Source {
+    /// The token stream.
+    pub tokens: Vec<SrcToken>,
+    /// The canonical words, in order.
+    pub words: Units,
+    /// Index of the first token after the head ends (the body, explicit or implied).
+    pub body_start: usize,
+}
+
+/// Elements whose content is raw text that is never rendered as page text.
+/// Unknown tags (`Tag::OTHER`) are never raw, even if a raw tag's name is missing from the table.
+fn is_raw(t: Tag) -> bool {
+    t != Tag::OTHER
+        && [tag("script"), tag("style"), tag("title"), tag("noscript"), tag("template"), tag("xmp")].contains(&t)
+        || t.name() == "iframe"
+}
+
+/// Finds the `>` that closes a tag starting at `from`, skipping quoted attribute values.
+fn tag_end(b: &[u8], from: usize) -> usize {
+    let mut i = from;
+    let mut quote = 0u8;
+    while i < b.len() {
+        let c = b[i];
+        if quote != 0 {
+            if c == quote {
+                quote = 0;
+            }
+        } else if c == b'"' || c == b'\'' {
+            // A quote only opens a value right after `=` (possibly with spaces).
+            let mut j = i;
+            while j > from && b[j - 1].is_ascii_whitespace() {
+                j -= 1;
+            }
+            if j > from && b[j - 1] == b'=' {
+                quote = c;
+            }
+        } else if c == b'>' {
+            return i + 1;
+        }
+        i += 1;
+    }
+    b.len()
+}
+
+/// Case-insensitive search for `</name` from `from`.
+fn find_close(b: &[u8], from: usize, name: &str) -> usize {
+    let n = name.as_bytes();
+    let mut i = from;
+    while i + 2 + n.len() <= b.len() {
+        if b[i] == b'<' && b[i + 1] == b'/' && b[i + 2..i + 2 + n.len()].eq_ignore_ascii_case(n) {
+            let after = b.get(i + 2 + n.len()).copied().unwrap_or(b'>');
+            if !after.is_ascii_alphanumeric() {
+                return i;
+            }
+        }
+        i += 1;
+    }
+    b.len()
+}
+
+fn char_count(s: &str) -> u32 {
+    s.chars().count() as u32
+}
+
+/// Scans a decoded page.
+pub fn scan(html: &str) -> Source {
+    let b = html.as_bytes();
+    let mut out = Source::default();
+    let mut in_head = true;
+    let mut pending_sep = 0u8; // separator before the next word: block/br seen => newline
+    let mut decoded = String::new();
+    let mut i = 0;
+    let code = |out: &mut Source, kind: Kind, t: Tag, chars: u32| {
+        out.tokens.push(SrcToken { kind, tag: t, chars, word: u32::MAX });
+    };
+    while i < b.len() {
+        let starts_markup =
+            b[i] == b'<' && b.get(i + 1).is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, b'/' | b'!' | b'?'));
+        if !starts_markup {
+            let mut j = i + 1;
+            while j < b.len() {
+                if b[j] == b'<'
+                    && b.get(j + 1).is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, b'/' | b'!' | b'?'))
+                {
+                    break;
+                }
+                j += 1;
+            }
+            decoded.clear();
+            entities::decode_into(&html[i..j], &mut decoded);
+            if decoded.chars().any(|c| !c.is_whitespace()) {
+                if in_head {
+                    in_head = false;
+                    out.body_start = out.tokens.len();
+                }
+                push_text(&mut out, &decoded, &mut pending_sep);
+            }
+            i = j;
+            continue;
+        }
+        if html[i..].starts_with("<!--") {
+            let end = html[i + 4..].find("-->").map_or(b.len(), |k| i + 4 + k + 3);
+            code(&mut out, Kind::Opaque, Tag::OTHER, char_count(&html[i..end]));
+            i = end;
+            continue;
+        }
+        if b[i + 1] == b'!' || b[i + 1] == b'?' {
+            let end = html[i..].find('>').map_or(b.len(), |k| i + k + 1);
+            code(&mut out, Kind::Opaque, Tag::OTHER, char_count(&html[i..end]));
+            i = end;
+            continue;
+        }
+        let is_end = b[i + 1] == b'/';
+        let name_start = if is_end { i + 2 } else { i + 1 };
+        let mut name_end = name_start;
+        while name_end < b.len() && (b[name_end].is_ascii_alphanumeric() || matches!(b[name_end], b'-' | b':' | b'_')) {
+            name_end += 1;
+        }
+        let t = Tag::from_any_case(&html[name_start..name_end]);
+        let end = tag_end(b, name_end);
+        let chars = char_count(&html[i..end]);
+        if in_head {
+            let ends_head = if is_end {
+                matches!(t.name(), "head" | "body" | "html")
+            } else {
+                t.name() == "body" || !t.is_head_content()
+            };
+            if ends_head {
+                in_head = false;
+                // An explicit <body> or </head> is itself code before the body.
+                let explicit = matches!(t.name(), "body" | "head");
+                code(&mut out, if is_end { Kind::End } else { Kind::Start }, t, chars);
+                out.body_start = out.tokens.len() - usize::from(!explicit);
+                i = end;
+                if !is_end && is_raw(t) {
+                    i = raw_body(&mut out, html, i, t);
+                }
+                continue;
+            }
+        }
+        if t.is_block() || t.name() == "br" {
+            pending_sep = 2;
+        } else if t.is_spaced() && pending_sep == 0 {
+            pending_sep = 1;
+        }
+        code(&mut out, if is_end { Kind::End } else { Kind::Start }, t, chars);
+        i = end;
+        if !is_end && is_raw(t) {
+            i = raw_body(&mut out, html, i, t);
+        }
+    }
+    if in_head {
+        out.body_start = out.tokens.len();
+    }
+    out
+}
+
+/// Emits the raw body of a script/style/... element as one opaque token; returns where the close
+/// tag starts.
+fn raw_body(out: &mut Source, html: &str, from: usize, t: Tag) -> usize {
+    let close = find_close(html.as_bytes(), from, t.name());
+    if close > from {
+        out.tokens.push(SrcToken { kind: Kind::Opaque, tag: t, chars: char_count(&html[from..close]), word: u32::MAX });
+    }
+    close
+}
+
+/// Splits a decoded text segment into words and whitespace runs.
+fn push_text(out: &mut Source, text: &str, pending_sep: &mut u8) {
+    let mut in_space = false;
+    let mut word_start: Option<usize> = None;
+    let flush = |out: &mut Source, s: usize, e: usize, pending: &mut u8| {
+        let w = &text[s..e];
+        let idx = out.words.push(w, if out.words.is_empty() { 0 } else { (*pending).max(sep::SPACE) });
+        *pending = 0;
+        out.tokens.push(SrcToken { kind: Kind::Word, tag: Tag::OTHER, chars: char_count(w), word: idx });
+    };
+    for (k, c) in text.char_indices() {
+        if c.is_whitespace() {
+            if let Some(s) = word_start.take() {
+                flush(out, s, k, pending_sep);
+            }
+            if !in_space {
+                out.tokens.push(SrcToken { kind: Kind::Space, tag: Tag::OTHER, chars: 1, word: u32::MAX });
+                in_space = true;
+            }
+        } else {
+            in_space = false;
+            if word_start.is_none() {
+                word_start = Some(k);
+            }
+        }
+    }
+    if let Some(s) = word_start {
+        flush(out, s, text.len(), pending_sep);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(html: &str) -> Vec<String> {
+        let s = scan(html);
+        (0..s.words.len()).map(|i| s.words.get(i).to_string()).collect()
+    }
+
+    #[test]
+    fn words_skip_code_and_decode_entities() {
+        let html = "<html><head><title>T x</title><style>p{}</style><script>var a='<p>';</script></head>\
+                    <body><!-- c --><p class=\"a>b\">Hello&nbsp;big <b>world</b>&amp;co</p><noscript>ns</noscript></body></html>";
+        assert_eq!(words(html), ["Hello", "big", "world", "&co"]);
+    }
+
+    #[test]
+    fn unknown_tag_ending_the_head_is_not_raw_text() {
+        // L3S-GN1 pages wrap text in unknown elements such as <WN>; they must not swallow the page.
+        let s = scan("<html><head><title>t</title><WN>Main text here</WN><p>and more</p>");
+        assert_eq!(s.words.len(), 5);
+        let s = scan("<html><body><xmp>raw <b>code</b></xmp><p>two words</p>");
+        assert_eq!(s.words.len(), 2);
+    }
+
+    #[test]
+    fn head_without_close_ends_at_first_body_content() {
+        // D.1.1: a <head> with no </head> or <body> must not swallow the page.
+        let html = "<html><head><meta charset=utf-8><title>t</title><div>Main text here</div>";
+        let s = scan(html);
+        assert_eq!(s.words.len(), 3);
+        assert!(s.body_start <= s.tokens.iter().position(|t| t.kind == Kind::Word).unwrap());
+        assert_eq!(words("<head><meta x>Plain text"), ["Plain", "text"]);
+    }
+
+    #[test]
+    fn lone_lt_is_text_and_unclosed_comment_runs_to_eof() {
+        assert_eq!(words("<p>a < b <3</p><!-- open"), ["a", "<", "b", "<3"]);
+    }
+
+    #[test]
+    fn block_tags_give_newline_separators() {
+        let s = scan("<body><p>a b</p><p>c<br>d <i>e</i></p>");
+        let seps: Vec<u8> = s.words.seps().to_vec();
+        assert_eq!(seps, [0, 1, 2, 2, 1]);
+    }
+
+    #[test]
+    fn space_tokens_collapse_runs() {
+        let s = scan("<body><p>  a   b </p>\n  <p>c</p>");
+        let kinds: Vec<Kind> = s.tokens.iter().map(|t| t.kind).collect();
+        use Kind::*;
+        assert_eq!(kinds, [Start, Start, Space, Word, Space, Word, Space, End, Start, Word, End]);
+    }
+}
