@@ -1,0 +1,234 @@
+//! Reading page and gold bytes: transparent gzip, then decoding in a fixed order: byte-order
+//! mark; UTF-8 when the bytes are valid UTF-8 (declared charsets are often wrong); the declared
+//! charset (`<meta charset>`, `http-equiv`, XML declaration) via `encoding_rs`; UTF-16 without a
+//! BOM when the NUL-byte pattern says so; else windows-1252. Never fails on content.
+
+use crate::error::{Error, Result};
+use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, WINDOWS_1252};
+use std::io::Read;
+use std::path::Path;
+
+/// Which rule decoded a file (counted by the importers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Decoding {
+    /// A byte-order mark named the encoding.
+    Bom,
+    /// The bytes were valid UTF-8.
+    Utf8,
+    /// The declared charset was used.
+    Declared,
+    /// UTF-16 recognised from its NUL-byte pattern (no BOM).
+    Utf16Sniffed,
+    /// Mostly valid UTF-8 with a few broken bytes, decoded lossily (gold text only).
+    Utf8Lossy,
+    /// Nothing applied: windows-1252.
+    Windows1252,
+}
+
+impl Decoding {
+    /// A short name for reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Decoding::Bom => "bom",
+            Decoding::Utf8 => "utf-8",
+            Decoding::Declared => "declared charset",
+            Decoding::Utf16Sniffed => "utf-16 (sniffed)",
+            Decoding::Utf8Lossy => "utf-8 (lossy)",
+            Decoding::Windows1252 => "windows-1252 fallback",
+        }
+    }
+}
+
+/// Reads a file, gunzipping it when its name ends in `.gz` or it starts with the gzip magic.
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
+    let raw = std::fs::read(path).map_err(|e| Error::io(path, "read", e).with_kind_input())?;
+    if raw.starts_with(&[0x1f, 0x8b]) {
+        let mut out = Vec::new();
+        flate2::read::MultiGzDecoder::new(&raw[..])
+            .read_to_end(&mut out)
+            .map_err(|e| Error::input(format!("broken gzip data: {e}")).with_path(path))?;
+        Ok(out)
+    } else {
+        Ok(raw)
+    }
+}
+
+impl Error {
+    /// Reclassifies an I/O error on input data as an input error.
+    fn with_kind_input(mut self) -> Self {
+        self.kind = crate::error::ErrorKind::Input;
+        self
+    }
+}
+
+/// The charset a page declares in its first 4 KiB, if any.
+pub fn declared_charset(bytes: &[u8]) -> Option<&'static Encoding> {
+    let head = &bytes[..bytes.len().min(4096)];
+    let lower: Vec<u8> = head.iter().map(|b| b.to_ascii_lowercase()).collect();
+    for pat in [&b"charset="[..], &b"encoding="[..]] {
+        let mut from = 0;
+        while let Some(k) = find(&lower[from..], pat) {
+            let mut i = from + k + pat.len();
+            while i < lower.len() && matches!(lower[i], b'"' | b'\'' | b' ') {
+                i += 1;
+            }
+            let start = i;
+            while i < lower.len() && (lower[i].is_ascii_alphanumeric() || matches!(lower[i], b'-' | b'_' | b':' | b'.'))
+            {
+                i += 1;
+            }
+            if let Some(enc) = Encoding::for_label(&lower[start..i]) {
+                return Some(enc);
+            }
+            from = from + k + pat.len();
+        }
+    }
+    None
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+/// UTF-16 without BOM: most ASCII characters leave one NUL byte per code unit.
+fn sniff_utf16(bytes: &[u8]) -> Option<&'static Encoding> {
+    let n = bytes.len().min(4096) & !1;
+    if n < 8 {
+        return None;
+    }
+    let (mut even, mut odd) = (0usize, 0usize);
+    for i in (0..n).step_by(2) {
+        even += usize::from(bytes[i] == 0);
+        odd += usize::from(bytes[i + 1] == 0);
+    }
+    let half = n / 2;
+    if odd * 10 > half * 6 && even * 10 < half {
+        Some(UTF_16LE)
+    } else if even * 10 > half * 6 && odd * 10 < half {
+        Some(UTF_16BE)
+    } else {
+        None
+    }
+}
+
+/// Normalises CRLF and bare CR to LF.
+pub fn normalise_newlines(s: String) -> String {
+    if !s.contains('\r') {
+        return s;
+    }
+    s.replace("\r\n", "\n").replace('\r', "\n")
+}
+
+/// Decodes a page: BOM, valid UTF-8, declared charset, sniffed UTF-16, windows-1252.
+pub fn decode_html(bytes: &[u8]) -> (String, Decoding) {
+    let (text, how) = decode_with(bytes, true);
+    (normalise_newlines(text), how)
+}
+
+/// Decodes a plain-text gold file: BOM, valid UTF-8, mostly-valid UTF-8 (lossy, for files with
+/// a stray byte), sniffed UTF-16, windows-1252.
+pub fn decode_text(bytes: &[u8]) -> (String, Decoding) {
+    let (text, how) = decode_with(bytes, false);
+    (normalise_newlines(text), how)
+}
+
+fn decode_with(bytes: &[u8], html: bool) -> (String, Decoding) {
+    if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
+        let (s, _) = enc.decode_without_bom_handling(&bytes[bom_len..]);
+        return (s.into_owned(), Decoding::Bom);
+    }
+    if let Ok(s) = std::str::from_utf8(bytes)
+        && (!s.contains('\0') || sniff_utf16(bytes).is_none())
+    {
+        return (s.to_string(), Decoding::Utf8);
+    }
+    if let Some(enc) = sniff_utf16(bytes) {
+        let (s, _) = enc.decode_without_bom_handling(bytes);
+        return (s.into_owned(), Decoding::Utf16Sniffed);
+    }
+    if html {
+        if let Some(enc) = declared_charset(bytes) {
+            // A page declaring UTF-8 (or UTF-16, impossible in an ASCII-readable header) whose
+            // bytes are not UTF-8 is windows-1252 in practice.
+            if enc != encoding_rs::UTF_8 && enc != UTF_16LE && enc != UTF_16BE {
+                let (s, _) = enc.decode_without_bom_handling(bytes);
+                return (s.into_owned(), Decoding::Declared);
+            }
+        }
+    } else if mostly_utf8(bytes) {
+        return (String::from_utf8_lossy(bytes).into_owned(), Decoding::Utf8Lossy);
+    }
+    let (s, _) = WINDOWS_1252.decode_without_bom_handling(bytes);
+    (s.into_owned(), Decoding::Windows1252)
+}
+
+/// More valid multi-byte UTF-8 sequences than invalid bytes.
+fn mostly_utf8(bytes: &[u8]) -> bool {
+    let (mut good, mut bad) = (0usize, 0usize);
+    let mut rest = bytes;
+    loop {
+        match std::str::from_utf8(rest) {
+            Ok(s) => {
+                good += s.chars().filter(|c| !c.is_ascii()).count();
+                break;
+            }
+            Err(e) => {
+                let (ok, tail) = rest.split_at(e.valid_up_to());
+                good += std::str::from_utf8(ok).map_or(0, |s| s.chars().filter(|c| !c.is_ascii()).count());
+                bad += 1;
+                let skip = e.error_len().unwrap_or(tail.len()).max(1);
+                rest = &tail[skip.min(tail.len())..];
+                if rest.is_empty() {
+                    break;
+                }
+            }
+        }
+    }
+    good > bad
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn order_bom_utf8_declared_fallback() {
+        assert_eq!(decode_html(b"\xEF\xBB\xBFcaf\xC3\xA9").1, Decoding::Bom);
+        // Declares latin-1 but is UTF-8: UTF-8 wins.
+        let (s, how) = decode_html("<meta charset=iso-8859-1>café".as_bytes());
+        assert_eq!((s.as_str(), how), ("<meta charset=iso-8859-1>café", Decoding::Utf8));
+        let (s, how) = decode_html(b"<meta http-equiv=content-type content='text/html; charset=iso-8859-7'>\xE1");
+        assert_eq!(how, Decoding::Declared);
+        assert!(s.ends_with('α'));
+        let (s, how) = decode_html(b"<p>caf\xE9 \x93q\x94</p>");
+        assert_eq!((s.as_str(), how), ("<p>café “q”</p>", Decoding::Windows1252));
+        // Declares UTF-8 but is not: windows-1252.
+        assert_eq!(decode_html(b"<meta charset=utf-8>\xE9").1, Decoding::Windows1252);
+    }
+
+    #[test]
+    fn utf16_with_and_without_bom() {
+        let text = "<p>Grüße aus Köln</p>";
+        let le: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_le_bytes()).collect();
+        let be: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_be_bytes()).collect();
+        assert_eq!(decode_html(&le), (text.to_string(), Decoding::Utf16Sniffed));
+        assert_eq!(decode_html(&be), (text.to_string(), Decoding::Utf16Sniffed));
+        let mut bom = vec![0xFF, 0xFE];
+        bom.extend(&le);
+        assert_eq!(decode_html(&bom), (text.to_string(), Decoding::Bom));
+    }
+
+    #[test]
+    fn gold_with_a_stray_byte_stays_utf8() {
+        let (s, how) = decode_text(
+            "Grüße und Küsse \u{e9}".as_bytes().iter().copied().chain([0xE9]).collect::<Vec<_>>().as_slice(),
+        );
+        assert_eq!(how, Decoding::Utf8Lossy);
+        assert!(s.starts_with("Grüße und Küsse é"));
+    }
+
+    #[test]
+    fn newlines_are_normalised() {
+        assert_eq!(decode_html(b"a\r\nb\rc").0, "a\nb\nc");
+    }
+}

@@ -1,0 +1,96 @@
+//! Gold sets: named collections of pages with the true main text of each, grouped into
+//! *packages* (one site, portal or page type each, like the 14 packages of Gottron's
+//! collection). The native on-disk format, the importers of published sets, decoding and the
+//! stratified sample live here. Imports only `error` (and `eval`'s token rule, a plain value).
+
+pub mod decode;
+pub mod import;
+pub mod native;
+pub mod sample;
+
+use crate::error::Result;
+use crate::eval::words::TokenRule;
+use std::path::PathBuf;
+
+/// One gold document: where its page and gold text are, plus optional metadata.
+#[derive(Debug, Clone)]
+pub struct GoldDoc {
+    /// Index of the package in [`GoldSet::packages`].
+    pub package: usize,
+    /// The document id (the source file stem: `17`, `0463`).
+    pub id: String,
+    /// The page file (`.html` or `.html.gz`).
+    pub page: PathBuf,
+    /// The gold text.
+    pub gold: String,
+    /// Source URL, if known.
+    pub url: Option<String>,
+    /// ISO 639-1 language, if known.
+    pub lang: Option<String>,
+}
+
+impl GoldDoc {
+    /// Reads and decodes the page.
+    pub fn read_page(&self) -> Result<(String, decode::Decoding)> {
+        let bytes = decode::read_bytes(&self.page)?;
+        Ok(decode::decode_html(&bytes))
+    }
+}
+
+/// A document that was left out while loading or importing, and why.
+#[derive(Debug, Clone)]
+pub struct Skipped {
+    /// `package/id` or the file path.
+    pub what: String,
+    /// Why it was skipped.
+    pub why: String,
+}
+
+/// A loaded gold set.
+#[derive(Debug, Clone)]
+pub struct GoldSet {
+    /// Its name (from `goldset.yaml`, else the folder name).
+    pub name: String,
+    /// The folder it was loaded from.
+    pub root: PathBuf,
+    /// Package names, sorted.
+    pub packages: Vec<String>,
+    /// Documents, sorted by package then id.
+    pub docs: Vec<GoldDoc>,
+    /// How to tokenise page text for comparison with this set's gold.
+    pub token_rule: TokenRule,
+    /// Documents left out (missing or empty gold).
+    pub skipped: Vec<Skipped>,
+    /// Free-text credit/licence line to print under results.
+    pub credit: Option<String>,
+}
+
+impl GoldSet {
+    /// Number of documents per package, in package order.
+    pub fn package_sizes(&self) -> Vec<usize> {
+        let mut n = vec![0; self.packages.len()];
+        for d in &self.docs {
+            n[d.package] += 1;
+        }
+        n
+    }
+
+    /// A content hash of the set (package, id, page bytes length, gold text), for run records.
+    pub fn content_hash(&self) -> String {
+        // FNV-1a 64: stable across platforms and Rust versions, unlike DefaultHasher.
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut eat = |bytes: &[u8]| {
+            for &b in bytes {
+                h ^= u64::from(b);
+                h = h.wrapping_mul(0x0100_0000_01b3);
+            }
+        };
+        for d in &self.docs {
+            eat(self.packages[d.package].as_bytes());
+            eat(d.id.as_bytes());
+            eat(&std::fs::read(&d.page).unwrap_or_default());
+            eat(d.gold.as_bytes());
+        }
+        format!("fnv1a64:{h:016x}")
+    }
+}

@@ -1,0 +1,297 @@
+//! The native gold-set format: a folder of package folders, each holding `<id>.html` (or
+//! `<id>.html.gz`) beside its gold text `<id>.txt`, plus an optional `goldset.yaml` with the
+//! set's name, credit, token rule and per-document metadata. A folder of package folders with
+//! pages and texts alone is already a valid gold set.
+
+use super::decode::{decode_text, read_bytes};
+use super::{GoldDoc, GoldSet, Skipped};
+use crate::error::{Error, Result};
+use crate::eval::words::TokenRule;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Per-document metadata in `goldset.yaml`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct DocMeta {
+    /// Source URL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// ISO 639-1 language.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lang: Option<String>,
+}
+
+/// The optional `goldset.yaml` of a native gold set.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    /// The set's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// What it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Licence and credit to print with results.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub licence: Option<String>,
+    /// Gold characters above U+00FF were replaced (L3S-GN1): cut page tokens there too.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub latin1_gold: bool,
+    /// Where the set came from (importer, sample), free text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// Metadata keyed by `package/id`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub documents: BTreeMap<String, DocMeta>,
+}
+
+/// The manifest file name.
+pub const MANIFEST: &str = "goldset.yaml";
+
+fn read_manifest(root: &Path) -> Result<Manifest> {
+    let path = root.join(MANIFEST);
+    if !path.exists() {
+        return Ok(Manifest::default());
+    }
+    let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, "read", e))?;
+    serde_yaml::from_str(&text).map_err(|e| {
+        let err = Error::config(format!("malformed gold-set manifest: {e}")).with_path(&path);
+        match e.location() {
+            Some(l) => err.with_line(l.line(), Some(l.column())),
+            None => err,
+        }
+    })
+}
+
+fn stem_of(name: &str) -> Option<&str> {
+    name.strip_suffix(".html.gz").or_else(|| name.strip_suffix(".html")).or_else(|| name.strip_suffix(".htm"))
+}
+
+fn list_dir(dir: &Path) -> Result<Vec<PathBuf>> {
+    let rd = std::fs::read_dir(dir).map_err(|e| Error::io(dir, "read gold-set folder", e))?;
+    let mut out = Vec::new();
+    for e in rd {
+        let e = e.map_err(|e| Error::io(dir, "read gold-set folder", e))?;
+        out.push(e.path());
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Loads a native gold set. Pages without a gold text, or whose gold has no word, are skipped
+/// and listed in [`GoldSet::skipped`] (kept when `keep_empty`).
+pub fn open(root: &Path, keep_empty: bool) -> Result<GoldSet> {
+    if !root.is_dir() {
+        return Err(Error::config("gold set not found: not a folder").with_path(root));
+    }
+    let manifest = read_manifest(root)?;
+    let mut packages = Vec::new();
+    let mut docs = Vec::new();
+    let mut skipped = Vec::new();
+    for pkg_dir in list_dir(root)? {
+        if !pkg_dir.is_dir() {
+            continue;
+        }
+        let pkg = pkg_dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        if pkg.starts_with('.') {
+            continue;
+        }
+        let pkg_index = packages.len();
+        let mut n = 0;
+        for f in list_dir(&pkg_dir)? {
+            let name = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let Some(id) = stem_of(&name) else { continue };
+            let key = format!("{pkg}/{id}");
+            let gold_path = pkg_dir.join(format!("{id}.txt"));
+            if !gold_path.exists() {
+                skipped.push(Skipped { what: key, why: format!("no gold text {}", gold_path.display()) });
+                continue;
+            }
+            let (gold, _) = decode_text(&read_bytes(&gold_path)?);
+            if !keep_empty && !gold.chars().any(char::is_alphanumeric) {
+                skipped.push(Skipped { what: key, why: "empty gold text".into() });
+                continue;
+            }
+            let meta = manifest.documents.get(&key).cloned().unwrap_or_default();
+            docs.push(GoldDoc {
+                package: pkg_index,
+                id: id.to_string(),
+                page: f,
+                gold,
+                url: meta.url,
+                lang: meta.lang,
+            });
+            n += 1;
+        }
+        if n > 0 {
+            packages.push(pkg);
+        }
+    }
+    if docs.is_empty() {
+        return Err(Error::input(format!(
+            "no documents: expected package folders holding <id>.html (or .html.gz) beside <id>.txt{}",
+            if skipped.is_empty() {
+                String::new()
+            } else {
+                format!(" ({} pages skipped: {})", skipped.len(), skipped[0].why)
+            }
+        ))
+        .with_path(root));
+    }
+    let name = manifest.name.clone().unwrap_or_else(|| {
+        root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "goldset".into())
+    });
+    Ok(GoldSet {
+        name,
+        root: root.to_path_buf(),
+        packages,
+        docs,
+        token_rule: TokenRule { latin1_only: manifest.latin1_gold },
+        skipped,
+        credit: manifest.licence.clone(),
+    })
+}
+
+/// Writes gold sets in the native format, one document at a time.
+pub struct Writer {
+    root: PathBuf,
+    manifest: Manifest,
+}
+
+impl Writer {
+    /// Creates `root` (which must not hold a gold set already unless `force`).
+    pub fn create(root: &Path, manifest: Manifest, force: bool) -> Result<Writer> {
+        if root.join(MANIFEST).exists() && !force {
+            return Err(
+                Error::config("output folder already holds a gold set (use --force to overwrite)").with_path(root)
+            );
+        }
+        std::fs::create_dir_all(root).map_err(|e| Error::io(root, "create output folder", e))?;
+        Ok(Writer { root: root.to_path_buf(), manifest })
+    }
+
+    /// Writes one document: page bytes (gzip-compressed when `gz`), gold text, metadata.
+    pub fn add(&mut self, package: &str, id: &str, page: &[u8], gz: bool, gold: &str, meta: DocMeta) -> Result<()> {
+        let dir = self.root.join(package);
+        std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, "create package folder", e))?;
+        let page_path = dir.join(if gz { format!("{id}.html.gz") } else { format!("{id}.html") });
+        let bytes = if gz {
+            use std::io::Write;
+            let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            enc.write_all(page).and_then(|_| enc.finish()).map_err(|e| Error::io(&page_path, "compress", e))?
+        } else {
+            page.to_vec()
+        };
+        std::fs::write(&page_path, bytes).map_err(|e| Error::io(&page_path, "write", e))?;
+        let gold_path = dir.join(format!("{id}.txt"));
+        std::fs::write(&gold_path, gold).map_err(|e| Error::io(&gold_path, "write", e))?;
+        if meta != DocMeta::default() {
+            self.manifest.documents.insert(format!("{package}/{id}"), meta);
+        }
+        Ok(())
+    }
+
+    /// Writes `goldset.yaml`.
+    pub fn finish(self) -> Result<PathBuf> {
+        let path = self.root.join(MANIFEST);
+        let text = serde_yaml::to_string(&self.manifest).map_err(|e| Error::bug(e.to_string()))?;
+        std::fs::write(&path, text).map_err(|e| Error::io(&path, "write", e))?;
+        Ok(self.root)
+    }
+}
+
+/// Copies documents of a loaded set into a new native set (used by `sample`).
+pub fn copy_docs(set: &GoldSet, docs: &[&GoldDoc], out: &Path, source: String, force: bool) -> Result<PathBuf> {
+    let manifest = Manifest {
+        name: Some(format!("{}-sample", set.name)),
+        description: None,
+        licence: set.credit.clone(),
+        latin1_gold: set.token_rule.latin1_only,
+        source: Some(source),
+        documents: BTreeMap::new(),
+    };
+    let mut w = Writer::create(out, manifest, force)?;
+    for d in docs {
+        let raw = std::fs::read(&d.page).map_err(|e| Error::io(&d.page, "read", e))?;
+        let gz = raw.starts_with(&[0x1f, 0x8b]);
+        let page = if gz { read_bytes(&d.page)? } else { raw };
+        w.add(
+            &set.packages[d.package],
+            &d.id,
+            &page,
+            gz,
+            &d.gold,
+            DocMeta { url: d.url.clone(), lang: d.lang.clone() },
+        )?;
+    }
+    w.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tmp(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("cetune-native-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        d
+    }
+
+    #[test]
+    fn plain_folders_are_a_gold_set_and_missing_or_empty_gold_is_skipped() {
+        let root = tmp("plain");
+        std::fs::create_dir_all(root.join("news")).unwrap();
+        std::fs::create_dir_all(root.join("blog")).unwrap();
+        std::fs::write(root.join("news/1.html"), "<p>Hello world</p>").unwrap();
+        std::fs::write(root.join("news/1.txt"), "Hello world").unwrap();
+        std::fs::write(root.join("news/2.html"), "<p>x</p>").unwrap();
+        std::fs::write(root.join("blog/7.html"), "<p>y</p>").unwrap();
+        std::fs::write(root.join("blog/7.txt"), "  \n").unwrap();
+        let set = open(&root, false).unwrap();
+        assert_eq!(set.packages, ["news"]);
+        assert_eq!(set.docs.len(), 1);
+        assert_eq!(set.skipped.len(), 2);
+        let set = open(&root, true).unwrap();
+        assert_eq!(set.docs.len(), 2);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn writer_roundtrip_with_gzip_and_metadata() {
+        let root = tmp("write");
+        let mut w =
+            Writer::create(&root, Manifest { name: Some("t".into()), latin1_gold: true, ..Default::default() }, false)
+                .unwrap();
+        w.add(
+            "p",
+            "0001",
+            b"<p>Gr\xc3\xbc\xc3\x9fe</p>",
+            true,
+            "Grüße",
+            DocMeta { url: Some("http://x".into()), lang: Some("de".into()) },
+        )
+        .unwrap();
+        w.finish().unwrap();
+        let set = open(&root, false).unwrap();
+        assert_eq!(set.name, "t");
+        assert!(set.token_rule.latin1_only);
+        assert_eq!(set.docs[0].lang.as_deref(), Some("de"));
+        assert_eq!(set.docs[0].read_page().unwrap().0, "<p>Grüße</p>");
+        assert!(Writer::create(&root, Manifest::default(), false).is_err());
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn missing_folder_and_broken_manifest_are_clear_errors() {
+        let e = open(Path::new("/nonexistent/set"), false).unwrap_err();
+        assert_eq!(e.to_string(), "/nonexistent/set: gold set not found: not a folder");
+        let root = tmp("badmanifest");
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::write(root.join(MANIFEST), "name: [unclosed\n").unwrap();
+        let e = open(&root, false).unwrap_err();
+        assert!(e.to_string().contains("goldset.yaml:"), "{e}");
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+}
