@@ -1,0 +1,14 @@
+//! Parameter spaces: the YAML descriptions in `params/` (the blueprint of all individuals,
+//! Gottron 2009 Figure 2), their validation, and concrete settings.
+//!
+//! A [`ParamSpace`] lists typed parameters with ranges, precision, defaults and meanings, the
+//! known-good individuals from the literature and the correlated parameters. A [`Setting`] gives
+//! a value to every parameter. Imports only `error`.
+
+mod space;
+mod value;
+mod yaml;
+
+pub use space::{KnownGood, ParamSpace, ParamSpec, Spec};
+pub use value::{Setting, SettingReader, Value};
+pub use yaml::{ParamsFile, builtin, builtin_names, builtin_text, load_file, parse_str};

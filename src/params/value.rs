@@ -1,0 +1,130 @@
+//! Parameter values and settings (one value per parameter).
+
+use crate::error::{Error, Result};
+use std::collections::BTreeSet;
+use std::fmt;
+
+/// One parameter value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// A real number.
+    Float(f64),
+    /// An integer.
+    Int(i64),
+    /// A boolean switch.
+    Bool(bool),
+    /// One of a categorical parameter's choices.
+    Cat(String),
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Float(x) => write!(f, "{x}"),
+            Value::Int(x) => write!(f, "{x}"),
+            Value::Bool(x) => write!(f, "{x}"),
+            Value::Cat(x) => write!(f, "{x}"),
+        }
+    }
+}
+
+/// A complete assignment of values to an extractor's parameters, in the order of its space.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Setting {
+    /// The extractor this setting configures.
+    pub extractor: String,
+    /// `(name, value)` in the order of the parameter space.
+    pub values: Vec<(String, Value)>,
+}
+
+impl Setting {
+    /// The value of `name`, if present.
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.values.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
+
+    /// `k=v,k=v` of every value, in order: a compact label for tables.
+    pub fn label(&self) -> String {
+        self.values.iter().map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>().join(",")
+    }
+
+    /// A reader that checks each parameter is read once and none is left unread.
+    pub fn reader(&self) -> SettingReader<'_> {
+        SettingReader { setting: self, read: BTreeSet::new() }
+    }
+}
+
+/// Reads a [`Setting`] for an extractor's constructor, so that a name the code reads but the
+/// YAML lacks, or a YAML name the code never reads, is an error instead of a silent default.
+pub struct SettingReader<'a> {
+    setting: &'a Setting,
+    read: BTreeSet<String>,
+}
+
+impl SettingReader<'_> {
+    fn value(&mut self, name: &str) -> Result<&Value> {
+        self.read.insert(name.to_string());
+        self.setting.get(name).ok_or_else(|| {
+            Error::config(format!(
+                "extractor '{}' needs parameter '{name}', which its parameter description does not declare",
+                self.setting.extractor
+            ))
+        })
+    }
+
+    fn wrong(&self, name: &str, want: &str, got: &Value) -> Error {
+        Error::config(format!("parameter '{name}' must be {want}, got {got}"))
+    }
+
+    /// A real value (integers are accepted).
+    pub fn float(&mut self, name: &str) -> Result<f64> {
+        match self.value(name)?.clone() {
+            Value::Float(x) => Ok(x),
+            Value::Int(x) => Ok(x as f64),
+            v => Err(self.wrong(name, "a number", &v)),
+        }
+    }
+
+    /// An integer value.
+    pub fn int(&mut self, name: &str) -> Result<i64> {
+        match self.value(name)?.clone() {
+            Value::Int(x) => Ok(x),
+            v => Err(self.wrong(name, "an integer", &v)),
+        }
+    }
+
+    /// A boolean value.
+    pub fn bool(&mut self, name: &str) -> Result<bool> {
+        match self.value(name)?.clone() {
+            Value::Bool(x) => Ok(x),
+            v => Err(self.wrong(name, "true or false", &v)),
+        }
+    }
+
+    /// A categorical value.
+    pub fn cat(&mut self, name: &str) -> Result<String> {
+        match self.value(name)?.clone() {
+            Value::Cat(x) => Ok(x),
+            v => Err(self.wrong(name, "a choice", &v)),
+        }
+    }
+
+    /// Names of the setting's parameters that start with `prefix` (e.g. the stop-word filter's
+    /// `t_<language>` thresholds, which a YAML may extend). They are not marked as read.
+    pub fn names_with_prefix(&self, prefix: &str) -> Vec<String> {
+        self.setting.values.iter().filter(|(n, _)| n.starts_with(prefix)).map(|(n, _)| n.clone()).collect()
+    }
+
+    /// Fails when the setting holds a parameter the extractor never read.
+    pub fn finish(self) -> Result<()> {
+        for (name, _) in &self.setting.values {
+            if !self.read.contains(name) {
+                return Err(Error::config(format!(
+                    "parameter '{name}' is declared for extractor '{}' but the extractor does not use it",
+                    self.setting.extractor
+                )));
+            }
+        }
+        Ok(())
+    }
+}
