@@ -1,0 +1,154 @@
+//! # Density target node (Baisa)
+//!
+//! Main text sits in one subtree that holds most of the page's characters at a high density of
+//! characters per structural tag. From `<body>`, descend into the densest child while it holds
+//! more than a share `p` of the current node's characters; the node where the descent stops is
+//! the target, and its text the extract.
+//!
+//! ## References
+//! V. Baisa, *Web Content Cleaning*, Master's thesis, Masaryk University, Brno, 2009.
+//!
+//! ## Parameters
+//! - `p`: share of the current node's characters a child must exceed (0.5);
+//! - `min_chars`: never descend into a child with fewer characters (0);
+//! - `any_majority_child`: descend into whichever child holds more than `p`, densest or not (false);
+//! - `structural`: structural tags: block-level set plus `<br>` (`block_br`), or `block`;
+//! - `sparse_rule`, `sparse_density`: return nothing for pages whose body density is below the
+//!   constant (off; 10).
+//!
+//! ## Interpretation
+//! `algorithms.md` §5a and D.1.4. Characters are non-whitespace characters of rendered text;
+//! `s(x)` counts structural elements in the subtree, `x` included, or 1 when there is none; ties
+//! go to more characters, then the earlier child.
+
+use super::Extractor;
+use crate::document::parse::NONE;
+use crate::document::tags::tag;
+use crate::document::{Document, Selection, View};
+use crate::error::{Error, Result};
+use crate::params::SettingReader;
+
+/// A configured density target-node extractor.
+pub struct Density {
+    p: f64,
+    min_chars: u64,
+    any_majority: bool,
+    with_br: bool,
+    sparse_rule: bool,
+    sparse_density: f64,
+}
+
+impl Density {
+    /// Registry constructor.
+    pub fn build(r: &mut SettingReader) -> Result<Box<dyn Extractor>> {
+        Ok(Box::new(Density {
+            p: r.float("p")?,
+            min_chars: r.int("min_chars")?.max(0) as u64,
+            any_majority: r.bool("any_majority_child")?,
+            with_br: match r.cat("structural")?.as_str() {
+                "block_br" => true,
+                "block" => false,
+                s => return Err(Error::config(format!("unknown structural set '{s}'"))),
+            },
+            sparse_rule: r.bool("sparse_rule")?,
+            sparse_density: r.float("sparse_density")?,
+        }))
+    }
+}
+
+impl Extractor for Density {
+    fn view(&self) -> View {
+        View::Dom
+    }
+    fn extract(&self, doc: &Document, out: &mut Selection) {
+        out.view = View::Dom;
+        out.units.clear();
+        let nodes = &doc.dom.nodes;
+        if nodes.is_empty() {
+            return;
+        }
+        let br = tag("br");
+        // Bottom-up sums: children have larger indices than their parents.
+        let mut chars = vec![0u64; nodes.len()];
+        let mut structural = vec![0u64; nodes.len()];
+        for i in (0..nodes.len()).rev() {
+            let n = &nodes[i];
+            if n.is_text() {
+                chars[i] += u64::from(doc.dom.info[n.text as usize].chars);
+            } else if n.tag.is_block() || (self.with_br && n.tag == br) {
+                structural[i] += 1;
+            }
+            if n.parent != NONE {
+                let p = n.parent as usize;
+                chars[p] += chars[i];
+                structural[p] += structural[i];
+            }
+        }
+        let dens = |i: usize| chars[i] as f64 / structural[i].max(1) as f64;
+        let mut node = doc.dom.body as usize;
+        if self.sparse_rule && dens(node) < self.sparse_density {
+            return;
+        }
+        loop {
+            let end = nodes[node].end as usize;
+            let mut best: Option<usize> = None;
+            let mut k = node + 1;
+            while k < end {
+                let child = &nodes[k];
+                if !child.is_text() && chars[k] > 0 && chars[k] >= self.min_chars {
+                    let better = match best {
+                        None => true,
+                        Some(b) if self.any_majority => chars[k] > chars[b],
+                        Some(b) => dens(k).total_cmp(&dens(b)).then(chars[k].cmp(&chars[b])).is_gt(),
+                    };
+                    if better {
+                        best = Some(k);
+                    }
+                }
+                k = child.end.max(k as u32 + 1) as usize;
+            }
+            match best {
+                Some(b) if chars[b] as f64 > self.p * chars[node] as f64 => node = b,
+                _ => break,
+            }
+        }
+        out.units.extend(doc.dom.units_in(node));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::run;
+
+    const PAGE: &str = "<body><div id=nav><ul><li><a href=/>Home</a></li><li><a href=/n>News</a></li></ul></div>\
+        <div id=wrap><div id=article><h1>Bridge closed</h1><p>The old bridge over the river will be closed for repairs from Monday, the city said.</p>\
+        <p>Engineers found cracks in two of the pillars during an inspection last month.</p>\
+        <p>The repairs will take about a year and cost the city more than two million euros.</p></div>\
+        <div id=side><ul><li><a href=/a>Weather</a></li><li><a href=/b>Traffic</a></li></ul></div></div>\
+        <div id=foot>Imprint</div></body>";
+
+    #[test]
+    fn descends_into_the_article_container() {
+        let t = run("density", &[], PAGE);
+        assert!(t.starts_with("Bridge closed\nThe old bridge"), "{t}");
+        assert!(!t.contains("Home") && !t.contains("Weather") && !t.contains("Imprint"), "{t}");
+    }
+
+    #[test]
+    fn any_majority_child_descends_past_a_denser_small_child() {
+        // The short dense line beats the long list-shaped article on density, so the paper's
+        // rule stops at body; any_majority_child follows the child holding most characters.
+        let page = "<body><div>A dense line of plain text without any structure, long enough to be the densest child of the body by far.</div>\
+            <div>".to_string() + &"<p>Para with words one two three.</p>".repeat(12) + "</div></body>";
+        let paper = run("density", &[], &page);
+        assert!(paper.starts_with("A dense line"), "{paper}");
+        let any = run("density", &["any_majority_child=true"], &page);
+        assert!(any.starts_with("Para with words"), "{any}");
+    }
+
+    #[test]
+    fn edge_cases() {
+        assert_eq!(run("density", &[], ""), "");
+        assert_eq!(run("density", &["sparse_rule=true", "sparse_density=100"], PAGE), "");
+    }
+}

@@ -1,0 +1,113 @@
+//! # Link Quota Filter (LQF)
+//!
+//! Removes block-level elements whose own text is mostly link anchor text: navigation lists,
+//! link farms, teaser columns.
+//!
+//! ## References
+//! C. Mantratzis, M. Orgun, S. Cassidy, *Separating XHTML content from navigation clutter using
+//! DOM-structure block analysis*, Hypertext 2005, doi:10.1145/1083356.1083384; as adapted by
+//! T. Gottron, *An Evolutionary Approach to Automatically Optimise Web Content Extraction*, 2009.
+//!
+//! ## Parameters
+//! - `t`: link quota threshold; a block whose link share is above `t` is removed (0.25).
+//! - `min_chars`: blocks with fewer own characters are never removed (0).
+//! - `href_only`: link text is text inside `<a href>` only (true).
+//!
+//! ## Interpretation
+//! `algorithms.md` §2a: a block's *own text* is the text reachable without entering another
+//! block-level element, so nested blocks are judged on their own.
+
+use super::Extractor;
+use crate::document::parse::NONE;
+use crate::document::{Document, Selection, View};
+use crate::error::Result;
+use crate::params::SettingReader;
+
+/// A configured link quota filter.
+pub struct Lqf {
+    t: f64,
+    min_chars: u32,
+    href_only: bool,
+}
+
+impl Lqf {
+    /// Registry constructor.
+    pub fn build(r: &mut SettingReader) -> Result<Box<dyn Extractor>> {
+        Ok(Box::new(Lqf {
+            t: r.float("t")?,
+            min_chars: r.int("min_chars")?.max(0) as u32,
+            href_only: r.bool("href_only")?,
+        }))
+    }
+}
+
+/// Nearest block-level ancestor of a node other than `html`/`body` ([`NONE`] if there is none).
+fn owner(doc: &Document, mut node: u32) -> u32 {
+    let nodes = &doc.dom.nodes;
+    while node != NONE {
+        let n = &nodes[node as usize];
+        if !n.is_text() && n.tag.is_block() && n.tag.name() != "body" {
+            return node;
+        }
+        node = n.parent;
+    }
+    NONE
+}
+
+impl Extractor for Lqf {
+    fn view(&self) -> View {
+        View::Dom
+    }
+    fn extract(&self, doc: &Document, out: &mut Selection) {
+        out.view = View::Dom;
+        out.units.clear();
+        let dom = &doc.dom;
+        let owners: Vec<u32> = dom.info.iter().map(|i| owner(doc, i.node)).collect();
+        // own and link characters per owner block, accumulated in a map keyed by node index.
+        let mut own = std::collections::HashMap::<u32, (u32, u32)>::new();
+        for (i, info) in dom.info.iter().enumerate() {
+            if owners[i] == NONE {
+                continue;
+            }
+            let e = own.entry(owners[i]).or_default();
+            e.0 += info.chars;
+            if if self.href_only { info.in_href } else { info.in_a } {
+                e.1 += info.chars;
+            }
+        }
+        for (i, &o) in owners.iter().enumerate() {
+            let removed = o != NONE
+                && own.get(&o).is_some_and(|&(total, link)| {
+                    total > 0 && total >= self.min_chars && f64::from(link) / f64::from(total) > self.t
+                });
+            if !removed {
+                out.units.push(i as u32);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::run;
+
+    const PAGE: &str = "<body><ul><li><a href=/a>Home</a></li><li><a href=/b>Sport</a></li></ul>\
+        <div><p>The council met on Monday and, after a <a href=/x>long debate</a>, approved the new budget for schools and roads.</p>\
+        <ul><li><a href=/c>Related story</a></li></ul></div><footer><a href=/i>Imprint</a> | <a href=/p>Privacy</a></footer></body>";
+
+    #[test]
+    fn drops_navigation_keeps_paragraph_with_inline_links() {
+        let t = run("lqf", &[], PAGE);
+        assert!(t.contains("The council met on Monday"), "{t}");
+        assert!(t.contains("long debate"), "{t}");
+        assert!(!t.contains("Home") && !t.contains("Sport") && !t.contains("Related") && !t.contains("Imprint"), "{t}");
+    }
+
+    #[test]
+    fn threshold_one_keeps_everything_and_min_chars_protects_small_blocks() {
+        let t = run("lqf", &["t=1.0"], PAGE);
+        assert!(t.contains("Home") && t.contains("Imprint"));
+        let t = run("lqf", &["min_chars=200"], PAGE);
+        assert!(t.contains("Home"), "{t}");
+    }
+}
