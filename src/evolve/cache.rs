@@ -1,0 +1,87 @@
+//! The fitness cache: a genome already evaluated (same [`key`] after repair) is never
+//! evaluated again. Elitism and crossover of similar parents produce many duplicates, and one
+//! evaluation can take minutes.
+
+use super::genome::{Genome, key};
+use super::problem::{Fitness, Problem};
+use super::trial::Trial;
+use crate::error::{Error, Result};
+use std::collections::{HashMap, HashSet};
+
+/// Fitness by genome key.
+#[derive(Debug, Clone, Default)]
+pub struct Cache {
+    map: HashMap<String, Fitness>,
+}
+
+impl Cache {
+    /// A cache holding the fitness of every trial in `trials` (the first trial of a key wins).
+    pub fn from_trials<'a>(space: &super::Space, trials: impl IntoIterator<Item = &'a Trial>) -> Cache {
+        let mut map = HashMap::new();
+        for t in trials {
+            map.entry(key(space, &t.genome)).or_insert(t.fitness);
+        }
+        Cache { map }
+    }
+
+    /// Number of distinct genomes known.
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    /// Whether the cache is empty.
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    /// The cached fitness of a repaired genome.
+    pub fn get(&self, space: &super::Space, g: &[f64]) -> Option<Fitness> {
+        self.map.get(&key(space, g)).copied()
+    }
+
+    /// Records one generation: the uncached, distinct genomes go to `evaluate_batch` in one call
+    /// (none if all are cached); returns one trial per genome, in order, numbered from `first`.
+    /// The first occurrence of a newly evaluated genome has `cached: false`, every other one
+    /// `cached: true`.
+    pub fn evaluate(
+        &mut self,
+        problem: &mut dyn Problem,
+        genomes: Vec<Genome>,
+        generation: usize,
+        first: usize,
+    ) -> Result<Vec<Trial>> {
+        let keys: Vec<String> = genomes.iter().map(|g| key(problem.space(), g)).collect();
+        let mut fresh_keys = Vec::new();
+        let mut fresh = Vec::new();
+        let mut seen = HashSet::new();
+        for (g, k) in genomes.iter().zip(&keys) {
+            if !self.map.contains_key(k) && seen.insert(k.as_str()) {
+                fresh_keys.push(k.clone());
+                fresh.push(g.clone());
+            }
+        }
+        self.insert_evaluated(problem, &fresh, &fresh_keys)?;
+        let mut pending: HashSet<&str> = fresh_keys.iter().map(String::as_str).collect();
+        let trials = genomes.into_iter().zip(&keys).enumerate().map(|(i, (genome, k))| Trial {
+            number: first + i,
+            generation,
+            genome,
+            fitness: self.map[k],
+            cached: !pending.remove(k.as_str()),
+        });
+        Ok(trials.collect())
+    }
+
+    fn insert_evaluated(&mut self, problem: &mut dyn Problem, fresh: &[Genome], keys: &[String]) -> Result<()> {
+        if fresh.is_empty() {
+            return Ok(());
+        }
+        let fitness = problem.evaluate_batch(fresh)?;
+        if fitness.len() != fresh.len() {
+            let msg = format!("evaluate_batch returned {} fitnesses for {} genomes", fitness.len(), fresh.len());
+            return Err(Error::bug(msg));
+        }
+        self.map.extend(keys.iter().cloned().zip(fitness));
+        Ok(())
+    }
+}

@@ -1,0 +1,145 @@
+//! The settings of a run: search strategy, GA operators and stopping rules (defaults from
+//! `algorithms.md` Part C).
+
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// How correlated genes are recombined by crossover.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Blend {
+    /// Both children get the arithmetic mean of the parents' values.
+    Mean,
+    /// BLX-α: each child value uniform on `[min − α·d, max + α·d]`, `d = |x₁ − x₂|`, then clamped.
+    #[default]
+    Blx,
+}
+
+/// Which search produces the genomes of each generation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Strategy {
+    /// The genetic algorithm: elites, tournament selection, crossover, mutation.
+    #[default]
+    Ga,
+    /// Baseline: every generation is `population` fresh uniform random genomes.
+    Random,
+    /// Baseline: a grid of about `population × max_generations` points, `population` per generation.
+    Grid,
+}
+
+/// Settings of a run. `Config::default()` gives the Part C defaults with seed 0.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Config {
+    /// Genomes per generation (30).
+    pub population: usize,
+    /// Best genomes copied unchanged into the next generation (1).
+    pub elites: usize,
+    /// Tournament size for parent selection (2).
+    pub tournament: usize,
+    /// Probability that a pair of parents is recombined rather than cloned (0.9).
+    pub crossover_prob: f64,
+    /// α of BLX-α for correlated genes (0.5).
+    pub blx_alpha: f64,
+    /// Recombination of correlated genes (BLX-α).
+    pub blend: Blend,
+    /// Standard deviation of Gaussian mutation as a share of the gene's range (0.1).
+    pub mutation_sigma: f64,
+    /// Per-gene mutation probability of Real/Int genes (`None`: 1/number of genes).
+    pub mutation_rate: Option<f64>,
+    /// Per-gene mutation probability of Cat/Bool genes (`None`: the same as Real/Int genes).
+    pub cat_flip_prob: Option<f64>,
+    /// Generations in all, generation 0 included (50).
+    pub max_generations: usize,
+    /// Stop after this many generations in a row without improvement (10; 0 disables).
+    pub patience: usize,
+    /// An improvement must exceed this much to reset patience (1e-4).
+    pub epsilon: f64,
+    /// Seed of all randomness of the run.
+    pub seed: u64,
+    /// Search strategy (GA).
+    pub strategy: Strategy,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            population: 30,
+            elites: 1,
+            tournament: 2,
+            crossover_prob: 0.9,
+            blx_alpha: 0.5,
+            blend: Blend::Blx,
+            mutation_sigma: 0.1,
+            mutation_rate: None,
+            cat_flip_prob: None,
+            max_generations: 50,
+            patience: 10,
+            epsilon: 1e-4,
+            seed: 0,
+            strategy: Strategy::Ga,
+        }
+    }
+}
+
+impl Config {
+    /// Checks the ranges of all settings.
+    pub fn validate(&self) -> Result<()> {
+        let bad = |msg: String| Err(Error::config(msg));
+        if self.population == 0 || self.max_generations == 0 || self.tournament == 0 {
+            return bad("population, max_generations and tournament must be at least 1".into());
+        }
+        if self.elites >= self.population && self.strategy == Strategy::Ga {
+            return bad(format!("elites must be below population ({}), but got {}", self.population, self.elites));
+        }
+        let probs = [("crossover_prob", Some(self.crossover_prob)), ("mutation_rate", self.mutation_rate)];
+        for (name, p) in probs.into_iter().chain([("cat_flip_prob", self.cat_flip_prob)]) {
+            if let Some(p) = p.filter(|p| !(0.0..=1.0).contains(p)) {
+                return bad(format!("{name} must be in [0, 1], but got {p}"));
+            }
+        }
+        let nonneg =
+            [("blx_alpha", self.blx_alpha), ("mutation_sigma", self.mutation_sigma), ("epsilon", self.epsilon)];
+        for (name, x) in nonneg {
+            if !(x >= 0.0 && x.is_finite()) {
+                return bad(format!("{name} must be finite and >= 0, but got {x}"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The per-gene mutation probabilities `(numeric, categorical)` for `n` genes.
+    pub fn mutation_probs(&self, n: usize) -> (f64, f64) {
+        let numeric = self.mutation_rate.unwrap_or(1.0 / n.max(1) as f64);
+        (numeric, self.cat_flip_prob.unwrap_or(numeric))
+    }
+
+    /// The evaluation budget of the baselines: `population × max_generations`.
+    pub fn budget(&self) -> usize {
+        self.population.saturating_mul(self.max_generations)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_valid_and_bad_values_are_named() {
+        assert!(Config::default().validate().is_ok());
+        let c = Config { crossover_prob: 1.5, ..Config::default() };
+        assert_eq!(c.validate().unwrap_err().message, "crossover_prob must be in [0, 1], but got 1.5");
+        let c = Config { elites: 30, ..Config::default() };
+        assert!(c.validate().is_err());
+        let c = Config { mutation_sigma: f64::NAN, ..Config::default() };
+        assert!(c.validate().is_err());
+        assert_eq!(Config::default().mutation_probs(4), (0.25, 0.25));
+    }
+
+    #[test]
+    fn config_reads_from_partial_yaml() {
+        let c: Config = serde_yaml::from_str("population: 10\nstrategy: grid\nblend: mean\n").unwrap();
+        assert_eq!((c.population, c.strategy, c.blend, c.elites), (10, Strategy::Grid, Blend::Mean, 1));
+    }
+}

@@ -1,0 +1,233 @@
+//! The loop: generation 0, then one generation after another until a stopping rule fires;
+//! observers see every trial and every generation; the fitness cache avoids re-evaluation.
+//!
+//! Determinism: the RNG of generation `g` is [`generation_rng`]`(seed, g)` and nothing else is
+//! random, so a run is a function of (problem, config, initial genomes), and resuming from the
+//! [`State`] after generation `g` (with the trials before it) continues exactly as the
+//! uninterrupted run would have.
+
+use super::baseline::{Grid, random_generation};
+use super::cache::Cache;
+use super::config::{Config, Strategy};
+use super::ga::next_generation;
+use super::genome::{Genome, Space, repair};
+use super::problem::Problem;
+use super::state::{GenerationInfo, State};
+use super::trial::Trial;
+use crate::error::Result;
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Why a run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TerminationReason {
+    /// `max_generations` generations were run.
+    MaxGenerations,
+    /// The best fitness did not improve by more than `epsilon` for `patience` generations.
+    Patience,
+    /// The observer asked to stop (e.g. Ctrl-C); the last generation was completed and observed.
+    Interrupted,
+    /// The grid baseline evaluated all its points.
+    BudgetExhausted,
+}
+
+impl fmt::Display for TerminationReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            TerminationReason::MaxGenerations => "maximum number of generations reached",
+            TerminationReason::Patience => "no improvement for `patience` generations",
+            TerminationReason::Interrupted => "interrupted",
+            TerminationReason::BudgetExhausted => "grid exhausted",
+        })
+    }
+}
+
+/// Watches a run: journal, progress bar, checkpoints, Ctrl-C. All methods have no-op defaults.
+pub trait Observer {
+    /// Every trial of a generation, in order, before [`Observer::on_generation`].
+    fn on_trials(&mut self, _trials: &[Trial]) -> Result<()> {
+        Ok(())
+    }
+    /// After each generation (also generation 0), with the state to checkpoint. An `Err` aborts
+    /// the run.
+    fn on_generation(&mut self, _info: &GenerationInfo, _state: &State) -> Result<()> {
+        Ok(())
+    }
+    /// Checked after each generation; `true` ends the run with [`TerminationReason::Interrupted`].
+    fn should_stop(&self) -> bool {
+        false
+    }
+}
+
+/// The observer that does nothing.
+impl Observer for () {}
+
+/// A borrowed observer, so that `(&mut journal, &mut progress)` is an observer too.
+impl<T: Observer + ?Sized> Observer for &mut T {
+    fn on_trials(&mut self, trials: &[Trial]) -> Result<()> {
+        (**self).on_trials(trials)
+    }
+    fn on_generation(&mut self, info: &GenerationInfo, state: &State) -> Result<()> {
+        (**self).on_generation(info, state)
+    }
+    fn should_stop(&self) -> bool {
+        (**self).should_stop()
+    }
+}
+
+/// Two observers, called in order (`should_stop` if either says so).
+impl<A: Observer, B: Observer> Observer for (A, B) {
+    fn on_trials(&mut self, trials: &[Trial]) -> Result<()> {
+        self.0.on_trials(trials)?;
+        self.1.on_trials(trials)
+    }
+    fn on_generation(&mut self, info: &GenerationInfo, state: &State) -> Result<()> {
+        self.0.on_generation(info, state)?;
+        self.1.on_generation(info, state)
+    }
+    fn should_stop(&self) -> bool {
+        self.0.should_stop() || self.1.should_stop()
+    }
+}
+
+/// The result of [`run`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    /// The trials of this call (on resume: only those after the checkpoint).
+    pub trials: Vec<Trial>,
+    /// Why the run ended.
+    pub reason: TerminationReason,
+    /// The best trial of the whole run (prior generations included).
+    pub best: Trial,
+    /// The final state (can be resumed with a larger budget).
+    pub state: State,
+}
+
+/// The RNG of generation `g` of a run with `seed`.
+pub fn generation_rng(seed: u64, g: usize) -> StdRng {
+    StdRng::seed_from_u64(seed ^ (g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+/// Runs the search.
+///
+/// - `initial`: known-good genomes placed first in generation 0 (repaired; ignored on resume);
+///   generation 0 is filled up to `config.population` with uniform random genomes (Ga, Random)
+///   or the first grid points (Grid).
+/// - `prior_trials`: trials of earlier runs that seed the fitness cache. On resume pass the
+///   journal of the interrupted run; only trials numbered below `state.trials` are used, so a
+///   journal that ran ahead of its checkpoint does not change the result.
+/// - `resume`: the [`State`] from the last [`Observer::on_generation`] of an interrupted run;
+///   the run continues with generation `state.generation + 1` and numbers trials from
+///   `state.trials`, exactly as the uninterrupted run would have.
+pub fn run(
+    problem: &mut dyn Problem,
+    config: &Config,
+    initial: Vec<Genome>,
+    prior_trials: &[Trial],
+    observer: &mut dyn Observer,
+    resume: Option<State>,
+) -> Result<Outcome> {
+    config.validate()?;
+    let space = problem.space().clone();
+    space.validate()?;
+    let grid = (config.strategy == Strategy::Grid).then(|| Grid::for_budget(&space, config.budget()));
+    let limit = resume.as_ref().map_or(usize::MAX, |s| s.trials);
+    let mut cache = Cache::from_trials(&space, prior_trials.iter().filter(|t| t.number < limit));
+    let mut trials = Vec::new();
+    let mut state = match resume {
+        Some(s) => {
+            s.check_resumable(config, space.len())?;
+            s
+        }
+        None => first_generation(problem, config, initial, grid.as_ref(), &mut cache, observer, &mut trials)?,
+    };
+    loop {
+        if let Some(reason) = termination(&state, config, grid.as_ref(), observer) {
+            return Ok(Outcome { trials, reason, best: state.best.clone(), state });
+        }
+        let g = state.generation + 1;
+        let genomes = propose(&space, config, grid.as_ref(), &state);
+        let cursor = state.cursor + if grid.is_some() { genomes.len() } else { 0 };
+        let new = cache.evaluate(problem, genomes, g, state.trials)?;
+        state.advance(config, &new, cursor);
+        observe(observer, &new, &state)?;
+        trials.extend(new);
+    }
+}
+
+/// Generation 0: the repaired `initial` genomes, then random genomes or grid points.
+fn first_generation(
+    problem: &mut dyn Problem,
+    config: &Config,
+    initial: Vec<Genome>,
+    grid: Option<&Grid>,
+    cache: &mut Cache,
+    observer: &mut dyn Observer,
+    trials: &mut Vec<Trial>,
+) -> Result<State> {
+    let space = problem.space().clone();
+    let mut genomes = Vec::with_capacity(config.population.max(initial.len()));
+    for mut g in initial {
+        space.check_len(&g)?;
+        repair(&space, &mut g);
+        genomes.push(g);
+    }
+    let fill = config.population.saturating_sub(genomes.len());
+    let cursor = match grid {
+        Some(grid) => extend_from_grid(&mut genomes, grid, fill),
+        None => {
+            genomes.extend(random_generation(&space, fill, &mut generation_rng(config.seed, 0)));
+            0
+        }
+    };
+    let new = cache.evaluate(problem, genomes, 0, 0)?;
+    let state = State::start(config, &new, cursor)?;
+    observe(observer, &new, &state)?;
+    trials.extend(new);
+    Ok(state)
+}
+
+fn extend_from_grid(genomes: &mut Vec<Genome>, grid: &Grid, fill: usize) -> usize {
+    let chunk = grid.chunk(0, fill);
+    let n = chunk.len();
+    genomes.extend(chunk);
+    n
+}
+
+/// The genomes of generation `state.generation + 1`.
+fn propose(space: &Space, config: &Config, grid: Option<&Grid>, state: &State) -> Vec<Genome> {
+    let mut rng = generation_rng(config.seed, state.generation + 1);
+    match (grid, config.strategy) {
+        (Some(grid), _) => grid.chunk(state.cursor, config.population),
+        (None, Strategy::Random) => random_generation(space, config.population, &mut rng),
+        (None, _) => next_generation(space, config, &state.population, &state.fitness, &mut rng),
+    }
+}
+
+fn observe(observer: &mut dyn Observer, trials: &[Trial], state: &State) -> Result<()> {
+    observer.on_trials(trials)?;
+    observer.on_generation(&GenerationInfo::new(trials, state), state)
+}
+
+/// The first stopping rule that holds after the state's generation, if any.
+fn termination(
+    state: &State,
+    config: &Config,
+    grid: Option<&Grid>,
+    observer: &dyn Observer,
+) -> Option<TerminationReason> {
+    if grid.is_some_and(|g| state.cursor >= g.len()) {
+        Some(TerminationReason::BudgetExhausted)
+    } else if state.generation + 1 >= config.max_generations {
+        Some(TerminationReason::MaxGenerations)
+    } else if config.patience > 0 && state.stagnant >= config.patience {
+        Some(TerminationReason::Patience)
+    } else if observer.should_stop() {
+        Some(TerminationReason::Interrupted)
+    } else {
+        None
+    }
+}

@@ -1,0 +1,266 @@
+//! Genes, the search space and genome repair.
+//!
+//! A genome is one `f64` per gene: reals as they are, integers rounded, a categorical value as its
+//! index and a bool as 0/1. [`repair`] brings any vector of numbers back into the space (after
+//! random sampling, crossover or mutation), and [`key`] names a repaired genome exactly, so that
+//! two genomes that become equal after repair share one fitness-cache entry.
+
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// One parameter as the optimiser sees it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Gene {
+    /// A real in `[lo, hi]`, optionally on the grid `lo + k·step`.
+    Real {
+        /// Lower bound (inclusive).
+        lo: f64,
+        /// Upper bound (inclusive).
+        hi: f64,
+        /// Grid step; values are rounded to it and to its number of decimals.
+        step: Option<f64>,
+    },
+    /// An integer in `[lo, hi]`.
+    Int {
+        /// Lower bound (inclusive).
+        lo: i64,
+        /// Upper bound (inclusive).
+        hi: i64,
+    },
+    /// One of `n` unordered choices, stored as the index `0..n`.
+    Cat {
+        /// Number of choices (at least 1).
+        n: usize,
+    },
+    /// A flag, stored as 0 or 1.
+    Bool,
+}
+
+impl Gene {
+    /// The numeric bounds of the gene's internal value.
+    pub fn bounds(&self) -> (f64, f64) {
+        match *self {
+            Gene::Real { lo, hi, .. } => (lo, hi),
+            Gene::Int { lo, hi } => (lo as f64, hi as f64),
+            Gene::Cat { n } => (0.0, n.saturating_sub(1) as f64),
+            Gene::Bool => (0.0, 1.0),
+        }
+    }
+
+    /// Whether the gene is ordered numeric (Real or Int), i.e. can be blended and get Gaussian noise.
+    pub fn is_numeric(&self) -> bool {
+        matches!(self, Gene::Real { .. } | Gene::Int { .. })
+    }
+
+    /// Brings one value into the gene's domain (see [`repair`]).
+    pub fn repair_value(&self, x: f64) -> f64 {
+        let (lo, hi) = self.bounds();
+        let x = if x.is_nan() { lo } else { x.clamp(lo, hi) };
+        let v = match *self {
+            Gene::Real { step: Some(s), .. } if s > 0.0 && s.is_finite() => snap(x, lo, hi, s),
+            Gene::Real { .. } => x,
+            Gene::Int { .. } | Gene::Cat { .. } => x.round(),
+            Gene::Bool => f64::from(u8::from(x >= 0.5)),
+        };
+        v + 0.0 // turns -0.0 into 0.0, so that keys agree
+    }
+
+    fn validate(&self, i: usize) -> Result<()> {
+        let bad = |why: String| Err(Error::config(format!("gene {i}: {why}")));
+        match *self {
+            Gene::Real { lo, hi, step } => {
+                if !(lo.is_finite() && hi.is_finite() && lo <= hi) {
+                    return bad(format!("`lo <= hi` (both finite) must hold, but got lo={lo}, hi={hi}"));
+                }
+                match step {
+                    Some(s) if !(s > 0.0 && s.is_finite()) => bad(format!("step must be > 0, but got {s}")),
+                    _ => Ok(()),
+                }
+            }
+            Gene::Int { lo, hi } if lo > hi => bad(format!("`lo <= hi` must hold, but got lo={lo}, hi={hi}")),
+            Gene::Cat { n: 0 } => bad("a categorical gene needs at least one choice".into()),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The search space: the genes, and groups of correlated numeric genes.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Space {
+    /// One entry per gene, in genome order.
+    pub genes: Vec<Gene>,
+    /// Groups of indices of Real/Int genes that crossover blends instead of picking (e.g. CCB's
+    /// `r` and `t`); a gene belongs to at most one group.
+    pub correlated: Vec<Vec<usize>>,
+}
+
+/// One individual: one `f64` per gene of the [`Space`].
+pub type Genome = Vec<f64>;
+
+impl Space {
+    /// Number of genes.
+    pub fn len(&self) -> usize {
+        self.genes.len()
+    }
+
+    /// Whether the space has no genes.
+    pub fn is_empty(&self) -> bool {
+        self.genes.is_empty()
+    }
+
+    /// For each gene, whether it belongs to a correlated group.
+    pub fn in_group(&self) -> Vec<bool> {
+        let mut v = vec![false; self.len()];
+        for &i in self.correlated.iter().flatten() {
+            if let Some(slot) = v.get_mut(i) {
+                *slot = true;
+            }
+        }
+        v
+    }
+
+    /// Checks bounds, steps and correlated groups.
+    pub fn validate(&self) -> Result<()> {
+        if self.is_empty() {
+            return Err(Error::config("the search space has no genes"));
+        }
+        for (i, g) in self.genes.iter().enumerate() {
+            g.validate(i)?;
+        }
+        let mut seen = vec![false; self.len()];
+        for &i in self.correlated.iter().flatten() {
+            match self.genes.get(i) {
+                None => return Err(Error::config(format!("correlated gene {i} does not exist"))),
+                Some(g) if !g.is_numeric() => {
+                    return Err(Error::config(format!("correlated gene {i} is not real or integer")));
+                }
+                _ if seen[i] => {
+                    return Err(Error::config(format!("gene {i} is in two correlated groups")));
+                }
+                _ => seen[i] = true,
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks that a genome has one value per gene.
+    pub fn check_len(&self, g: &[f64]) -> Result<()> {
+        if g.len() == self.len() {
+            Ok(())
+        } else {
+            Err(Error::config(format!("a genome has {} values, but the space has {} genes", g.len(), self.len())))
+        }
+    }
+}
+
+/// Repairs a genome in place: clamps every value into its bounds (NaN becomes the lower bound),
+/// rounds integers and categorical indices, maps bools to 0/1, and rounds a Real with a `step`
+/// to the grid `lo + k·step` and then to the step's number of decimals (so `0.1 + 0.2` becomes
+/// exactly `0.3`). Reals without a step are only clamped. Extra values beyond the space are
+/// dropped; missing ones are not added (see [`Space::check_len`]).
+pub fn repair(space: &Space, g: &mut Genome) {
+    g.truncate(space.len());
+    for (x, gene) in g.iter_mut().zip(&space.genes) {
+        *x = gene.repair_value(*x);
+    }
+}
+
+/// The cache key of a repaired genome: the shortest exact decimal text of each value, joined by
+/// commas (`"40,0.75"`). Two genomes have the same key exactly when they are equal.
+pub fn key(space: &Space, g: &[f64]) -> String {
+    let n = space.len().min(g.len());
+    g[..n].iter().map(|x| format!("{x}")).collect::<Vec<_>>().join(",")
+}
+
+/// Rounds `x` (already in `[lo, hi]`) to the nearest `lo + k·step` not above `hi`, written with
+/// the decimals of `lo` and `step`.
+fn snap(x: f64, lo: f64, hi: f64, step: f64) -> f64 {
+    let decimals = decimals(step).max(decimals(lo));
+    let at = |k: f64| round_decimal(lo + k * step, decimals);
+    let k = ((x - lo) / step).round();
+    let v = at(k);
+    if v > hi && k >= 1.0 { at(k - 1.0) } else { v.min(hi) }
+}
+
+/// Number of decimals in the shortest text of `x` (at most 15).
+fn decimals(x: f64) -> usize {
+    let s = format!("{x}");
+    s.split_once('.').map_or(0, |(_, f)| f.len()).min(15)
+}
+
+/// `x` rounded to `d` decimals through its decimal text, so the result is the nearest `f64` to
+/// the rounded decimal.
+fn round_decimal(x: f64, d: usize) -> f64 {
+    format!("{x:.d$}").parse().unwrap_or(x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mixed() -> Space {
+        Space {
+            genes: vec![
+                Gene::Real { lo: 0.05, hi: 0.99, step: Some(0.01) },
+                Gene::Int { lo: 5, hi: 300 },
+                Gene::Cat { n: 3 },
+                Gene::Bool,
+                Gene::Real { lo: -1.0, hi: 1.0, step: None },
+            ],
+            correlated: vec![vec![0, 1]],
+        }
+    }
+
+    fn repaired(g: &[f64]) -> String {
+        let s = mixed();
+        let mut g = g.to_vec();
+        repair(&s, &mut g);
+        key(&s, &g)
+    }
+
+    #[test]
+    fn repair_clamps_rounds_and_snaps() {
+        assert_eq!(repaired(&[0.1 + 0.2, 40.4, 1.6, 0.7, 0.123]), "0.3,40,2,1,0.123");
+        assert_eq!(repaired(&[0.0, -7.0, -3.0, -0.2, -5.0]), "0.05,5,0,0,-1");
+        assert_eq!(repaired(&[5.0, 1e9, 9.0, 3.0, 5.0]), "0.99,300,2,1,1");
+        assert_eq!(repaired(&[f64::NAN, 40.5, -0.4, 0.2, -0.0]), "0.05,41,0,0,0");
+        assert_eq!(repaired(&[0.754999, 40.0, 0.0, 0.0, 0.0]), "0.75,40,0,0,0");
+    }
+
+    #[test]
+    fn snap_stays_below_an_off_grid_upper_bound() {
+        let s = Space { genes: vec![Gene::Real { lo: 0.0, hi: 0.25, step: Some(0.1) }], correlated: vec![] };
+        let mut g = vec![0.249];
+        repair(&s, &mut g);
+        assert_eq!(key(&s, &g), "0.2");
+        let s = Space { genes: vec![Gene::Real { lo: 0.05, hi: 1.0, step: Some(0.1) }], correlated: vec![] };
+        let mut g = vec![0.31];
+        repair(&s, &mut g);
+        assert_eq!(key(&s, &g), "0.35");
+    }
+
+    #[test]
+    fn equal_after_repair_means_equal_key() {
+        assert_eq!(repaired(&[0.3, 40.0, 2.0, 1.0, 0.5]), repaired(&[0.30000000000000004, 39.6, 2.2, 0.9, 0.5]));
+        assert_ne!(repaired(&[0.3, 40.0, 2.0, 1.0, 0.5]), repaired(&[0.3, 40.0, 2.0, 1.0, 0.5000001]));
+    }
+
+    #[test]
+    fn validate_names_the_broken_rule() {
+        assert!(mixed().validate().is_ok());
+        let mut s = mixed();
+        s.genes[0] = Gene::Real { lo: 0.9, hi: 0.1, step: None };
+        assert_eq!(
+            s.validate().unwrap_err().message,
+            "gene 0: `lo <= hi` (both finite) must hold, but got lo=0.9, hi=0.1"
+        );
+        let mut s = mixed();
+        s.correlated = vec![vec![0, 2]];
+        assert_eq!(s.validate().unwrap_err().message, "correlated gene 2 is not real or integer");
+        let mut s = mixed();
+        s.correlated = vec![vec![0, 1], vec![1, 4]];
+        assert_eq!(s.validate().unwrap_err().message, "gene 1 is in two correlated groups");
+        assert!(Space::default().validate().is_err());
+        assert!(mixed().check_len(&[1.0]).is_err());
+    }
+}

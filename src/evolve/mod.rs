@@ -1,0 +1,42 @@
+//! # The evolutionary loop
+//!
+//! Searches a [`Space`] of numeric, categorical and boolean genes for the genome a [`Problem`]
+//! scores best (maximising), by a genetic algorithm (Gottron 2009; defaults and reference loop
+//! in `algorithms.md` Part C) or by the random and grid baselines with the same budget.
+//!
+//! - [`genome`]: [`Gene`], [`Space`], [`Genome`], [`repair`], cache [`key`];
+//! - [`problem`]: the [`Problem`] trait and [`Fitness`] (feasible first, then value);
+//! - [`config`]: [`Config`] with the Part C defaults, [`Strategy`], [`Blend`];
+//! - [`operators`]: sampling, tournament, crossover, mutation — each takes its RNG;
+//! - [`ga`]: one GA generation; [`baseline`]: random search and [`Grid`];
+//! - [`cache`], [`trial`], [`state`]: fitness cache, the immutable history, the checkpoint;
+//! - [`executor`]: [`run`], stopping rules, [`Observer`]s;
+//! - [`testutil`]: toy problems (OneMax, sphere, a mixed space).
+//!
+//! This module knows nothing about HTML: it must not import `document`, `extract`, `eval`,
+//! `goldset`, `objective`, `store` or `report` (only `error`). Randomness comes only from RNGs
+//! seeded from `(seed, generation)`; nothing here reads entropy.
+
+pub mod baseline;
+pub mod cache;
+pub mod config;
+pub mod executor;
+pub mod ga;
+pub mod genome;
+pub mod operators;
+pub mod problem;
+pub mod state;
+pub mod testutil;
+pub mod trial;
+
+#[cfg(test)]
+mod tests;
+
+pub use baseline::Grid;
+pub use cache::Cache;
+pub use config::{Blend, Config, Strategy};
+pub use executor::{Observer, Outcome, TerminationReason, generation_rng, run};
+pub use genome::{Gene, Genome, Space, key, repair};
+pub use problem::{Fitness, Problem};
+pub use state::{GenerationInfo, State};
+pub use trial::{Trial, best_trial};

@@ -1,0 +1,185 @@
+//! Tests of whole runs on the toy problems of [`super::testutil`].
+
+use super::testutil::Toy;
+use super::*;
+use std::collections::HashSet;
+
+/// Records every generation's state and stops after `stop_after` generations if set.
+#[derive(Default)]
+struct Recorder {
+    states: Vec<State>,
+    infos: Vec<GenerationInfo>,
+    trials: usize,
+    stop_after: Option<usize>,
+}
+
+impl Observer for Recorder {
+    fn on_trials(&mut self, trials: &[Trial]) -> crate::error::Result<()> {
+        self.trials += trials.len();
+        Ok(())
+    }
+    fn on_generation(&mut self, info: &GenerationInfo, state: &State) -> crate::error::Result<()> {
+        assert_eq!(info.generation, state.generation);
+        self.infos.push(info.clone());
+        self.states.push(state.clone());
+        Ok(())
+    }
+    fn should_stop(&self) -> bool {
+        self.stop_after.is_some_and(|n| self.states.len() >= n)
+    }
+}
+
+fn config(strategy: Strategy, seed: u64) -> Config {
+    Config { population: 20, max_generations: 40, seed, strategy, ..Config::default() }
+}
+
+fn run_toy(toy: &mut Toy, c: &Config, initial: Vec<Genome>) -> (Outcome, Recorder) {
+    let mut rec = Recorder::default();
+    let out = run(toy, c, initial, &[], &mut rec, None).unwrap();
+    (out, rec)
+}
+
+#[test]
+fn ga_solves_sphere_and_one_max() {
+    let c = Config { population: 30, max_generations: 150, patience: 40, ..config(Strategy::Ga, 1) };
+    let (out, _) = run_toy(&mut Toy::sphere(3), &c, vec![]);
+    assert!(out.best.fitness.value > -0.01, "{:?}", out.best);
+    let (out, _) = run_toy(&mut Toy::one_max(24), &c, vec![]);
+    assert!(out.best.fitness.value > 0.999, "{:?}", out.best);
+    assert_eq!(out.reason, TerminationReason::Patience);
+}
+
+#[test]
+fn ga_finds_the_feasible_optimum_of_the_mixed_problem() {
+    let c = Config { max_generations: 100, patience: 30, ..config(Strategy::Ga, 2) };
+    let (out, _) = run_toy(&mut Toy::mixed(), &c, vec![]);
+    assert!(out.best.fitness.feasible && out.best.fitness.value > 1.45, "{:?}", out.best);
+}
+
+#[test]
+fn elitism_never_loses_the_best() {
+    for seed in 0..5 {
+        let (out, rec) = run_toy(&mut Toy::mixed(), &config(Strategy::Ga, seed), vec![]);
+        let mut previous: Option<Fitness> = None;
+        for g in 0..=out.state.generation {
+            let best = out.trials.iter().filter(|t| t.generation == g).map(|t| t.fitness).max_by(|a, b| a.rank_cmp(b));
+            let best = best.unwrap();
+            assert!(previous.is_none_or(|p| !p.better_than(&best)), "generation {g} lost the best");
+            previous = Some(best);
+        }
+        assert!(rec.infos.windows(2).all(|w| !w[0].best_so_far.better_than(&w[1].best_so_far)));
+        assert!(out.state.best_history.windows(2).all(|w| w[0] <= w[1]));
+    }
+}
+
+#[test]
+fn same_seed_same_trials_other_seed_other_trials() {
+    for strategy in [Strategy::Ga, Strategy::Random] {
+        let a = run_toy(&mut Toy::mixed(), &config(strategy, 7), vec![]).0;
+        let b = run_toy(&mut Toy::mixed(), &config(strategy, 7), vec![]).0;
+        let c = run_toy(&mut Toy::mixed(), &config(strategy, 8), vec![]).0;
+        assert_eq!(a, b);
+        assert_ne!(a.trials, c.trials);
+    }
+}
+
+#[test]
+fn resuming_from_any_generation_reproduces_the_run() {
+    for strategy in [Strategy::Ga, Strategy::Random, Strategy::Grid] {
+        let c = Config { max_generations: 12, patience: 0, ..config(strategy, 3) };
+        let initial = vec![vec![0.5, 50.0, 1.0, 0.0]];
+        let (full, rec) = run_toy(&mut Toy::mixed(), &c, initial.clone());
+        assert!(rec.states.len() >= 11, "{strategy:?}: {}", rec.states.len());
+        for state in &rec.states {
+            let yaml = serde_yaml::to_string(state).unwrap();
+            let state: State = serde_yaml::from_str(&yaml).unwrap();
+            let prior = &full.trials[..state.trials];
+            // The journal may run ahead of the checkpoint: the extra trials must be ignored.
+            let journal = &full.trials[..(state.trials + 5).min(full.trials.len())];
+            let mut toy = Toy::mixed();
+            let out = run(&mut toy, &c, initial.clone(), journal, &mut (), Some(state)).unwrap();
+            let resumed: Vec<Trial> = prior.iter().cloned().chain(out.trials).collect();
+            assert_eq!(resumed, full.trials, "{strategy:?}");
+            assert_eq!((out.reason, &out.best, &out.state), (full.reason, &full.best, &full.state));
+        }
+    }
+}
+
+#[test]
+fn the_cache_evaluates_each_genome_once() {
+    let c = Config { patience: 0, ..config(Strategy::Ga, 4) };
+    let mut toy = Toy::one_max(6);
+    let (out, rec) = run_toy(&mut toy, &c, vec![]);
+    let keys: HashSet<String> = out.trials.iter().map(|t| key(Toy::one_max(6).space(), &t.genome)).collect();
+    assert_eq!(toy.evaluations, keys.len(), "each distinct genome evaluated exactly once");
+    assert_eq!(out.trials.iter().filter(|t| !t.cached).count(), keys.len());
+    assert!(toy.calls <= rec.states.len(), "at most one batch per generation");
+    assert!(toy.calls < 40 && keys.len() <= 64, "only 64 genomes exist: later generations are all cached");
+    assert_eq!(out.state.evaluations, keys.len());
+    assert_eq!(rec.trials, out.trials.len());
+    assert_eq!(out.trials.len(), 40 * 20);
+}
+
+#[test]
+fn prior_trials_seed_the_cache() {
+    let c = Config { max_generations: 5, patience: 0, ..config(Strategy::Ga, 5) };
+    let (first, _) = run_toy(&mut Toy::mixed(), &c, vec![]);
+    let mut toy = Toy::mixed();
+    let again = run(&mut toy, &c, vec![], &first.trials, &mut (), None).unwrap();
+    assert_eq!(toy.calls, 0);
+    assert!(again.trials.iter().all(|t| t.cached));
+}
+
+#[test]
+fn injected_genomes_come_first_repaired() {
+    let initial = vec![vec![0.304, 69.6, 2.0, 1.0], vec![2.0, -5.0, 1.2, 0.2]];
+    let c = Config { max_generations: 1, ..config(Strategy::Ga, 6) };
+    let (out, _) = run_toy(&mut Toy::mixed(), &c, initial);
+    let toy = Toy::mixed();
+    let space = toy.space();
+    assert_eq!(key(space, &out.trials[0].genome), "0.3,70,2,1");
+    assert_eq!(key(space, &out.trials[1].genome), "1,0,1,0");
+    assert_eq!((out.trials.len(), out.reason), (20, TerminationReason::MaxGenerations));
+    assert!((out.best.fitness.value - 1.5).abs() < 1e-12);
+    let bad = run(&mut Toy::mixed(), &c, vec![vec![1.0]], &[], &mut (), None);
+    assert!(bad.is_err());
+}
+
+#[test]
+fn stopping_by_the_observer_finishes_the_generation() {
+    let mut rec = Recorder { stop_after: Some(4), ..Recorder::default() };
+    let out = run(&mut Toy::mixed(), &config(Strategy::Ga, 1), vec![], &[], &mut rec, None).unwrap();
+    assert_eq!((out.reason, out.state.generation, out.trials.len()), (TerminationReason::Interrupted, 3, 80));
+    assert_eq!(rec.states.len(), 4);
+}
+
+#[test]
+fn grid_runs_until_exhausted() {
+    let space = Space { genes: vec![Gene::Int { lo: 0, hi: 4 }, Gene::Bool, Gene::Cat { n: 3 }], correlated: vec![] };
+    let mut toy = Toy::new(space.clone(), |g| Fitness::of(g.iter().sum()));
+    let c = Config { population: 7, max_generations: 10, patience: 0, ..config(Strategy::Grid, 0) };
+    let (out, rec) = run_toy(&mut toy, &c, vec![]);
+    assert_eq!(out.reason, TerminationReason::BudgetExhausted);
+    assert_eq!((out.trials.len(), rec.states.len(), toy.evaluations), (30, 5, 30));
+    let keys: HashSet<String> = out.trials.iter().map(|t| key(&space, &t.genome)).collect();
+    assert_eq!(keys.len(), 30);
+    assert!((out.best.fitness.value - 7.0).abs() < 1e-12);
+}
+
+#[test]
+fn random_baseline_runs_with_the_same_budget() {
+    let c = Config { patience: 0, ..config(Strategy::Random, 9) };
+    let (out, _) = run_toy(&mut Toy::sphere(2), &c, vec![vec![1.0, 1.0]]);
+    assert_eq!((out.trials.len(), out.reason), (c.budget(), TerminationReason::MaxGenerations));
+    assert!(out.trials.iter().all(|t| t.genome.iter().all(|x| (-5.0..=5.0).contains(x))));
+    assert_eq!(out.best.number, 0, "the injected optimum stays best");
+}
+
+#[test]
+fn resume_checks_seed_and_strategy() {
+    let c = Config { max_generations: 2, ..config(Strategy::Ga, 1) };
+    let (out, _) = run_toy(&mut Toy::mixed(), &c, vec![]);
+    let other = Config { seed: 2, ..c };
+    let err = run(&mut Toy::mixed(), &other, vec![], &out.trials, &mut (), Some(out.state)).unwrap_err();
+    assert!(err.message.contains("seed 1"), "{}", err.message);
+}

@@ -1,0 +1,132 @@
+//! A gold set (or sample) parsed once: every page as a [`Document`], its gold as a bit-parallel
+//! LCS index, and for every text unit of both views the gold rows of its evaluation tokens, so
+//! that scoring a selection needs no string work at all.
+
+use crate::document::{Document, Units, View};
+use crate::eval::lcs::{GoldIndex, NO_ROW};
+use crate::eval::words::{TokenRule, for_each_token, tokens};
+use crate::goldset::{GoldDoc, GoldSet};
+use rayon::prelude::*;
+
+/// Evaluation tokens of one view's units, as gold rows.
+#[derive(Debug, Clone, Default)]
+pub struct UnitRows {
+    /// Gold rows of the tokens that occur in the gold, unit after unit.
+    pub rows: Vec<u32>,
+    /// `rows[row_starts[u]..row_starts[u + 1]]` are unit `u`'s gold rows.
+    pub row_starts: Vec<u32>,
+    /// `tok_starts[u + 1] - tok_starts[u]` is unit `u`'s number of evaluation tokens.
+    pub tok_starts: Vec<u32>,
+}
+
+impl UnitRows {
+    fn build(units: &Units, gold: &GoldIndex, rule: TokenRule) -> UnitRows {
+        let mut r = UnitRows { rows: Vec::new(), row_starts: vec![0], tok_starts: vec![0] };
+        let mut toks = 0u32;
+        for u in 0..units.len() {
+            for_each_token(units.get(u), rule, |t| {
+                toks += 1;
+                let row = gold.row(t);
+                if row != NO_ROW {
+                    r.rows.push(row);
+                }
+            });
+            r.row_starts.push(r.rows.len() as u32);
+            r.tok_starts.push(toks);
+        }
+        r
+    }
+}
+
+/// One gold document, prepared for repeated scoring.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// Package index in the corpus.
+    pub package: usize,
+    /// Document id.
+    pub id: String,
+    /// The parsed page (`None` when it could not be read).
+    pub doc: Option<Document>,
+    /// Why the page could not be prepared.
+    pub error: Option<String>,
+    /// The indexed gold words.
+    pub gold: GoldIndex,
+    /// Token rows of the source view's words.
+    pub source: UnitRows,
+    /// Token rows of the DOM view's text nodes.
+    pub dom: UnitRows,
+}
+
+impl Entry {
+    /// Token rows of a view.
+    pub fn rows(&self, view: View) -> &UnitRows {
+        match view {
+            View::Source => &self.source,
+            View::Dom => &self.dom,
+        }
+    }
+}
+
+/// Parses one gold document. Never panics: unreadable pages and parser failures become an
+/// entry with an error.
+pub fn prepare(gd: &GoldDoc, rule: TokenRule) -> Entry {
+    let gold = GoldIndex::new(&tokens(&gd.gold, rule));
+    let mut e = Entry {
+        package: gd.package,
+        id: gd.id.clone(),
+        doc: None,
+        error: None,
+        gold,
+        source: UnitRows::default(),
+        dom: UnitRows::default(),
+    };
+    let page = match gd.read_page() {
+        Ok((p, _)) => p,
+        Err(err) => {
+            e.error = Some(err.to_string());
+            return e;
+        }
+    };
+    let parsed = std::panic::catch_unwind(|| {
+        let mut d = Document::parse(&page);
+        if gd.lang.is_some() {
+            d.lang = gd.lang.clone();
+        }
+        d
+    });
+    match parsed {
+        Ok(doc) => {
+            e.source = UnitRows::build(&doc.source.words, &e.gold, rule);
+            e.dom = UnitRows::build(&doc.dom.texts, &e.gold, rule);
+            e.doc = Some(doc);
+        }
+        Err(_) => e.error = Some(format!("{}: the HTML parser failed on this page", gd.page.display())),
+    }
+    e
+}
+
+/// A prepared collection of documents.
+#[derive(Debug, Clone)]
+pub struct Corpus {
+    /// The gold set's name.
+    pub name: String,
+    /// Package names.
+    pub packages: Vec<String>,
+    /// Entries in gold-set order.
+    pub entries: Vec<Entry>,
+}
+
+impl Corpus {
+    /// Parses the given documents of `set` in parallel; `tick` is called once per document.
+    pub fn load(set: &GoldSet, docs: &[&GoldDoc], tick: &(dyn Fn() + Sync)) -> Corpus {
+        let entries = docs
+            .par_iter()
+            .map(|d| {
+                let e = prepare(d, set.token_rule);
+                tick();
+                e
+            })
+            .collect();
+        Corpus { name: set.name.clone(), packages: set.packages.clone(), entries }
+    }
+}

@@ -1,0 +1,22 @@
+//! The only place where pages meet settings: gold documents are parsed once into [`Corpus`]
+//! entries (document model + indexed gold words), and a setting is scored over a corpus in
+//! parallel with rayon. A failing document becomes an error row; the others go on.
+
+pub mod corpus;
+pub mod problem;
+pub mod score;
+pub mod stream;
+
+pub use corpus::{Corpus, Entry, prepare};
+pub use score::{DocScore, Summary, score_corpus, score_entry, summarise};
+
+/// Sets the number of worker threads for all parallel scoring (default: all cores); returns it.
+pub fn set_threads(n: Option<usize>) -> crate::error::Result<usize> {
+    let n = n.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if n == 0 {
+        return Err(crate::error::Error::config("--threads must be at least 1"));
+    }
+    // Fails only when the pool was already built (e.g. twice in one process): keep that one.
+    let _ = rayon::ThreadPoolBuilder::new().num_threads(n).build_global();
+    Ok(rayon::current_num_threads())
+}

@@ -1,0 +1,167 @@
+//! The optimisation problem: a parameter space and a corpus seen through `evolve::Problem`.
+//! Each genome becomes a setting, the setting an extractor, and the extractor is scored over the
+//! corpus (in parallel over documents); the objective turns the scores into a fitness.
+
+use super::corpus::Corpus;
+use super::score::{DocScore, score_corpus};
+use crate::error::{Error, Result};
+use crate::evolve::{Fitness, Gene, Genome, Problem, Space};
+use crate::params::{ParamSpace, Setting, Spec};
+use std::time::Instant;
+
+/// What the optimiser maximises.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Objective {
+    /// Mean F1 over the documents (Gottron 2009).
+    F1,
+    /// Mean F-beta over the documents: beta > 1 favours recall.
+    FBeta(f64),
+    /// Mean recall, subject to mean precision >= the bound (infeasible ranks below feasible).
+    RecallAtPrecision(f64),
+}
+
+impl std::str::FromStr for Objective {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        let bad = || Error::config(format!("unknown objective '{s}' (expected f1, fbeta:B or recall-at-precision:P)"));
+        if s == "f1" {
+            return Ok(Objective::F1);
+        }
+        let (name, arg) = s.split_once(':').ok_or_else(bad)?;
+        let x: f64 = arg.parse().map_err(|_| bad())?;
+        match name {
+            "fbeta" if x > 0.0 && x.is_finite() => Ok(Objective::FBeta(x)),
+            "recall-at-precision" if (0.0..=1.0).contains(&x) => Ok(Objective::RecallAtPrecision(x)),
+            _ => Err(bad()),
+        }
+    }
+}
+
+impl std::fmt::Display for Objective {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Objective::F1 => write!(f, "f1"),
+            Objective::FBeta(b) => write!(f, "fbeta:{b}"),
+            Objective::RecallAtPrecision(p) => write!(f, "recall-at-precision:{p}"),
+        }
+    }
+}
+
+impl Objective {
+    /// The fitness of a scored corpus (means in document order).
+    pub fn fitness(&self, scores: &[DocScore], ms: f64) -> Fitness {
+        let n = scores.len().max(1) as f64;
+        let p = scores.iter().map(|s| s.prf.precision).sum::<f64>() / n;
+        let r = scores.iter().map(|s| s.prf.recall).sum::<f64>() / n;
+        let f1 = scores.iter().map(|s| s.prf.f1).sum::<f64>() / n;
+        let (value, feasible) = match *self {
+            Objective::F1 => (f1, true),
+            Objective::FBeta(b) => {
+                let b2 = b * b;
+                let v = scores
+                    .iter()
+                    .map(|s| {
+                        let d = b2 * s.prf.precision + s.prf.recall;
+                        if d > 0.0 { (1.0 + b2) * s.prf.precision * s.prf.recall / d } else { 0.0 }
+                    })
+                    .sum::<f64>()
+                    / n;
+                (v, true)
+            }
+            Objective::RecallAtPrecision(bound) => (r, p >= bound),
+        };
+        Fitness { value, feasible, precision: p, recall: r, ms }
+    }
+}
+
+/// The optimiser's view of a parameter space: one gene per tuned parameter.
+pub fn gene_space(space: &ParamSpace) -> Space {
+    let genes_idx = space.genes();
+    let genes = genes_idx
+        .iter()
+        .map(|&i| match &space.params[i].spec {
+            Spec::Float { min, max, step } => Gene::Real { lo: *min, hi: *max, step: *step },
+            Spec::Int { min, max } => Gene::Int { lo: *min, hi: *max },
+            Spec::Categorical { choices } => Gene::Cat { n: choices.len() },
+            Spec::Bool => Gene::Bool,
+        })
+        .collect();
+    let correlated = space
+        .correlated
+        .iter()
+        .map(|g| {
+            g.iter().filter_map(|n| genes_idx.iter().position(|&i| space.params[i].name == *n)).collect::<Vec<_>>()
+        })
+        .filter(|g: &Vec<usize>| g.len() >= 2)
+        .collect();
+    Space { genes, correlated }
+}
+
+/// A parameter space scored on a corpus.
+pub struct ExtractionProblem<'a> {
+    corpus: &'a Corpus,
+    space: &'a ParamSpace,
+    base: Setting,
+    genes: Space,
+    objective: Objective,
+}
+
+impl<'a> ExtractionProblem<'a> {
+    /// Tunes the genes of `space` starting from `base` (which fixes the other parameters).
+    pub fn new(corpus: &'a Corpus, space: &'a ParamSpace, base: Setting, objective: Objective) -> Self {
+        ExtractionProblem { corpus, space, base, genes: gene_space(space), objective }
+    }
+
+    /// The setting a genome stands for.
+    pub fn setting(&self, g: &Genome) -> Setting {
+        self.space.from_genome(&self.base, g)
+    }
+
+    /// Scores one setting.
+    pub fn score(&self, s: &Setting) -> Result<Fitness> {
+        let ex = crate::extract::build(s)?;
+        let t0 = Instant::now();
+        let scores = score_corpus(self.corpus, ex.as_ref());
+        Ok(self.objective.fitness(&scores, t0.elapsed().as_secs_f64() * 1000.0))
+    }
+}
+
+impl Problem for ExtractionProblem<'_> {
+    fn space(&self) -> &Space {
+        &self.genes
+    }
+    fn evaluate_batch(&mut self, genomes: &[Genome]) -> Result<Vec<Fitness>> {
+        genomes.iter().map(|g| self.score(&self.setting(g))).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn objectives_parse_and_rank() {
+        assert_eq!("f1".parse::<Objective>().unwrap(), Objective::F1);
+        assert_eq!("fbeta:2".parse::<Objective>().unwrap(), Objective::FBeta(2.0));
+        assert_eq!("recall-at-precision:0.8".parse::<Objective>().unwrap(), Objective::RecallAtPrecision(0.8));
+        assert!("recall:1".parse::<Objective>().is_err());
+        let s = |p: f64, r: f64| DocScore {
+            prf: crate::eval::Prf { precision: p, recall: r, f1: 2.0 * p * r / (p + r) },
+            ..Default::default()
+        };
+        let scores = [s(0.5, 1.0), s(0.7, 0.9)];
+        let f = Objective::RecallAtPrecision(0.8).fitness(&scores, 1.0);
+        assert!(!f.feasible && (f.value - 0.95).abs() < 1e-12);
+        assert!(Objective::RecallAtPrecision(0.6).fitness(&scores, 1.0).feasible);
+        let f2 = Objective::FBeta(1.0).fitness(&scores, 1.0);
+        assert!((f2.value - Objective::F1.fitness(&scores, 1.0).value).abs() < 1e-12);
+    }
+
+    #[test]
+    fn gene_space_follows_the_tuned_parameters() {
+        let space = crate::params::builtin("accb").unwrap();
+        let g = gene_space(&space);
+        assert_eq!(g.genes.len(), 2);
+        assert_eq!(g.correlated, vec![vec![0, 1]]);
+    }
+}

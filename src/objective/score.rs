@@ -1,0 +1,100 @@
+//! Scoring an extractor over a corpus: per-document P/R/F1 in parallel, summed in document
+//! order so results do not depend on the number of threads.
+
+use super::corpus::{Corpus, Entry};
+use crate::document::Selection;
+use crate::eval::score::{Averages, Prf, averages, prf};
+use crate::extract::Extractor;
+use rayon::prelude::*;
+
+/// The score of one document.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DocScore {
+    /// Precision, recall, F1 (all 0 for an error).
+    pub prf: Prf,
+    /// Evaluation tokens in the extract.
+    pub extract_words: usize,
+    /// Evaluation tokens in the gold.
+    pub gold_words: usize,
+    /// Why the document could not be scored.
+    pub error: Option<String>,
+}
+
+/// Reusable per-thread buffers.
+#[derive(Default)]
+pub struct Scratch {
+    sel: Option<Selection>,
+    rows: Vec<u32>,
+    lcs: Vec<u64>,
+}
+
+/// Scores one entry, reusing `scratch`. An extractor panic becomes an error row.
+pub fn score_entry(e: &Entry, ex: &dyn Extractor, scratch: &mut Scratch) -> DocScore {
+    let gold_words = e.gold.len();
+    let Some(doc) = &e.doc else {
+        return DocScore { gold_words, error: e.error.clone(), ..Default::default() };
+    };
+    let mut sel = scratch.sel.take().unwrap_or_else(|| Selection::new(ex.view()));
+    let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ex.extract(doc, &mut sel)));
+    if ran.is_err() {
+        return DocScore { gold_words, error: Some("the extractor failed on this page".into()), ..Default::default() };
+    }
+    let rows = e.rows(sel.view);
+    scratch.rows.clear();
+    let mut extract_words = 0usize;
+    for &u in &sel.units {
+        let u = u as usize;
+        extract_words += (rows.tok_starts[u + 1] - rows.tok_starts[u]) as usize;
+        scratch.rows.extend_from_slice(&rows.rows[rows.row_starts[u] as usize..rows.row_starts[u + 1] as usize]);
+    }
+    let lcs = e.gold.lcs_rows(&scratch.rows, &mut scratch.lcs);
+    scratch.sel = Some(sel);
+    DocScore { prf: prf(lcs, extract_words, gold_words), extract_words, gold_words, error: None }
+}
+
+/// Scores every entry of a corpus in parallel; results in corpus order.
+pub fn score_corpus(corpus: &Corpus, ex: &dyn Extractor) -> Vec<DocScore> {
+    corpus.entries.par_iter().map_init(Scratch::default, |s, e| score_entry(e, ex, s)).collect()
+}
+
+/// Averages of a scored corpus.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Summary {
+    /// Macro (over packages) and micro (over documents) averages; error rows count as 0.
+    pub averages: Averages,
+    /// Mean per package, in package order (`None` for a package without documents).
+    pub per_package: Vec<Option<Prf>>,
+    /// Documents per package.
+    pub package_docs: Vec<usize>,
+    /// Documents that could not be scored.
+    pub errors: usize,
+    /// Documents with F1 = 0.
+    pub zero_f1: usize,
+    /// Median per-document F1.
+    pub median_f1: f64,
+}
+
+/// Summarises per-document scores (`packages[i]` is the package of `scores[i]`).
+pub fn summarise(packages: &[usize], n_packages: usize, scores: &[DocScore]) -> Summary {
+    let pairs: Vec<(usize, Prf)> = packages.iter().zip(scores).map(|(&p, s)| (p, s.prf)).collect();
+    let (averages, per_package) = averages(&pairs, n_packages);
+    let mut package_docs = vec![0; n_packages];
+    for &p in packages {
+        package_docs[p] += 1;
+    }
+    let mut f1s: Vec<f64> = scores.iter().map(|s| s.prf.f1).collect();
+    f1s.sort_by(f64::total_cmp);
+    let median_f1 = match f1s.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => f1s[n / 2],
+        n => (f1s[n / 2 - 1] + f1s[n / 2]) / 2.0,
+    };
+    Summary {
+        averages,
+        per_package,
+        package_docs,
+        errors: scores.iter().filter(|s| s.error.is_some()).count(),
+        zero_f1: scores.iter().filter(|s| s.prf.f1 == 0.0).count(),
+        median_f1,
+    }
+}

@@ -1,0 +1,78 @@
+//! One pass over a whole gold set without keeping the parsed pages: each page is parsed once,
+//! scored (or extracted) by every given extractor, and dropped. Used by `evaluate`, `compare`
+//! and `extract --dump`, so memory stays flat on large collections.
+
+use super::corpus::prepare;
+use super::score::{DocScore, Scratch, score_entry};
+use crate::extract::Extractor;
+use crate::goldset::{GoldDoc, GoldSet};
+use rayon::prelude::*;
+
+/// Scores every extractor on every document: `result[e][d]` is extractor `e` on document `d`.
+pub fn score_set(
+    set: &GoldSet,
+    docs: &[&GoldDoc],
+    extractors: &[&dyn Extractor],
+    tick: &(dyn Fn() + Sync),
+) -> Vec<Vec<DocScore>> {
+    let per_doc: Vec<Vec<DocScore>> = docs
+        .par_iter()
+        .map_init(Scratch::default, |scratch, d| {
+            let entry = prepare(d, set.token_rule);
+            let scores = extractors.iter().map(|ex| score_entry(&entry, *ex, scratch)).collect();
+            tick();
+            scores
+        })
+        .collect();
+    (0..extractors.len()).map(|e| per_doc.iter().map(|s| s[e].clone()).collect()).collect()
+}
+
+/// Extracts the text of every document with `ex` and hands it to `sink` (called from several
+/// threads); a page that cannot be read is handed over as an error message.
+pub fn extract_set(
+    set: &GoldSet,
+    ex: &dyn Extractor,
+    sink: &(dyn Fn(&GoldDoc, std::result::Result<String, String>) + Sync),
+) {
+    set.docs.par_iter().for_each(|d| {
+        let e = prepare(d, set.token_rule);
+        let out = match &e.doc {
+            Some(doc) => {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| crate::extract::extract_text(ex, doc)))
+                    .map_err(|_| "the extractor failed on this page".to_string())
+            }
+            None => Err(e.error.clone().unwrap_or_default()),
+        };
+        sink(d, out);
+    });
+}
+
+/// Facts of one document for `goldset stats`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DocFacts {
+    /// Evaluation tokens of the gold.
+    pub gold_words: usize,
+    /// Evaluation tokens of the page's rendered text.
+    pub page_words: usize,
+    /// Language (metadata, else detected).
+    pub lang: Option<String>,
+    /// Why the page could not be read.
+    pub error: Option<String>,
+}
+
+/// Gold words, page words and language of every document, in parallel.
+pub fn doc_facts(set: &GoldSet, tick: &(dyn Fn() + Sync)) -> Vec<DocFacts> {
+    set.docs
+        .par_iter()
+        .map(|d| {
+            let e = prepare(d, set.token_rule);
+            tick();
+            DocFacts {
+                gold_words: e.gold.len(),
+                page_words: e.dom.tok_starts.last().copied().unwrap_or(0) as usize,
+                lang: e.doc.as_ref().and_then(|doc| doc.lang.clone()),
+                error: e.error,
+            }
+        })
+        .collect()
+}
