@@ -1,0 +1,75 @@
+//! Plots (the only user of `plotters`): fitness over generations and the explored parameter
+//! space (Gottron 2009, Figure 4). Every plot is written as SVG and PNG. The PNG text uses the
+//! embedded DejaVu Sans (licence beside it), so no system font is needed.
+
+mod history;
+mod space;
+
+pub use history::{GenRow, HistoryInfo, render_history};
+pub use space::{Shade, SpaceInfo, SpacePoint, render_space};
+
+use crate::error::Error;
+use plotters::style::{FontStyle, RGBColor, register_font};
+use std::sync::Once;
+
+static FONT: &[u8] = include_bytes!("DejaVuSans.ttf");
+static REGISTER: Once = Once::new();
+
+/// Registers the embedded font as "sans-serif" (once per process).
+fn ensure_font() {
+    REGISTER.call_once(|| {
+        let _ = register_font("sans-serif", FontStyle::Normal, FONT);
+    });
+}
+
+/// Turns a plotters error into ours.
+fn plot_err<E: std::fmt::Debug>(path: &std::path::Path) -> impl Fn(E) -> Error + '_ {
+    move |e| Error::new(crate::error::ErrorKind::Io, format!("cannot draw plot: {e:?}")).with_path(path)
+}
+
+/// A viridis-like colour for `x` in [0, 1] (dark purple → teal → yellow).
+pub fn viridis(x: f64) -> RGBColor {
+    const STOPS: [(f64, f64, f64); 5] =
+        [(68.0, 1.0, 84.0), (59.0, 82.0, 139.0), (33.0, 145.0, 140.0), (94.0, 201.0, 98.0), (253.0, 231.0, 37.0)];
+    let x = if x.is_finite() { x.clamp(0.0, 1.0) } else { 0.0 } * 4.0;
+    let i = (x.floor() as usize).min(3);
+    let f = x - i as f64;
+    let (a, b) = (STOPS[i], STOPS[i + 1]);
+    let mix = |p: f64, q: f64| (p + (q - p) * f).round() as u8;
+    RGBColor(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plots_are_written_as_svg_and_png_with_text() {
+        let dir = std::env::temp_dir().join(format!("cetune-plot-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let rows =
+            (0..8).map(|g| GenRow { generation: g, best: 0.7 + 0.01 * g as f64, mean: 0.6, worst: 0.3 }).collect();
+        render_history(&HistoryInfo { title: "accb on test".into(), rows }, &dir.join("history")).unwrap();
+        let points = (0..60)
+            .map(|k| SpacePoint {
+                values: vec![k as f64, (k % 10) as f64 / 10.0, (k % 3) as f64],
+                fitness: (k as f64 / 60.0),
+                generation: k / 10,
+            })
+            .collect();
+        let info = SpaceInfo {
+            title: "space".into(),
+            names: vec!["r".into(), "t".into(), "c".into()],
+            ranges: vec![(0.0, 60.0), (0.0, 1.0), (0.0, 2.0)],
+            points,
+        };
+        render_space(&info, &dir.join("space"), Shade::Fitness).unwrap();
+        for f in ["history.svg", "history.png", "space.svg", "space.png"] {
+            let len = std::fs::metadata(dir.join(f)).unwrap().len();
+            assert!(len > 5_000, "{f} is only {len} bytes");
+        }
+        let svg = std::fs::read_to_string(dir.join("history.svg")).unwrap();
+        assert!(svg.contains("generation") && svg.contains("accb on test"));
+        assert_eq!(&std::fs::read(dir.join("space.png")).unwrap()[1..4], b"PNG");
+    }
+}

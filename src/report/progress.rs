@@ -1,0 +1,51 @@
+//! The progress bar (the only user of `indicatif`): drawn on stderr when it is a terminal,
+//! silent with `--quiet` or when output is redirected.
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// A progress bar handle; cheap to clone and to tick from rayon threads.
+#[derive(Clone)]
+pub struct Progress {
+    bar: ProgressBar,
+}
+
+impl Progress {
+    /// A bar counting to `len` with a label; hidden when `quiet`.
+    pub fn new(len: u64, label: &str, quiet: bool) -> Progress {
+        let bar = if quiet {
+            ProgressBar::hidden()
+        } else {
+            ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr())
+        };
+        if let Ok(style) = ProgressStyle::with_template("{prefix:>10} [{elapsed_precise}] {wide_bar} {pos}/{len} {msg}")
+        {
+            bar.set_style(style);
+        }
+        bar.set_prefix(label.to_string());
+        Progress { bar }
+    }
+    /// Advances by one.
+    pub fn inc(&self) {
+        self.bar.inc(1);
+    }
+    /// Sets the position.
+    pub fn set(&self, pos: u64) {
+        self.bar.set_position(pos);
+    }
+    /// Sets the length.
+    pub fn set_len(&self, len: u64) {
+        self.bar.set_length(len);
+    }
+    /// Sets the message shown after the counter.
+    pub fn message(&self, msg: String) {
+        self.bar.set_message(msg);
+    }
+    /// Prints a line above the bar.
+    pub fn println(&self, line: String) {
+        self.bar.println(line);
+    }
+    /// Removes the bar.
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}

@@ -1,0 +1,132 @@
+//! Reports of an optimisation run, as pure functions of its trial history: generation
+//! statistics, the top distinct individuals (Gottron's Table 2) and the plot inputs. Nothing
+//! here recomputes a fitness, so `cetune report RUN_DIR` rebuilds everything from the journal.
+
+use super::plot::{GenRow, SpaceInfo, SpacePoint};
+use super::{f3, write_atomic};
+use crate::error::Result;
+use crate::evolve::Trial;
+use crate::params::ParamSpace;
+use std::collections::HashSet;
+use std::path::Path;
+
+/// Best, mean and worst fitness of each generation's population, with the evaluations so far.
+pub fn generations_info(trials: &[Trial]) -> Vec<(GenRow, usize)> {
+    let last = trials.iter().map(|t| t.generation).max();
+    let Some(last) = last else { return Vec::new() };
+    let mut rows = Vec::new();
+    let mut evaluations = 0;
+    for g in 0..=last {
+        let pop: Vec<&Trial> = trials.iter().filter(|t| t.generation == g).collect();
+        if pop.is_empty() {
+            continue;
+        }
+        evaluations += pop.iter().filter(|t| !t.cached).count();
+        let vals: Vec<f64> = pop.iter().map(|t| t.fitness.value).collect();
+        let best = pop.iter().map(|t| t.fitness).max_by(|a, b| a.rank_cmp(b)).map_or(f64::NAN, |f| f.value);
+        let mean = vals.iter().sum::<f64>() / vals.len() as f64;
+        let worst = pop.iter().map(|t| t.fitness).min_by(|a, b| a.rank_cmp(b)).map_or(f64::NAN, |f| f.value);
+        rows.push((GenRow { generation: g, best, mean, worst }, evaluations));
+    }
+    rows
+}
+
+/// The `n` best distinct individuals, best first (ties: earlier trial first).
+pub fn top(trials: &[Trial], n: usize) -> Vec<&Trial> {
+    let mut seen = HashSet::new();
+    let mut distinct: Vec<&Trial> =
+        trials.iter().filter(|t| !t.cached).filter(|t| seen.insert(genome_key(&t.genome))).collect();
+    distinct.sort_by(|a, b| b.fitness.rank_cmp(&a.fitness).then(a.number.cmp(&b.number)));
+    distinct.truncate(n);
+    distinct
+}
+
+fn genome_key(g: &[f64]) -> String {
+    g.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",")
+}
+
+/// Names of the tuned parameters, in gene order.
+pub fn gene_names(space: &ParamSpace) -> Vec<String> {
+    space.genes().into_iter().map(|i| space.params[i].name.clone()).collect()
+}
+
+/// External values of a genome's genes, as text.
+pub fn gene_values(space: &ParamSpace, g: &[f64]) -> Vec<String> {
+    space
+        .genes()
+        .into_iter()
+        .enumerate()
+        .map(|(k, i)| space.params[i].spec.from_internal(g.get(k).copied().unwrap_or(0.0)).to_string())
+        .collect()
+}
+
+/// Writes `generations.csv`: `generation, evaluations, best, mean, worst, best_so_far`.
+pub fn write_generations(path: &Path, trials: &[Trial]) -> Result<()> {
+    let mut s = String::from("generation,evaluations,best,mean,worst,best_so_far\n");
+    let mut so_far = f64::NEG_INFINITY;
+    for (r, evals) in generations_info(trials) {
+        so_far = so_far.max(r.best);
+        s += &format!("{},{evals},{},{},{},{}\n", r.generation, r.best, r.mean, r.worst, so_far);
+    }
+    write_atomic(path, s.as_bytes())
+}
+
+/// Writes `top.csv` (`rank, <parameters>, fitness, precision, recall, feasible, generation,
+/// trial`) and `top.md` (Gottron's Table 2 layout for one algorithm).
+pub fn write_top(dir: &Path, space: &ParamSpace, trials: &[Trial], n: usize, title: &str) -> Result<()> {
+    let names = gene_names(space);
+    let best = top(trials, n);
+    let mut csv = format!("rank,{},fitness,precision,recall,feasible,generation,trial\n", names.join(","));
+    let mut md = format!(
+        "# {title}\n\n| rank | {} | fitness | precision | recall | generation |\n|{}\n",
+        names.join(" | "),
+        "---|".repeat(names.len() + 5)
+    );
+    for (k, t) in best.iter().enumerate() {
+        let vals = gene_values(space, &t.genome);
+        let f = &t.fitness;
+        csv += &format!(
+            "{},{},{},{},{},{},{},{}\n",
+            k + 1,
+            vals.join(","),
+            f.value,
+            f.precision,
+            f.recall,
+            f.feasible,
+            t.generation,
+            t.number
+        );
+        md += &format!(
+            "| {} | {} | {}{} | {} | {} | {} |\n",
+            k + 1,
+            vals.join(" | "),
+            f3(f.value),
+            if f.feasible { "" } else { " (infeasible)" },
+            f3(f.precision),
+            f3(f.recall),
+            t.generation
+        );
+    }
+    write_atomic(&dir.join("top.csv"), csv.as_bytes())?;
+    write_atomic(&dir.join("top.md"), md.as_bytes())
+}
+
+/// The explored-space plot input: every distinct evaluated individual.
+pub fn space_info(space: &ParamSpace, trials: &[Trial], title: &str) -> SpaceInfo {
+    let genes = space.genes();
+    let ranges = genes
+        .iter()
+        .map(|&i| match &space.params[i].spec {
+            crate::params::Spec::Float { min, max, .. } => (*min, *max),
+            crate::params::Spec::Int { min, max } => (*min as f64, *max as f64),
+            crate::params::Spec::Categorical { choices } => (0.0, (choices.len().max(2) - 1) as f64),
+            crate::params::Spec::Bool => (0.0, 1.0),
+        })
+        .collect();
+    let points = trials
+        .iter()
+        .filter(|t| !t.cached && t.fitness.value.is_finite())
+        .map(|t| SpacePoint { values: t.genome.clone(), fitness: t.fitness.value, generation: t.generation })
+        .collect();
+    SpaceInfo { title: title.to_string(), names: gene_names(space), ranges, points }
+}
