@@ -1,0 +1,113 @@
+//! Argument handling shared by several subcommands.
+
+use crate::error::{Error, Result};
+use crate::params::{self, ParamSpace, Setting, Spec};
+use clap::Args;
+use std::path::{Path, PathBuf};
+
+/// How a command chooses its setting: an extractor name or a parameter file, plus overrides.
+#[derive(Args, Debug, Clone, Default)]
+pub struct SettingArgs {
+    /// Extractor family (see `cetune extractors`); optional with --params.
+    #[arg(long, short = 'e')]
+    pub extractor: Option<String>,
+    /// A parameter file (a params/*.yaml description or a run's best.yaml).
+    #[arg(long)]
+    pub params: Option<PathBuf>,
+    /// Override a parameter: --set t=0.3 (repeatable; also t=0.3,min_chars=10).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub sets: Vec<String>,
+}
+
+impl SettingArgs {
+    /// The parameter space and the chosen setting, validated.
+    pub fn resolve(&self) -> Result<(ParamSpace, Setting)> {
+        let (space, base) = match (&self.params, &self.extractor) {
+            (Some(p), ex) => {
+                let f = params::load_file(p)?;
+                if let Some(e) = ex
+                    && *e != f.space.extractor
+                {
+                    return Err(Error::config(format!(
+                        "--extractor {e} disagrees with --params {}, which is for '{}'",
+                        p.display(),
+                        f.space.extractor
+                    )));
+                }
+                (f.space, f.setting)
+            }
+            (None, Some(e)) => {
+                let s = params::builtin(e)?;
+                let d = s.defaults();
+                (s, d)
+            }
+            (None, None) => {
+                return Err(Error::config(
+                    "name an extractor with --extractor NAME or a parameter file with --params FILE",
+                ));
+            }
+        };
+        let setting = space.with_assignments(&base, &self.sets)?;
+        Ok((space, setting))
+    }
+}
+
+/// A short label for a setting: the extractor and the values of its genes and of every fixed
+/// parameter that differs from its default.
+pub fn label(space: &ParamSpace, s: &Setting) -> String {
+    let parts: Vec<String> = space
+        .params
+        .iter()
+        .filter_map(|p| {
+            let v = s.get(&p.name)?;
+            (p.tune || *v != p.default).then(|| format!("{}={v}", p.name))
+        })
+        .collect();
+    if parts.is_empty() { s.extractor.clone() } else { format!("{} {}", s.extractor, parts.join(",")) }
+}
+
+/// The embedded default gold set: `goldsets/default` under the current folder, else under the
+/// source tree cetune was built from.
+pub fn default_goldset() -> PathBuf {
+    let local = PathBuf::from("goldsets/default");
+    if local.is_dir() { local } else { Path::new(env!("CARGO_MANIFEST_DIR")).join("goldsets/default") }
+}
+
+/// Creates an output folder and checks it is writable before any work starts.
+pub fn prepare_out(dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::config(format!("cannot create output folder: {e}")).with_path(dir))?;
+    let probe = dir.join(".cetune-write-test");
+    std::fs::write(&probe, b"")
+        .map_err(|e| Error::config(format!("output folder is not writable: {e}")).with_path(dir))?;
+    let _ = std::fs::remove_file(probe);
+    Ok(())
+}
+
+/// UTC time as `YYYYMMDD-HHMMSS`, for run folder names.
+pub fn timestamp() -> String {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs()) as i64;
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}{m:02}{d:02}-{:02}{:02}{:02}", rem / 3600, rem % 3600 / 60, rem % 60)
+}
+
+/// Describes a parameter's type and range for listings.
+pub fn describe(spec: &Spec) -> (&'static str, String) {
+    let kind = match spec {
+        Spec::Float { .. } => "float",
+        Spec::Int { .. } => "int",
+        Spec::Categorical { .. } => "categorical",
+        Spec::Bool => "bool",
+    };
+    (kind, spec.range_text())
+}

@@ -1,0 +1,148 @@
+//! `cetune evaluate`: one setting over a whole gold set, in parallel, with a progress bar;
+//! writes `per-document.csv`, `per-package.csv` and `summary.md` (Table 3 layout).
+
+use super::common::{SettingArgs, default_goldset, label, prepare_out, timestamp};
+use crate::error::{Error, Result};
+use crate::goldset::native;
+use crate::objective::score::{DocScore, Summary, summarise};
+use crate::objective::stream::score_set;
+use crate::report::{Progress, Table3, Table3Row, write_atomic};
+use std::path::{Path, PathBuf};
+
+/// Arguments of `evaluate`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    setting: SettingArgs,
+    /// The gold set (native format); default: the embedded one.
+    #[arg(long)]
+    goldset: Option<PathBuf>,
+    /// Output folder; default: results/evaluate-<extractor>-<timestamp>.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Also score documents whose gold is empty.
+    #[arg(long)]
+    keep_empty: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// Runs `evaluate`.
+pub fn run(a: Args) -> Result<()> {
+    let (space, setting) = a.setting.resolve()?;
+    let ex = crate::extract::build(&setting)?;
+    let gs = a.goldset.clone().unwrap_or_else(default_goldset);
+    let set = native::open(&gs, a.keep_empty)?;
+    let out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("results/evaluate-{}-{}", setting.extractor, timestamp())));
+    prepare_out(&out)?;
+    for s in &set.skipped {
+        eprintln!("cetune: warning: skipped {}: {}", s.what, s.why);
+    }
+    let docs: Vec<_> = set.docs.iter().collect();
+    let bar = Progress::new(docs.len() as u64, "evaluate", a.quiet);
+    let started = std::time::Instant::now();
+    let scores = score_set(&set, &docs, &[ex.as_ref()], &|| bar.inc()).remove(0);
+    bar.finish();
+    let packages: Vec<usize> = docs.iter().map(|d| d.package).collect();
+    let summary = summarise(&packages, set.packages.len(), &scores);
+    let row = table_row(label(&space, &setting), &summary);
+    let table = Table3 { packages: set.packages.clone(), package_docs: summary.package_docs.clone(), rows: vec![row] };
+    write_per_document(&out.join("per-document.csv"), &set, &docs, &scores)?;
+    write_per_package(&out.join("per-package.csv"), &set.packages, &summary)?;
+    let mut md = table.markdown(&format!("F1 on {} ({} documents)", set.name, docs.len()), set.credit.as_deref());
+    md += &format!(
+        "\nmedian F1 {:.3}; documents with F1 = 0: {}; errors: {}\n",
+        summary.median_f1, summary.zero_f1, summary.errors
+    );
+    write_atomic(&out.join("summary.md"), md.as_bytes())?;
+    print!("{md}");
+    println!("\n{} documents in {:.2} s; results in {}", docs.len(), started.elapsed().as_secs_f64(), out.display());
+    for (d, s) in docs.iter().zip(&scores) {
+        if let Some(e) = &s.error {
+            eprintln!("cetune: warning: {}/{}: {e}", set.packages[d.package], d.id);
+        }
+    }
+    Ok(())
+}
+
+/// A Table 3 row from a summary.
+pub fn table_row(label: String, s: &Summary) -> Table3Row {
+    let m = s.averages.macro_avg;
+    Table3Row {
+        label,
+        per_package: s.per_package.iter().map(|p| p.map(|p| p.f1)).collect(),
+        macro_prf: (m.precision, m.recall, m.f1),
+        micro_f1: s.averages.micro_avg.f1,
+        errors: s.errors,
+    }
+}
+
+fn csv_bytes(rows: Vec<Vec<String>>) -> Result<Vec<u8>> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for r in rows {
+        w.write_record(&r).map_err(|e| Error::bug(e.to_string()))?;
+    }
+    w.into_inner().map_err(|e| Error::bug(e.to_string()))
+}
+
+fn write_per_document(
+    path: &Path,
+    set: &crate::goldset::GoldSet,
+    docs: &[&crate::goldset::GoldDoc],
+    scores: &[DocScore],
+) -> Result<()> {
+    let mut rows = vec![
+        ["package", "id", "precision", "recall", "f1", "extract_words", "gold_words", "error"]
+            .map(String::from)
+            .to_vec(),
+    ];
+    for (d, s) in docs.iter().zip(scores) {
+        rows.push(vec![
+            set.packages[d.package].clone(),
+            d.id.clone(),
+            format!("{:.6}", s.prf.precision),
+            format!("{:.6}", s.prf.recall),
+            format!("{:.6}", s.prf.f1),
+            s.extract_words.to_string(),
+            s.gold_words.to_string(),
+            s.error.clone().unwrap_or_default(),
+        ]);
+    }
+    write_atomic(path, &csv_bytes(rows)?)
+}
+
+fn write_per_package(path: &Path, packages: &[String], s: &Summary) -> Result<()> {
+    let mut rows = vec![["package", "documents", "precision", "recall", "f1"].map(String::from).to_vec()];
+    for (i, p) in packages.iter().enumerate() {
+        if let Some(prf) = s.per_package[i] {
+            rows.push(vec![
+                p.clone(),
+                s.package_docs[i].to_string(),
+                format!("{:.6}", prf.precision),
+                format!("{:.6}", prf.recall),
+                format!("{:.6}", prf.f1),
+            ]);
+        }
+    }
+    let (ma, mi) = (s.averages.macro_avg, s.averages.micro_avg);
+    let n: usize = s.package_docs.iter().sum();
+    rows.push(vec![
+        "(macro)".into(),
+        n.to_string(),
+        format!("{:.6}", ma.precision),
+        format!("{:.6}", ma.recall),
+        format!("{:.6}", ma.f1),
+    ]);
+    rows.push(vec![
+        "(micro)".into(),
+        n.to_string(),
+        format!("{:.6}", mi.precision),
+        format!("{:.6}", mi.recall),
+        format!("{:.6}", mi.f1),
+    ]);
+    write_atomic(path, &csv_bytes(rows)?)
+}

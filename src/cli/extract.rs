@@ -1,0 +1,78 @@
+//! `cetune extract`: the main text of one page, or of every document of a gold set (`--dump`),
+//! so anyone can re-score the output independently.
+
+use super::common::SettingArgs;
+use crate::document::Document;
+use crate::error::{Error, Result};
+use crate::goldset::{decode, native};
+use crate::objective::stream::extract_set;
+use crate::report::Progress;
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+/// Arguments of `extract`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    setting: SettingArgs,
+    /// The page to extract (HTML, optionally .gz).
+    page: Option<PathBuf>,
+    /// Extract every document of this gold set instead (with --dump).
+    #[arg(long)]
+    goldset: Option<PathBuf>,
+    /// Folder for the dump: one OUT/<package>/<id>.txt per document.
+    #[arg(long)]
+    dump: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// Runs `extract`.
+pub fn run(a: Args) -> Result<()> {
+    let (_, setting) = a.setting.resolve()?;
+    let ex = crate::extract::build(&setting)?;
+    match (&a.page, &a.goldset, &a.dump) {
+        (Some(page), None, None) => {
+            let bytes = decode::read_bytes(page)?;
+            let (html, _) = decode::decode_html(&bytes);
+            let doc = Document::parse(&html);
+            println!("{}", crate::extract::extract_text(ex.as_ref(), &doc));
+            Ok(())
+        }
+        (None, Some(gs), Some(out)) => {
+            let set = native::open(gs, false)?;
+            super::common::prepare_out(out)?;
+            let bar = Progress::new(set.docs.len() as u64, "extract", a.quiet);
+            let failures = Mutex::new(Vec::new());
+            extract_set(&set, ex.as_ref(), &|d, text| {
+                let dir = out.join(&set.packages[d.package]);
+                let path = dir.join(format!("{}.txt", d.id));
+                let written =
+                    std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, text.as_deref().unwrap_or("")));
+                let problem = match (text, written) {
+                    (Err(e), _) => Some(format!("{}/{}: {e}", set.packages[d.package], d.id)),
+                    (_, Err(e)) => Some(format!("{}: cannot write: {e}", path.display())),
+                    _ => None,
+                };
+                if let (Some(p), Ok(mut f)) = (problem, failures.lock()) {
+                    f.push(p);
+                }
+                bar.inc();
+            });
+            bar.finish();
+            let failures = failures.into_inner().unwrap_or_default();
+            for f in &failures {
+                eprintln!("cetune: warning: {f}");
+            }
+            eprintln!(
+                "wrote {} documents to {} ({} failed)",
+                set.docs.len() - failures.len(),
+                out.display(),
+                failures.len()
+            );
+            Ok(())
+        }
+        _ => Err(Error::config("give either a PAGE, or --goldset DIR with --dump OUT")),
+    }
+}

@@ -1,0 +1,160 @@
+//! `cetune goldset import | sample | stats`.
+
+use crate::error::Result;
+use crate::goldset::import::{self, Format};
+use crate::goldset::{native, sample};
+use crate::objective::stream::doc_facts;
+use crate::report::Progress;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// Gold-set actions.
+#[derive(clap::Subcommand, Debug)]
+pub enum Action {
+    /// Import a published gold set from its original layout into the native format.
+    Import {
+        /// cleaneval (also CleanPortalEval), l3s, wcxb or scrapinghub.
+        #[arg(long)]
+        format: Format,
+        /// The set's folder in its original layout.
+        src: PathBuf,
+        /// Where to write the native gold set.
+        #[arg(long)]
+        out: PathBuf,
+        /// Keep documents whose gold text is empty.
+        #[arg(long)]
+        keep_empty: bool,
+        /// Overwrite an existing gold set in --out.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Draw a stratified random sample (proportional per package, at least one each).
+    Sample {
+        /// The gold set to sample from.
+        src: PathBuf,
+        /// Sample size.
+        #[arg(long, default_value_t = 120)]
+        n: usize,
+        /// Random seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Where to write the sample (a native gold set).
+        #[arg(long)]
+        out: PathBuf,
+        /// Overwrite an existing gold set in --out.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Documents, gold words and page words per package; languages detected.
+    Stats {
+        /// The gold set.
+        dir: PathBuf,
+        /// No progress bar.
+        #[arg(long, short)]
+        quiet: bool,
+    },
+}
+
+/// Runs a gold-set action.
+pub fn run(a: Action) -> Result<()> {
+    match a {
+        Action::Import { format, src, out, keep_empty, force } => {
+            let started = std::time::Instant::now();
+            let rep = import::import(format, &src, &out, &import::Options { keep_empty, force })?;
+            for s in &rep.skipped {
+                eprintln!("cetune: warning: skipped {}: {}", s.what, s.why);
+            }
+            for w in &rep.warnings {
+                eprintln!("cetune: warning: {w}");
+            }
+            println!(
+                "imported {} documents into {} ({} skipped) in {:.1} s",
+                rep.imported,
+                out.display(),
+                rep.skipped.len(),
+                started.elapsed().as_secs_f64()
+            );
+            println!("packages: {}", rep.per_package.len());
+            for (p, n) in rep.per_package.iter().take(30) {
+                println!("    {p:<30} {n}");
+            }
+            if rep.per_package.len() > 30 {
+                println!("    ... ({} more)", rep.per_package.len() - 30);
+            }
+            println!("decoding:");
+            for (how, n) in &rep.decodings {
+                println!("    {how:<24} {n}");
+            }
+            Ok(())
+        }
+        Action::Sample { src, n, seed, out, force } => {
+            let set = native::open(&src, false)?;
+            let picked = sample::sample(&set, n, seed);
+            native::copy_docs(
+                &set,
+                &picked,
+                &out,
+                format!("stratified sample of {} documents of {} (seed {seed})", picked.len(), set.name),
+                force,
+            )?;
+            let mut per: BTreeMap<&str, usize> = BTreeMap::new();
+            for d in &picked {
+                *per.entry(set.packages[d.package].as_str()).or_default() += 1;
+            }
+            println!(
+                "sampled {} of {} documents from {} packages into {}",
+                picked.len(),
+                set.docs.len(),
+                per.len(),
+                out.display()
+            );
+            Ok(())
+        }
+        Action::Stats { dir, quiet } => stats(&dir, quiet),
+    }
+}
+
+fn stats(dir: &std::path::Path, quiet: bool) -> Result<()> {
+    let set = native::open(dir, false)?;
+    let bar = Progress::new(set.docs.len() as u64, "stats", quiet);
+    let facts = doc_facts(&set, &|| bar.inc());
+    bar.finish();
+    println!(
+        "{}: {} documents in {} packages ({} skipped)",
+        set.name,
+        set.docs.len(),
+        set.packages.len(),
+        set.skipped.len()
+    );
+    println!("{:<30} {:>9} {:>12} {:>12} {:>8}", "package", "documents", "gold words", "page words", "gold %");
+    let mut langs: BTreeMap<String, usize> = BTreeMap::new();
+    let mut rows = vec![(0usize, 0usize, 0usize); set.packages.len()];
+    for (d, f) in set.docs.iter().zip(&facts) {
+        let r = &mut rows[d.package];
+        r.0 += 1;
+        r.1 += f.gold_words;
+        r.2 += f.page_words;
+        *langs.entry(f.lang.clone().unwrap_or_else(|| "unknown".into())).or_default() += 1;
+    }
+    let mut total = (0, 0, 0);
+    for (p, r) in set.packages.iter().zip(&rows) {
+        println!("{p:<30} {:>9} {:>12} {:>12} {:>7.1}%", r.0, r.1, r.2, 100.0 * r.1 as f64 / r.2.max(1) as f64);
+        total = (total.0 + r.0, total.1 + r.1, total.2 + r.2);
+    }
+    println!(
+        "{:<30} {:>9} {:>12} {:>12} {:>7.1}%",
+        "total",
+        total.0,
+        total.1,
+        total.2,
+        100.0 * total.1 as f64 / total.2.max(1) as f64
+    );
+    let l: Vec<String> = langs.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    println!("languages: {}", l.join(", "));
+    for (d, f) in set.docs.iter().zip(&facts) {
+        if let Some(e) = &f.error {
+            eprintln!("cetune: warning: {}/{}: {e}", set.packages[d.package], d.id);
+        }
+    }
+    Ok(())
+}

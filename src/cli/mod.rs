@@ -1,0 +1,61 @@
+//! The command line: clap definitions and one file per subcommand, each turning arguments into
+//! library calls and printing. No algorithm lives here.
+
+mod common;
+mod compare;
+mod evaluate;
+mod extract;
+mod extractors;
+mod goldset;
+mod optimise;
+mod report;
+mod runfiles;
+
+use crate::error::Result;
+use clap::{Parser, Subcommand};
+
+/// cetune: tune web content-extraction algorithms by evolutionary search.
+#[derive(Parser, Debug)]
+#[command(name = "cetune", version, about, long_about = None)]
+pub struct Cli {
+    /// The subcommand.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Import, sample and describe gold sets.
+    Goldset {
+        /// What to do with gold sets.
+        #[command(subcommand)]
+        action: goldset::Action,
+    },
+    /// Import, sample and describe gold sets.
+    /// List every extractor family with its parameters (from the YAML descriptions).
+    Extractors(extractors::Args),
+    /// Print the main text of a page, or dump every document of a gold set.
+    Extract(extract::Args),
+    /// Score one setting over a whole gold set (per document, per package, Table 3 summary).
+    Evaluate(evaluate::Args),
+    /// Tune an extractor's parameters by evolutionary search (the main job).
+    Optimise(Box<optimise::Args>),
+    /// Evaluate a run's top individuals and the literature defaults on a full collection.
+    Compare(compare::Args),
+    /// Rebuild a run's tables and plots from its folder.
+    Report(report::Args),
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Goldset { action } => goldset::run(action),
+        Command::Extractors(a) => extractors::run(a),
+        Command::Extract(a) => extract::run(a),
+        Command::Evaluate(a) => evaluate::run(a),
+        Command::Optimise(a) => optimise::run(*a),
+        Command::Compare(a) => compare::run(a),
+        Command::Report(a) => report::run(a),
+    }
+}

@@ -1,0 +1,25 @@
+//! `cetune report RUN_DIR`: regenerates every table and plot of a run from its folder alone.
+
+use super::runfiles::{load_run, write_reports};
+use crate::error::Result;
+use crate::store::{files, read_trials};
+use std::path::PathBuf;
+
+/// Arguments of `report`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The run folder.
+    run: PathBuf,
+    /// Rows in top.csv / top.md.
+    #[arg(long, default_value_t = 10)]
+    top: usize,
+}
+
+/// Runs `report`.
+pub fn run(a: Args) -> Result<()> {
+    let (record, space, base) = load_run(&a.run)?;
+    let trials = read_trials(&a.run.join(files::INDIVIDUALS), &space)?;
+    write_reports(&a.run, &record, &space, &base, &trials, a.top)?;
+    println!("rebuilt the reports of {} from {} individuals", a.run.display(), trials.len());
+    Ok(())
+}

@@ -1,0 +1,73 @@
+//! Reading a run folder back and writing its reports (shared by `optimise`, `report` and
+//! `compare`).
+
+use crate::error::{Error, Result};
+use crate::evolve::Trial;
+use crate::params::{ParamSpace, Setting};
+use crate::report::plot::{HistoryInfo, Shade, render_history, render_space};
+use crate::report::run::{generations_info, space_info, write_generations, write_top};
+use crate::store::{self, RunRecord, files};
+use std::path::Path;
+
+/// The run record, its parameter space and the base setting (fixed parameters).
+pub fn load_run(dir: &Path) -> Result<(RunRecord, ParamSpace, Setting)> {
+    if !dir.join(files::RUN).exists() {
+        return Err(Error::config("not a run folder: no run.yaml").with_path(dir));
+    }
+    let record: RunRecord = store::read_yaml(&dir.join(files::RUN))?;
+    let space = crate::params::parse_str(&record.params_yaml, &dir.join(files::RUN))?.space;
+    let base = space.with_assignments(&space.defaults(), &record.sets)?;
+    Ok((record, space, base))
+}
+
+/// Writes `generations.csv`, `top.csv`, `top.md`, `best.yaml` and the plots from the trials.
+pub fn write_reports(
+    dir: &Path,
+    record: &RunRecord,
+    space: &ParamSpace,
+    base: &Setting,
+    trials: &[Trial],
+    top: usize,
+) -> Result<()> {
+    write_generations(&dir.join(files::GENERATIONS), trials)?;
+    let title = format!(
+        "{} on {} ({} documents), seed {}",
+        record.extractor, record.goldset.name, record.goldset.documents, record.config.seed
+    );
+    write_top(dir, space, trials, top, &format!("Top individuals: {title}"))?;
+    if let Some(best) = crate::report::run::top(trials, 1).first() {
+        let s = space.from_genome(base, &best.genome);
+        let mut values = serde_yaml::Mapping::new();
+        for (k, v) in &s.values {
+            let yv = match v {
+                crate::params::Value::Float(x) => serde_yaml::Value::from(*x),
+                crate::params::Value::Int(x) => serde_yaml::Value::from(*x),
+                crate::params::Value::Bool(x) => serde_yaml::Value::from(*x),
+                crate::params::Value::Cat(x) => serde_yaml::Value::from(x.clone()),
+            };
+            values.insert(serde_yaml::Value::from(k.clone()), yv);
+        }
+        let mut about = serde_yaml::Mapping::new();
+        about.insert("fitness".into(), best.fitness.value.into());
+        about.insert("precision".into(), best.fitness.precision.into());
+        about.insert("recall".into(), best.fitness.recall.into());
+        about.insert("objective".into(), record.objective.clone().into());
+        about.insert("goldset".into(), record.goldset.name.clone().into());
+        about.insert("run".into(), dir.display().to_string().into());
+        let mut doc = serde_yaml::Mapping::new();
+        doc.insert("extractor".into(), record.extractor.clone().into());
+        doc.insert("values".into(), serde_yaml::Value::Mapping(values));
+        doc.insert("about".into(), serde_yaml::Value::Mapping(about));
+        let text = format!(
+            "# The best individual of this run; use it with `cetune evaluate --params` or `cetune extract --params`.\n{}",
+            serde_yaml::to_string(&doc).map_err(|e| Error::bug(e.to_string()))?
+        );
+        crate::report::write_atomic(&dir.join("best.yaml"), text.as_bytes())?;
+    }
+    let rows = generations_info(trials).into_iter().map(|(r, _)| r).collect();
+    render_history(&HistoryInfo { title: format!("Fitness by generation: {title}"), rows }, &dir.join("history"))?;
+    let info = space_info(space, trials, &format!("Explored space: {title}"));
+    render_space(&info, &dir.join("space"), Shade::Fitness)?;
+    render_space(&info, &dir.join("space-generation"), Shade::Generation)?;
+    Ok(())
+}
