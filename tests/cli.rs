@@ -1,0 +1,171 @@
+//! End-to-end CLI tests on small gold sets written by the tests and on the embedded default set.
+
+use crate::util::{cetune, read_csv, tmp, write};
+
+fn small_set(name: &str) -> std::path::PathBuf {
+    let root = tmp(name);
+    let nav = "<ul><li><a href=/a>Home</a></li><li><a href=/b>World</a></li><li><a href=/c>Sport</a></li></ul>";
+    for (pkg, id, body) in [
+        (
+            "news",
+            "1",
+            "The city council approved the new budget on Monday after a long and heated debate about schools.",
+        ),
+        (
+            "news",
+            "2",
+            "Heavy rain flooded several streets in the old town, and the fire brigade pumped out dozens of cellars.",
+        ),
+        ("blog", "7", "I finally repaired the old bicycle I found in the garage, and it rides better than my new one."),
+    ] {
+        write(
+            &root.join(format!("{pkg}/{id}.html")),
+            format!(
+                "<html><head><title>t</title></head><body>{nav}<p>{body}</p><footer><a href=/i>Imprint</a></footer></body></html>"
+            ),
+        );
+        write(&root.join(format!("{pkg}/{id}.txt")), body);
+    }
+    root
+}
+
+#[test]
+fn evaluate_writes_the_three_reports_with_the_named_columns() {
+    let set = small_set("eval");
+    let out = set.join("out");
+    let stdout = cetune(&[
+        "evaluate",
+        "--goldset",
+        set.to_str().unwrap(),
+        "--extractor",
+        "lqf",
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+    ])
+    .ok();
+    assert!(stdout.contains("macro F1"), "{stdout}");
+    let per_doc = read_csv(&out.join("per-document.csv"));
+    assert_eq!(per_doc[0], ["package", "id", "precision", "recall", "f1", "extract_words", "gold_words", "error"]);
+    assert_eq!(per_doc.len(), 4);
+    // LQF drops the navigation and the footer: every page is extracted exactly.
+    for row in &per_doc[1..] {
+        assert_eq!(row[4], "1.000000", "{row:?}");
+    }
+    let per_pkg = read_csv(&out.join("per-package.csv"));
+    assert_eq!(per_pkg[0], ["package", "documents", "precision", "recall", "f1"]);
+    let md = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    assert!(md.contains("| setting | blog (1) | news (2) |"), "{md}");
+}
+
+#[test]
+fn full_is_the_floor_and_lqf_beats_it() {
+    let set = small_set("floor");
+    let full = cetune(&[
+        "evaluate",
+        "--goldset",
+        set.to_str().unwrap(),
+        "-e",
+        "full",
+        "--out",
+        set.join("f").to_str().unwrap(),
+        "-q",
+    ])
+    .ok();
+    assert!(full.contains("| full | 0.905 | 0.897 | 0.820 | 1.000 | **0.901** |"), "{full}");
+    let lqf = cetune(&[
+        "evaluate",
+        "--goldset",
+        set.to_str().unwrap(),
+        "-e",
+        "lqf",
+        "--out",
+        set.join("l").to_str().unwrap(),
+        "-q",
+    ])
+    .ok();
+    assert!(lqf.contains("**1.000**"), "{lqf}");
+}
+
+#[test]
+fn extract_prints_main_text_and_dump_matches_evaluate() {
+    let set = small_set("dump");
+    let page = set.join("news/1.html");
+    let text = cetune(&["extract", "-e", "lqf", page.to_str().unwrap()]).ok();
+    assert_eq!(
+        text.trim(),
+        "The city council approved the new budget on Monday after a long and heated debate about schools."
+    );
+    let dump = set.join("dump");
+    cetune(&["extract", "-e", "full", "--goldset", set.to_str().unwrap(), "--dump", dump.to_str().unwrap(), "-q"]).ok();
+    let dumped = std::fs::read_to_string(dump.join("news/1.txt")).unwrap();
+    assert!(dumped.starts_with("Home\nWorld\nSport\nThe city council"), "{dumped}");
+}
+
+#[test]
+fn set_overrides_are_range_checked_and_unknown_names_rejected() {
+    let set = small_set("badset");
+    let r = cetune(&["evaluate", "--goldset", set.to_str().unwrap(), "-e", "lqf", "--set", "t=1.5"]);
+    assert_eq!(r.code, 2);
+    assert_eq!(r.stderr.trim(), "cetune: parameter 't' of extractor 'lqf' must lie in [0.05, 1], got 1.5");
+    let r = cetune(&["evaluate", "--goldset", set.to_str().unwrap(), "-e", "lqf", "--set", "tt=0.3"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("extractor 'lqf' has no parameter 'tt' (known: t, min_chars, href_only)"),
+        "{}",
+        r.stderr
+    );
+    let r = cetune(&["evaluate", "--goldset", set.to_str().unwrap(), "-e", "nope"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("unknown extractor 'nope'"), "{}", r.stderr);
+}
+
+#[test]
+fn missing_goldset_and_unwritable_output_are_one_line_errors() {
+    let r = cetune(&["evaluate", "--goldset", "/nonexistent/gold", "-e", "full"]);
+    assert_eq!(r.code, 2);
+    assert_eq!(r.stderr.trim(), "cetune: /nonexistent/gold: gold set not found: not a folder");
+    let set = small_set("unwritable");
+    let blocker = set.join("file");
+    write(&blocker, "x");
+    let r = cetune(&[
+        "evaluate",
+        "--goldset",
+        set.to_str().unwrap(),
+        "-e",
+        "full",
+        "--out",
+        blocker.join("sub").to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 2);
+    assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+    assert!(r.stderr.contains("cannot create output folder"), "{}", r.stderr);
+}
+
+#[test]
+fn params_file_names_the_extractor() {
+    let set = small_set("paramsfile");
+    let p = set.join("best.yaml");
+    write(&p, "extractor: lqf\nvalues: {t: 0.3}\n");
+    let out = cetune(&[
+        "evaluate",
+        "--goldset",
+        set.to_str().unwrap(),
+        "--params",
+        p.to_str().unwrap(),
+        "--out",
+        set.join("o").to_str().unwrap(),
+        "-q",
+    ])
+    .ok();
+    assert!(out.contains("lqf t=0.3,min_chars=0"), "{out}");
+}
+
+#[test]
+fn extractors_lists_every_family_from_the_yaml() {
+    let out = cetune(&["extractors"]).ok();
+    for name in ["full:", "lqf:", "ccb:", "accb:", "tccb:", "sw:", "density:", "bte:", "crunch:"] {
+        assert!(out.contains(name), "{name} missing");
+    }
+    assert!(out.contains("known good: r=40,t=0.75"), "{out}");
+}

@@ -1,0 +1,341 @@
+//! `optimise`, `report` and `compare` end to end: determinism across thread counts, the elitism
+//! invariant, resume after Ctrl-C and after kill -9 (the soak test), and the report files.
+
+use crate::util::{cetune, read_csv, tmp, write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+/// A gold set whose best LQF threshold is not at a bound: pages mix navigation lists, link-rich
+/// paragraphs and plain paragraphs.
+pub fn linky_set(name: &str, pages: usize) -> PathBuf {
+    let root = tmp(name);
+    let words = ["river", "council", "market", "winter", "station", "garden", "harbour", "museum", "bridge", "school"];
+    for k in 0..pages {
+        let w = |i: usize| words[(k * 7 + i * 3) % words.len()];
+        let body: Vec<String> = (0..6)
+            .map(|i| {
+                format!(
+                    "The {} near the {} opened again after the {} was repaired by the city.",
+                    w(i),
+                    w(i + 1),
+                    w(i + 2)
+                )
+            })
+            .collect();
+        let links =
+            (0..(k % 5)).map(|i| format!("<a href=/x{i}>{} {}</a>", w(i), w(i + 4))).collect::<Vec<_>>().join(" ");
+        let mixed = format!("<p>Readers also liked {links} and wrote to us about the {}.</p>", w(9));
+        let nav = (0..(3 + k % 4)).map(|i| format!("<li><a href=/n{i}>{}</a></li>", w(i + 5))).collect::<String>();
+        let html = format!(
+            "<html><head><title>p{k}</title></head><body><ul>{nav}</ul><div><h1>{} {}</h1><p>{}</p>{mixed}<p>{}</p></div><footer><a href=/i>Imprint</a> text</footer></body></html>",
+            w(1),
+            w(2),
+            body[..3].join(" "),
+            body[3..].join(" ")
+        );
+        let gold = format!("{} {}\n{}\n{}", w(1), w(2), body[..3].join(" "), body[3..].join(" "));
+        let pkg = if k % 3 == 0 { "news" } else { "blog" };
+        write(&root.join(format!("{pkg}/{k:02}.html")), html);
+        write(&root.join(format!("{pkg}/{k:02}.txt")), gold);
+    }
+    root
+}
+
+/// individuals.csv without its milliseconds column (wall time differs between runs).
+pub fn journal_without_times(run: &Path) -> Vec<Vec<String>> {
+    read_csv(&run.join("individuals.csv"))
+        .into_iter()
+        .map(|mut r| {
+            r.pop();
+            r
+        })
+        .collect()
+}
+
+fn optimise_args<'a>(set: &'a str, out: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let seed = if extra.contains(&"--seed") { vec![] } else { vec!["--seed", "5"] };
+    let mut v = vec![
+        "optimise",
+        "-e",
+        "lqf",
+        "--goldset",
+        set,
+        "--out",
+        out,
+        "--population",
+        "8",
+        "--max-generations",
+        "6",
+        "--patience",
+        "0",
+        "-q",
+    ];
+    v.extend(seed);
+    v.extend_from_slice(extra);
+    v
+}
+
+#[test]
+fn same_seed_gives_identical_runs_with_one_and_two_threads() {
+    let set = linky_set("det", 9);
+    let s = set.to_str().unwrap();
+    let (a, b) = (set.join("a"), set.join("b"));
+    cetune(&optimise_args(s, a.to_str().unwrap(), &["--threads", "1"])).ok();
+    cetune(&optimise_args(s, b.to_str().unwrap(), &["--threads", "2"])).ok();
+    let ja = journal_without_times(&a);
+    assert!(ja.len() > 20, "{}", ja.len());
+    assert_eq!(ja, journal_without_times(&b));
+    assert_eq!(
+        std::fs::read_to_string(a.join("top.csv")).unwrap(),
+        std::fs::read_to_string(b.join("top.csv")).unwrap()
+    );
+    // Another seed explores differently.
+    let c = set.join("c");
+    cetune(&optimise_args(s, c.to_str().unwrap(), &["--seed", "6"])).ok();
+    assert_ne!(ja, journal_without_times(&c));
+}
+
+#[test]
+fn best_fitness_never_decreases_and_reports_exist() {
+    let set = linky_set("elit", 9);
+    let run = set.join("run");
+    let out = cetune(&optimise_args(set.to_str().unwrap(), run.to_str().unwrap(), &[])).ok();
+    assert!(out.contains("best fitness"), "{out}");
+    let gens = read_csv(&run.join("generations.csv"));
+    assert_eq!(gens[0], ["generation", "evaluations", "best", "mean", "worst", "best_so_far"]);
+    let best: Vec<f64> = gens[1..].iter().map(|r| r[2].parse().unwrap()).collect();
+    assert_eq!(best.len(), 6);
+    assert!(best.windows(2).all(|w| w[1] >= w[0]), "{best:?}");
+    for f in [
+        "run.yaml",
+        "individuals.csv",
+        "top.csv",
+        "top.md",
+        "best.yaml",
+        "history.svg",
+        "history.png",
+        "space.svg",
+        "space.png",
+        "checkpoint.yaml",
+    ] {
+        assert!(run.join(f).exists(), "{f} missing");
+    }
+    let head = &read_csv(&run.join("individuals.csv"))[0];
+    assert_eq!(
+        head,
+        &[
+            "trial",
+            "generation",
+            "t",
+            "min_chars",
+            "fitness",
+            "precision",
+            "recall",
+            "feasible",
+            "cached",
+            "milliseconds"
+        ]
+    );
+    // best.yaml is reusable with evaluate --params and gives the fitness it reports (the mean F1).
+    let ev = set.join("ev");
+    cetune(&[
+        "evaluate",
+        "--goldset",
+        set.to_str().unwrap(),
+        "--params",
+        run.join("best.yaml").to_str().unwrap(),
+        "--out",
+        ev.to_str().unwrap(),
+        "-q",
+    ])
+    .ok();
+    let micro = read_csv(&ev.join("per-package.csv")).into_iter().find(|r| r[0] == "(micro)").unwrap();
+    let top1: f64 = read_csv(&run.join("top.csv"))[1][3].parse().unwrap();
+    assert!((micro[4].parse::<f64>().unwrap() - top1).abs() < 1e-6, "{micro:?} vs {top1}");
+    // report rebuilds the same tables from the folder alone.
+    let before = std::fs::read_to_string(run.join("top.md")).unwrap();
+    std::fs::remove_file(run.join("top.md")).unwrap();
+    cetune(&["report", run.to_str().unwrap()]).ok();
+    assert_eq!(before, std::fs::read_to_string(run.join("top.md")).unwrap());
+    // An existing run folder is not overwritten without --force.
+    let again = cetune(&optimise_args(set.to_str().unwrap(), run.to_str().unwrap(), &[]));
+    assert_eq!(again.code, 2);
+    assert!(again.stderr.contains("run folder already exists"), "{}", again.stderr);
+}
+
+#[test]
+fn compare_writes_table_three_with_defaults() {
+    let set = linky_set("cmp", 9);
+    let run = set.join("run");
+    cetune(&optimise_args(set.to_str().unwrap(), run.to_str().unwrap(), &[])).ok();
+    let out = cetune(&[
+        "compare",
+        "--goldset",
+        set.to_str().unwrap(),
+        "--run",
+        run.to_str().unwrap(),
+        "--top",
+        "3",
+        "--with-defaults",
+        "-q",
+    ])
+    .ok();
+    assert!(out.contains("| setting | blog (6) | news (3) |"), "{out}");
+    let rows = read_csv(&run.join(format!("compare-{}/compare.csv", set.file_name().unwrap().to_str().unwrap())));
+    assert_eq!(rows[0][0], "setting");
+    assert!(rows.len() >= 4, "{rows:?}");
+    assert!(rows.iter().any(|r| r[0].contains("Gottron 2009")), "{rows:?}");
+    let macro_f1: Vec<f64> = rows[1..].iter().map(|r| r[r.len() - 3].parse().unwrap()).collect();
+    assert!(macro_f1.windows(2).all(|w| w[0] >= w[1]), "best first: {macro_f1:?}");
+}
+
+fn spawn(args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_cetune")).args(args).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap()
+}
+
+#[test]
+fn ctrl_c_saves_a_checkpoint_and_resume_finishes_identically() {
+    let set = linky_set("sigint", 30);
+    let s = set.to_str().unwrap();
+    let (full, cut) = (set.join("full"), set.join("cut"));
+    let args = |out: &PathBuf| {
+        let out = out.to_str().unwrap().to_string();
+        vec![
+            "optimise".to_string(),
+            "-e".into(),
+            "lqf".into(),
+            "--goldset".into(),
+            s.into(),
+            "--out".into(),
+            out,
+            "--population".into(),
+            "12".into(),
+            "--max-generations".into(),
+            "30".into(),
+            "--patience".into(),
+            "0".into(),
+            "-q".into(),
+        ]
+    };
+    let a: Vec<String> = args(&full);
+    cetune(&a.iter().map(String::as_str).collect::<Vec<_>>()).ok();
+    let b: Vec<String> = args(&cut);
+    let child = spawn(&b.iter().map(String::as_str).collect::<Vec<_>>());
+    // Wait for the first checkpoint (generously: CI machines can be slow), then interrupt.
+    for _ in 0..3000 {
+        if cut.join("checkpoint.yaml").exists() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if out.status.code() == Some(1) {
+        assert!(stderr.contains("resume with: cetune optimise --resume"), "{stderr}");
+        let run_yaml = std::fs::read_to_string(cut.join("run.yaml")).unwrap();
+        assert!(run_yaml.contains("status: interrupted"), "{run_yaml}");
+        cetune(&["optimise", "--resume", cut.to_str().unwrap(), "-q"]).ok();
+    } else {
+        assert_eq!(out.status.code(), Some(0), "{stderr}"); // finished before the signal arrived
+    }
+    assert_eq!(journal_without_times(&full), journal_without_times(&cut));
+    let done = cetune(&["optimise", "--resume", cut.to_str().unwrap(), "-q"]);
+    assert_eq!(done.code, 2);
+    assert!(done.stderr.contains("nothing to resume"), "{}", done.stderr);
+}
+
+#[test]
+fn soak_kill_nine_at_random_points_and_resume_ends_identical() {
+    let set = linky_set("soak", 30);
+    let s = set.to_str().unwrap();
+    let (full, soak) = (set.join("full"), set.join("soak"));
+    let args = |out: &Path, extra: &[&str]| {
+        let mut v: Vec<String> = [
+            "optimise",
+            "-e",
+            "lqf",
+            "--goldset",
+            s,
+            "--out",
+            out.to_str().unwrap(),
+            "--population",
+            "12",
+            "--max-generations",
+            "25",
+            "--patience",
+            "0",
+            "--seed",
+            "9",
+            "-q",
+        ]
+        .map(String::from)
+        .to_vec();
+        v.extend(extra.iter().map(|x| x.to_string()));
+        v
+    };
+    let a = args(&full, &[]);
+    cetune(&a.iter().map(String::as_str).collect::<Vec<_>>()).ok();
+    let mut kills = 0;
+    let mut started = false;
+    let delays = [25u64, 60, 15, 90, 40, 120, 30];
+    for round in 0..40 {
+        let argv: Vec<String> = if started && soak.join("run.yaml").exists() {
+            ["optimise", "--resume", soak.to_str().unwrap(), "-q"].map(String::from).to_vec()
+        } else {
+            args(&soak, &["--force"])
+        };
+        started = true;
+        let mut child = spawn(&argv.iter().map(String::as_str).collect::<Vec<_>>());
+        std::thread::sleep(Duration::from_millis(delays[round % delays.len()]));
+        match child.try_wait().unwrap() {
+            Some(status) => {
+                let out = child.wait_with_output().unwrap();
+                let err = String::from_utf8_lossy(&out.stderr).to_string();
+                if status.success() || err.contains("nothing to resume") {
+                    break;
+                }
+                panic!("run failed: {err}");
+            }
+            None => {
+                child.kill().unwrap(); // SIGKILL
+                child.wait().unwrap();
+                kills += 1;
+            }
+        }
+    }
+    // Finish whatever is left.
+    if !std::fs::read_to_string(soak.join("run.yaml")).unwrap_or_default().contains("status: finished") {
+        cetune(&["optimise", "--resume", soak.to_str().unwrap(), "-q"]).ok();
+    }
+    assert!(kills >= 2, "the run was killed only {kills} times");
+    assert_eq!(journal_without_times(&full), journal_without_times(&soak));
+    assert_eq!(
+        std::fs::read_to_string(full.join("top.csv")).unwrap(),
+        std::fs::read_to_string(soak.join("top.csv")).unwrap()
+    );
+}
+
+/// A kill -9 before the first checkpoint leaves `run.yaml` and a partial journal but no
+/// checkpoint: `--resume` starts again from generation 0 and ends identical.
+#[test]
+fn resume_without_any_checkpoint_starts_again_and_ends_identical() {
+    let set = linky_set("nockpt", 9);
+    let s = set.to_str().unwrap();
+    let (full, cut) = (set.join("full"), set.join("cut"));
+    let (f, c) = (full.to_str().unwrap(), cut.to_str().unwrap());
+    assert_eq!(cetune(&optimise_args(s, f, &[])).code, 0);
+    assert_eq!(cetune(&optimise_args(s, c, &[])).code, 0);
+    // Make `cut` look like a run killed during generation 0.
+    std::fs::remove_file(cut.join("checkpoint.yaml")).unwrap();
+    let journal = std::fs::read_to_string(cut.join("individuals.csv")).unwrap();
+    let torn: String = journal.lines().take(4).map(|l| format!("{l}\n")).collect::<String>() + "3,0,0.1";
+    std::fs::write(cut.join("individuals.csv"), torn).unwrap();
+    let run = std::fs::read_to_string(cut.join("run.yaml")).unwrap();
+    std::fs::write(cut.join("run.yaml"), run.replace("status: finished", "status: running")).unwrap();
+    let out = cetune(&["optimise", "--resume", c, "-q"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.contains("starting again from generation 0"), "{}", out.stderr);
+    assert_eq!(journal_without_times(&full), journal_without_times(&cut));
+}

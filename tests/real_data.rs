@@ -1,0 +1,166 @@
+//! Checks on the real gold sets in `../shared/goldsets` (ignored by default; `.ci/run` runs
+//! them with `cargo test --release -- --ignored`). They import each set with the CLI, check the
+//! counts against the shared README, and check that every family at its literature defaults
+//! beats the `full` floor on L3S-GN1 and WCXB dev.
+
+use crate::util::{cetune, read_csv, shared, tmp};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// Imports a shared set once per test binary; returns the native folder.
+fn imported(format: &str, name: &str) -> PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    let root = DIR.get_or_init(|| tmp("real"));
+    let out = root.join(name);
+    if !out.join("goldset.yaml").exists() {
+        cetune(&[
+            "goldset",
+            "import",
+            "--format",
+            format,
+            shared(name).to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--force",
+        ])
+        .ok();
+    }
+    out
+}
+
+fn count_docs(dir: &Path) -> usize {
+    walk(dir).into_iter().filter(|p| p.extension().is_some_and(|e| e == "txt")).count()
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() { out.extend(walk(&p)) } else { out.push(p) }
+    }
+    out
+}
+
+#[test]
+#[ignore = "needs ../shared/goldsets"]
+fn import_counts_agree_with_the_shared_readme() {
+    for (format, name, docs, packages) in [
+        ("cleaneval", "cleaneval-dev", 56, 1),
+        ("cleaneval", "cleanportaleval", 70, 4),
+        ("l3s", "l3s-gn1", 621, 0),
+        ("wcxb", "wcxb-dev", 1337, 7),
+    ] {
+        let dir = imported(format, name);
+        assert_eq!(count_docs(&dir), docs, "{name}");
+        let pkgs = std::fs::read_dir(&dir).unwrap().filter(|e| e.as_ref().unwrap().path().is_dir()).count();
+        if packages > 0 {
+            assert_eq!(pkgs, packages, "{name}");
+        }
+        let stats = cetune(&["goldset", "stats", dir.to_str().unwrap(), "-q"]).ok();
+        assert!(stats.contains(&format!("{docs} documents")), "{stats}");
+    }
+}
+
+/// Macro F1 of every extractor at its defaults on a set, from `evaluate`'s per-package.csv.
+fn macro_f1(set: &Path, ex: &str) -> f64 {
+    let out = set.with_extension(format!("eval-{ex}"));
+    cetune(&["evaluate", "--goldset", set.to_str().unwrap(), "-e", ex, "--out", out.to_str().unwrap(), "-q"]).ok();
+    let row = read_csv(&out.join("per-package.csv")).into_iter().find(|r| r[0] == "(macro)").unwrap();
+    row[4].parse().unwrap()
+}
+
+#[test]
+#[ignore = "needs ../shared/goldsets"]
+fn every_family_beats_the_full_floor_on_l3s_and_wcxb() {
+    for (format, name) in [("l3s", "l3s-gn1"), ("wcxb", "wcxb-dev")] {
+        let set = imported(format, name);
+        let floor = macro_f1(&set, "full");
+        for ex in ["lqf", "ccb", "accb", "tccb", "sw", "density", "bte", "crunch"] {
+            let f = macro_f1(&set, ex);
+            eprintln!("{name}: {ex} {f:.3} (full {floor:.3})");
+            // TCCB at its 2008 default falls below `full` on WCXB (algorithms.md D.2): there the
+            // check is made at the threshold the modern pages want (t = 0.5).
+            if ex == "tccb" && name == "wcxb-dev" && f <= floor {
+                let out = set.with_extension("eval-tccb-05");
+                cetune(&[
+                    "evaluate",
+                    "--goldset",
+                    set.to_str().unwrap(),
+                    "-e",
+                    "tccb",
+                    "--set",
+                    "t=0.5",
+                    "--out",
+                    out.to_str().unwrap(),
+                    "-q",
+                ])
+                .ok();
+                let row = read_csv(&out.join("per-package.csv")).into_iter().find(|r| r[0] == "(macro)").unwrap();
+                let f05: f64 = row[4].parse().unwrap();
+                assert!(f05 > floor, "tccb t=0.5 {f05} vs full {floor}");
+                continue;
+            }
+            assert!(f > floor, "{name}: {ex} {f} does not beat full {floor}");
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs ../shared/goldsets"]
+fn commands_work_on_every_shared_set() {
+    for (format, name) in [("cleaneval", "cleaneval-dev"), ("cleaneval", "cleanportaleval")] {
+        let set = imported(format, name);
+        let f = macro_f1(&set, "lqf");
+        assert!(f > 0.3, "{name}: lqf {f}");
+        let dump = set.with_extension("dump");
+        cetune(&["extract", "-e", "accb", "--goldset", set.to_str().unwrap(), "--dump", dump.to_str().unwrap(), "-q"])
+            .ok();
+        assert_eq!(count_docs(&dump), count_docs(&set));
+    }
+    let l3s = imported("l3s", "l3s-gn1");
+    let sample = l3s.with_extension("s120");
+    cetune(&[
+        "goldset",
+        "sample",
+        l3s.to_str().unwrap(),
+        "--n",
+        "120",
+        "--seed",
+        "1",
+        "--out",
+        sample.to_str().unwrap(),
+        "--force",
+    ])
+    .ok();
+    assert_eq!(count_docs(&sample), 120);
+    let run = l3s.with_extension("run");
+    let out = cetune(&[
+        "optimise",
+        "-e",
+        "lqf",
+        "--goldset",
+        sample.to_str().unwrap(),
+        "--out",
+        run.to_str().unwrap(),
+        "--population",
+        "10",
+        "--max-generations",
+        "4",
+        "-q",
+    ])
+    .ok();
+    assert!(out.contains("best fitness"), "{out}");
+    let cmp = cetune(&[
+        "compare",
+        "--goldset",
+        l3s.to_str().unwrap(),
+        "--run",
+        run.to_str().unwrap(),
+        "--top",
+        "2",
+        "--with-defaults",
+        "-q",
+    ])
+    .ok();
+    assert!(cmp.contains("macro F1"), "{cmp}");
+}

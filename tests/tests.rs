@@ -1,0 +1,9 @@
+//! The integration test binary: CLI behaviour end to end (`cli`), robustness (`robust`) and the
+//! checks on the real gold sets (`real_data`, ignored by default; `.ci/run` runs them).
+
+mod util;
+
+mod cli;
+mod optimise;
+mod real_data;
+mod robust;

@@ -1,0 +1,61 @@
+//! Helpers for the CLI tests: run the built binary, make temporary folders, write pages.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The outcome of one `cetune` invocation.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs the built `cetune` with `args` in `cwd` (the repository root by default).
+pub fn cetune(args: &[&str]) -> Run {
+    cetune_in(Path::new(env!("CARGO_MANIFEST_DIR")), args)
+}
+
+/// Runs the built `cetune` in a given folder.
+pub fn cetune_in(cwd: &Path, args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_cetune")).args(args).current_dir(cwd).output().expect("run cetune");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+impl Run {
+    /// Asserts success and returns stdout.
+    pub fn ok(self) -> String {
+        assert_eq!(self.code, 0, "cetune failed:\nstdout:\n{}\nstderr:\n{}", self.stdout, self.stderr);
+        self.stdout
+    }
+}
+
+/// A fresh temporary folder for one test.
+pub fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("cetune-it-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Writes a file, creating parent folders.
+pub fn write(path: &Path, bytes: impl AsRef<[u8]>) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, bytes).unwrap();
+}
+
+/// The shared real gold sets, or `None` outside CI.
+pub fn shared(name: &str) -> PathBuf {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/goldsets").join(name);
+    assert!(p.is_dir(), "real-data test needs {}", p.display());
+    p
+}
+
+/// Parses a CSV file into rows of fields (header included).
+pub fn read_csv(path: &Path) -> Vec<Vec<String>> {
+    let mut r = csv::ReaderBuilder::new().has_headers(false).from_path(path).unwrap();
+    r.records().map(|rec| rec.unwrap().iter().map(String::from).collect()).collect()
+}
