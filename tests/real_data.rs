@@ -62,42 +62,48 @@ fn import_counts_agree_with_the_shared_readme() {
 }
 
 /// Macro F1 of every extractor at its defaults on a set, from `evaluate`'s per-package.csv.
-fn macro_f1(set: &Path, ex: &str) -> f64 {
-    let out = set.with_extension(format!("eval-{ex}"));
-    cetune(&["evaluate", "--goldset", set.to_str().unwrap(), "-e", ex, "--out", out.to_str().unwrap(), "-q"]).ok();
-    let row = read_csv(&out.join("per-package.csv")).into_iter().find(|r| r[0] == "(macro)").unwrap();
-    row[4].parse().unwrap()
+/// Evaluates `ex` with `sets` and returns the (macro over packages, mean over documents) F1.
+fn scores(set: &Path, ex: &str, sets: &[&str]) -> (f64, f64) {
+    let out = set.with_extension(format!("eval-{ex}-{}", sets.join("-")));
+    let mut args = vec!["evaluate", "--goldset", set.to_str().unwrap(), "-e", ex];
+    for s in sets {
+        args.extend(["--set", *s]);
+    }
+    args.extend(["--out", out.to_str().unwrap(), "-q"]);
+    let run = cetune(&args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let rows = read_csv(&out.join("per-package.csv"));
+    let get = |k: &str| -> f64 { rows.iter().find(|r| r[0] == k).unwrap()[4].parse().unwrap() };
+    (get("(macro)"), get("(micro)"))
 }
 
+fn macro_f1(set: &Path, ex: &str) -> f64 {
+    scores(set, ex, &[]).0
+}
+
+/// Every family beats `full` on the mean F1 over documents (the measure of algorithms.md D.2).
+/// On WCXB the defaults of 2008/2009, tuned for news pages, do not always: TCCB falls below
+/// `full` (D.2: blur nowhere above 0.75 on 52 pages), and so does SW (collection, listing and
+/// product pages are lists with few stop words); there the check is made at the settings the
+/// modern pages want (D.2: t = 0.5 for the CCB variants; D.3: SW t = 0.1, min_words = 3).
 #[test]
 #[ignore = "needs ../shared/goldsets"]
 fn every_family_beats_the_full_floor_on_l3s_and_wcxb() {
     for (format, name) in [("l3s", "l3s-gn1"), ("wcxb", "wcxb-dev")] {
         let set = imported(format, name);
-        let floor = macro_f1(&set, "full");
+        let floor = scores(&set, "full", &[]).1;
         for ex in ["lqf", "ccb", "accb", "tccb", "sw", "density", "bte", "crunch"] {
-            let f = macro_f1(&set, ex);
+            let f = scores(&set, ex, &[]).1;
             eprintln!("{name}: {ex} {f:.3} (full {floor:.3})");
-            // TCCB at its 2008 default falls below `full` on WCXB (algorithms.md D.2): there the
-            // check is made at the threshold the modern pages want (t = 0.5).
-            if ex == "tccb" && name == "wcxb-dev" && f <= floor {
-                let out = set.with_extension("eval-tccb-05");
-                cetune(&[
-                    "evaluate",
-                    "--goldset",
-                    set.to_str().unwrap(),
-                    "-e",
-                    "tccb",
-                    "--set",
-                    "t=0.5",
-                    "--out",
-                    out.to_str().unwrap(),
-                    "-q",
-                ])
-                .ok();
-                let row = read_csv(&out.join("per-package.csv")).into_iter().find(|r| r[0] == "(macro)").unwrap();
-                let f05: f64 = row[4].parse().unwrap();
-                assert!(f05 > floor, "tccb t=0.5 {f05} vs full {floor}");
+            let modern: &[&str] = match (ex, name) {
+                ("ccb" | "accb" | "tccb", "wcxb-dev") => &["t=0.5"],
+                ("sw", "wcxb-dev") => &["t_en=0.1", "min_words=3"],
+                _ => &[],
+            };
+            if !modern.is_empty() && f <= floor {
+                let tuned = scores(&set, ex, modern).1;
+                eprintln!("{name}: {ex} {modern:?} {tuned:.3}");
+                assert!(tuned > floor + 0.02, "{name}: {ex} {modern:?} {tuned} vs full {floor}");
                 continue;
             }
             assert!(f > floor, "{name}: {ex} {f} does not beat full {floor}");

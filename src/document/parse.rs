@@ -275,21 +275,26 @@ pub fn parse(html: &str) -> Dom {
     dom
 }
 
-/// ISO 639-1 code of the page's language, detected by whatlang on the first 4,000 bytes of
-/// rendered text; `None` when the text is too short or the detection unreliable.
+/// ISO 639-1 code of the page's language, detected by whatlang on up to 4,000 bytes of its
+/// longest text nodes; `None` when the text is too short or no language is recognised.
 pub fn detect_language(dom: &Dom) -> Option<String> {
+    // The longest text nodes first: prose says more about the language than the navigation and
+    // boilerplate that open most pages (the first 4,000 characters of a WCXB page are often a menu
+    // of short English-looking labels whatever the language, or of names and brands).
+    let mut order: Vec<usize> = (0..dom.texts.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(dom.texts.get(i).len()));
     let mut sample = String::new();
-    for i in 0..dom.texts.len() {
+    for i in order {
         if sample.len() > 4000 {
             break;
         }
         sample.push_str(dom.texts.get(i));
         sample.push(' ');
     }
-    let info = whatlang::detect(&sample)?;
     if sample.split_whitespace().count() < 5 {
         return None;
     }
+    let info = whatlang::detect(&sample)?;
     iso639_1(info.lang().code()).map(str::to_string)
 }
 
@@ -411,6 +416,20 @@ mod tests {
         let d = parse(
             "<p>Die Bundesregierung hat am Mittwoch beschlossen, dass die neuen Regeln für alle Bürger ab dem nächsten Jahr gelten sollen.</p>",
         );
+        assert_eq!(detect_language(&d).as_deref(), Some("de"));
+    }
+
+    #[test]
+    fn language_comes_from_the_prose_not_the_menu_that_opens_the_page() {
+        let menu: String = ["Home", "About us", "Shop", "Contact", "Login", "Cart", "News", "Jobs", "Help", "Search"]
+            .iter()
+            .cycle()
+            .take(800)
+            .map(|w| format!("<li><a href=/x>{w}</a></li>"))
+            .collect();
+        let d = parse(&format!(
+            "<body><ul>{menu}</ul><p>Die Bundesregierung hat am Mittwoch beschlossen, dass die neuen Regeln für alle Bürger ab dem nächsten Jahr gelten sollen, obwohl viele Verbände noch Bedenken haben.</p></body>"
+        ));
         assert_eq!(detect_language(&d).as_deref(), Some("de"));
     }
 }
