@@ -136,10 +136,7 @@ pub fn run(a: Args) -> Result<()> {
     }
     let config = config(&a)?;
     let objective: Objective = a.objective.parse()?;
-    let mut initial: Vec<Vec<f64>> = space.known_good.iter().map(|k| space.to_genome(&k.setting)).collect();
-    for ind in &a.individuals {
-        initial.push(space.to_genome(&space.with_assignments(&base, std::slice::from_ref(ind))?));
-    }
+    let initial = initial_genomes(&space, &base, &a.individuals)?;
     let params_yaml = match &a.setting.params {
         Some(p) => std::fs::read_to_string(p).map_err(|e| Error::io(p, "read", e))?,
         None => params::builtin_text(&space.extractor).unwrap_or_default().to_string(),
@@ -175,6 +172,28 @@ pub fn run(a: Args) -> Result<()> {
         best: None,
     };
     store::write_yaml(&dir.join(files::RUN), &record)?;
+    start(dir, &a, record, space, base, set, initial)
+}
+
+/// The first generation's fixed members: the known-good individuals, then `--individual`s.
+fn initial_genomes(space: &ParamSpace, base: &crate::params::Setting, individuals: &[String]) -> Result<Vec<Vec<f64>>> {
+    let mut initial: Vec<Vec<f64>> = space.known_good.iter().map(|k| space.to_genome(&k.setting)).collect();
+    for ind in individuals {
+        initial.push(space.to_genome(&space.with_assignments(base, std::slice::from_ref(ind))?));
+    }
+    Ok(initial)
+}
+
+/// Runs from generation 0 with a new journal.
+fn start(
+    dir: PathBuf,
+    a: &Args,
+    record: RunRecord,
+    space: ParamSpace,
+    base: crate::params::Setting,
+    set: crate::goldset::GoldSet,
+    initial: Vec<Vec<f64>>,
+) -> Result<()> {
     let journal = Journal::create(&dir.join(files::INDIVIDUALS), &space)?;
     execute(Session {
         dir,
@@ -242,27 +261,11 @@ fn restart(
     base: crate::params::Setting,
     set: crate::goldset::GoldSet,
 ) -> Result<()> {
-    let mut initial: Vec<Vec<f64>> = space.known_good.iter().map(|k| space.to_genome(&k.setting)).collect();
-    for ind in &record.individuals {
-        initial.push(space.to_genome(&space.with_assignments(&base, std::slice::from_ref(ind))?));
-    }
+    let initial = initial_genomes(&space, &base, &record.individuals)?;
     eprintln!("resuming {}: no generation had finished, starting again from generation 0", dir.display());
     record.status = "running".into();
     record.wall_seconds = 0.0;
-    let journal = Journal::create(&dir.join(files::INDIVIDUALS), &space)?;
-    execute(Session {
-        dir: dir.to_path_buf(),
-        space,
-        base,
-        set,
-        record,
-        journal,
-        initial,
-        prior: Vec::new(),
-        state: None,
-        quiet: a.quiet,
-        top: a.top,
-    })
+    start(dir.to_path_buf(), a, record, space, base, set, initial)
 }
 
 struct Session {
