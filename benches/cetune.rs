@@ -157,6 +157,15 @@ fn main() {
         );
     }
 
+    // The widest blur the ACCB/CCB ranges allow (r = 300): the cost must not grow with r.
+    for name in ["ccb", "accb"] {
+        let space = cetune::params::builtin(name).unwrap();
+        let wide = space.with_assignments(&space.defaults(), &["r=300".to_string(), "t=0.6".to_string()]).unwrap();
+        let ex = extract::build(&wide).unwrap();
+        let warm = median((0..5).map(|_| time(|| score_corpus(&corpus, ex.as_ref()).len()).0).collect());
+        row(&format!("one {name} individual at r = 300, 120 L3S docs: warm"), format!("{:.1} ms", warm * 1e3), "");
+    }
+
     // 4. A whole default ACCB optimise run on the sample, parsing included.
     let sample_dir = tmp.join("l3s-120");
     native::copy_docs(&set, &picked, &sample_dir, "bench sample".into(), true).unwrap();
