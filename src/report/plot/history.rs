@@ -46,7 +46,14 @@ fn draw<DB: DrawingBackend>(
         .x_label_area_size(40)
         .y_label_area_size(60)
         .build_cartesian_2d(0f64..last as f64, (lo - pad)..(hi + pad))?;
-    chart.configure_mesh().x_desc("generation").y_desc("fitness (mean F1)").label_style(("sans-serif", 14)).draw()?;
+    chart
+        .configure_mesh()
+        .x_desc("generation")
+        .y_desc("fitness (mean F1)")
+        .x_labels((last + 1).min(12))
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .label_style(("sans-serif", 14))
+        .draw()?;
     let series: [Series; 3] = [
         ("best", RGBColor(31, 119, 180), |r| r.best),
         ("mean", RGBColor(44, 160, 44), |r| r.mean),
