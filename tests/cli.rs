@@ -1,6 +1,6 @@
 //! End-to-end CLI tests on small gold sets written by the tests and on the embedded default set.
 
-use crate::util::{cetune, read_csv, tmp, write};
+use crate::util::{cetune, evaluate, read_csv, tmp, write};
 
 fn small_set(name: &str) -> std::path::PathBuf {
     let root = tmp(name);
@@ -33,17 +33,7 @@ fn small_set(name: &str) -> std::path::PathBuf {
 fn evaluate_writes_the_three_reports_with_the_named_columns() {
     let set = small_set("eval");
     let out = set.join("out");
-    let stdout = cetune(&[
-        "evaluate",
-        "--goldset",
-        set.to_str().unwrap(),
-        "--extractor",
-        "lqf",
-        "--out",
-        out.to_str().unwrap(),
-        "-q",
-    ])
-    .ok();
+    let stdout = evaluate(&set, "lqf", &out, &[]);
     assert!(stdout.contains("macro F1"), "{stdout}");
     let per_doc = read_csv(&out.join("per-document.csv"));
     assert_eq!(per_doc[0], ["package", "id", "precision", "recall", "f1", "extract_words", "gold_words", "error"]);
@@ -61,29 +51,9 @@ fn evaluate_writes_the_three_reports_with_the_named_columns() {
 #[test]
 fn full_is_the_floor_and_lqf_beats_it() {
     let set = small_set("floor");
-    let full = cetune(&[
-        "evaluate",
-        "--goldset",
-        set.to_str().unwrap(),
-        "-e",
-        "full",
-        "--out",
-        set.join("f").to_str().unwrap(),
-        "-q",
-    ])
-    .ok();
+    let full = evaluate(&set, "full", &set.join("f"), &[]);
     assert!(full.contains("| full | 0.905 | 0.897 | 0.820 | 1.000 | **0.901** |"), "{full}");
-    let lqf = cetune(&[
-        "evaluate",
-        "--goldset",
-        set.to_str().unwrap(),
-        "-e",
-        "lqf",
-        "--out",
-        set.join("l").to_str().unwrap(),
-        "-q",
-    ])
-    .ok();
+    let lqf = evaluate(&set, "lqf", &set.join("l"), &[]);
     assert!(lqf.contains("**1.000**"), "{lqf}");
 }
 

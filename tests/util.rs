@@ -59,3 +59,11 @@ pub fn read_csv(path: &Path) -> Vec<Vec<String>> {
     let mut r = csv::ReaderBuilder::new().has_headers(false).from_path(path).unwrap();
     r.records().map(|rec| rec.unwrap().iter().map(String::from).collect()).collect()
 }
+
+/// `cetune evaluate --goldset SET -e EX --out OUT -q` plus `extra`; panics unless it succeeds and
+/// returns its standard output.
+pub fn evaluate(set: &Path, ex: &str, out: &Path, extra: &[&str]) -> String {
+    let mut args = vec!["evaluate", "--goldset", set.to_str().unwrap(), "-e", ex, "--out", out.to_str().unwrap(), "-q"];
+    args.extend_from_slice(extra);
+    cetune(&args).ok()
+}
