@@ -46,6 +46,9 @@ pub struct TextInfo {
     /// Text block (segment) number: increases at every start or end tag of a block-level
     /// element and at a second consecutive `<br>` (the stop-word filter's blocks).
     pub segment: u32,
+    /// The nearest block-level ancestor other than `body` (its index in [`Dom::nodes`]), or
+    /// [`NONE`]: the block whose link quota LQF measures.
+    pub block: u32,
 }
 
 /// The flattened, rendered DOM.
@@ -164,6 +167,18 @@ pub fn limit_depth(html: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// The first of `node` and its ancestors that is a block-level element other than `body`.
+fn block_ancestor(nodes: &[Node], mut node: u32) -> u32 {
+    while node != NONE {
+        let n = &nodes[node as usize];
+        if !n.is_text() && n.tag.is_block() && n.tag.name() != "body" {
+            return node;
+        }
+        node = n.parent;
+    }
+    NONE
+}
+
 /// Parses a page into the flattened DOM.
 pub fn parse(html: &str) -> Dom {
     let html = limit_depth(html);
@@ -235,6 +250,7 @@ pub fn parse(html: &str) -> Dom {
                             in_a: !a_href.is_empty(),
                             in_href: a_href.iter().any(|h| *h),
                             segment,
+                            block: block_ancestor(&dom.nodes, parent),
                         });
                     }
                     _ => {}

@@ -41,19 +41,6 @@ impl Lqf {
     }
 }
 
-/// Nearest block-level ancestor of a node other than `html`/`body` ([`NONE`] if there is none).
-fn owner(doc: &Document, mut node: u32) -> u32 {
-    let nodes = &doc.dom.nodes;
-    while node != NONE {
-        let n = &nodes[node as usize];
-        if !n.is_text() && n.tag.is_block() && n.tag.name() != "body" {
-            return node;
-        }
-        node = n.parent;
-    }
-    NONE
-}
-
 impl Extractor for Lqf {
     fn view(&self) -> View {
         View::Dom
@@ -62,20 +49,19 @@ impl Extractor for Lqf {
         out.view = View::Dom;
         out.units.clear();
         let dom = &doc.dom;
-        let owners: Vec<u32> = dom.info.iter().map(|i| owner(doc, i.node)).collect();
         // own and link characters per owner block, accumulated in a map keyed by node index.
         let mut own = std::collections::HashMap::<u32, (u32, u32)>::new();
-        for (i, info) in dom.info.iter().enumerate() {
-            if owners[i] == NONE {
+        for info in &dom.info {
+            if info.block == NONE {
                 continue;
             }
-            let e = own.entry(owners[i]).or_default();
+            let e = own.entry(info.block).or_default();
             e.0 += info.chars;
             if if self.href_only { info.in_href } else { info.in_a } {
                 e.1 += info.chars;
             }
         }
-        for (i, &o) in owners.iter().enumerate() {
+        for (i, o) in dom.info.iter().map(|info| info.block).enumerate() {
             let removed = o != NONE
                 && own.get(&o).is_some_and(|&(total, link)| {
                     total > 0 && total >= self.min_chars && f64::from(link) / f64::from(total) > self.t
