@@ -3,7 +3,7 @@
 //! counts against the shared README, and check that every family at its literature defaults
 //! beats the `full` floor on L3S-GN1 and WCXB dev.
 
-use crate::util::{cetune, read_csv, shared, tmp};
+use crate::util::{cetune, evaluate, read_csv, shared, tmp};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -61,17 +61,12 @@ fn import_counts_agree_with_the_shared_readme() {
     }
 }
 
-/// Macro F1 of every extractor at its defaults on a set, from `evaluate`'s per-package.csv.
-/// Evaluates `ex` with `sets` and returns the (macro over packages, mean over documents) F1.
+/// Evaluates `ex` with `sets` and returns the (macro over packages, mean over documents) F1,
+/// from `evaluate`'s per-package.csv.
 fn scores(set: &Path, ex: &str, sets: &[&str]) -> (f64, f64) {
     let out = set.with_extension(format!("eval-{ex}-{}", sets.join("-")));
-    let mut args = vec!["evaluate", "--goldset", set.to_str().unwrap(), "-e", ex];
-    for s in sets {
-        args.extend(["--set", *s]);
-    }
-    args.extend(["--out", out.to_str().unwrap(), "-q"]);
-    let run = cetune(&args);
-    assert_eq!(run.code, 0, "{}", run.stderr);
+    let extra: Vec<&str> = sets.iter().flat_map(|s| ["--set", *s]).collect();
+    evaluate(set, ex, &out, &extra);
     let rows = read_csv(&out.join("per-package.csv"));
     let get = |k: &str| -> f64 { rows.iter().find(|r| r[0] == k).unwrap()[4].parse().unwrap() };
     (get("(macro)"), get("(micro)"))
