@@ -376,6 +376,12 @@ fn execute(mut s: Session) -> Result<()> {
         outcome.reason,
         s.dir.display()
     );
+    if !f.feasible {
+        eprintln!(
+            "cetune: warning: no setting met the objective's constraint ({}); the best shown is the closest, ranked by mean precision",
+            s.record.objective
+        );
+    }
     if interrupted {
         return Err(Error::new(
             ErrorKind::Interrupted,

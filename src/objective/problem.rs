@@ -16,7 +16,9 @@ pub enum Objective {
     F1,
     /// Mean F-beta over the documents: beta > 1 favours recall.
     FBeta(f64),
-    /// Mean recall, subject to mean precision >= the bound (infeasible ranks below feasible).
+    /// Mean recall, subject to mean precision >= the bound. Infeasible settings rank below
+    /// feasible ones and among themselves by mean precision, i.e. by how close they come to the
+    /// bound (Deb's feasibility rules), so the search climbs towards feasibility first.
     RecallAtPrecision(f64),
 }
 
@@ -68,7 +70,8 @@ impl Objective {
                     / n;
                 (v, true)
             }
-            Objective::RecallAtPrecision(bound) => (r, p >= bound),
+            Objective::RecallAtPrecision(bound) if p >= bound => (r, true),
+            Objective::RecallAtPrecision(_) => (p, false),
         };
         Fitness { value, feasible, precision: p, recall: r, ms }
     }
@@ -151,8 +154,10 @@ mod tests {
         };
         let scores = [s(0.5, 1.0), s(0.7, 0.9)];
         let f = Objective::RecallAtPrecision(0.8).fitness(&scores, 1.0);
-        assert!(!f.feasible && (f.value - 0.95).abs() < 1e-12);
-        assert!(Objective::RecallAtPrecision(0.6).fitness(&scores, 1.0).feasible);
+        // Infeasible: ranked by its mean precision (0.6), not by its recall (0.95).
+        assert!(!f.feasible && (f.value - 0.6).abs() < 1e-12);
+        let ok = Objective::RecallAtPrecision(0.6).fitness(&scores, 1.0);
+        assert!(ok.feasible && (ok.value - 0.95).abs() < 1e-12);
         let f2 = Objective::FBeta(1.0).fitness(&scores, 1.0);
         assert!((f2.value - Objective::F1.fitness(&scores, 1.0).value).abs() < 1e-12);
     }
