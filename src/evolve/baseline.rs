@@ -28,16 +28,22 @@ impl Grid {
     }
 
     /// The largest grid (k ≥ 2) with at most `budget` points, or the k = 2 grid if even that is
-    /// larger.
+    /// larger. Found by bisection over k (the grid grows with k), so a float without a step and a
+    /// huge budget costs O(log budget) grids instead of O(budget); an axis has at most
+    /// [`MAX_AXIS_POINTS`] points.
     pub fn for_budget(space: &Space, budget: usize) -> Grid {
-        let cap = space.genes.iter().map(|g| max_points(g, budget)).max().unwrap_or(2).min(budget);
+        let cap = space.genes.iter().map(|g| max_points(g, budget)).max().unwrap_or(2).min(budget).max(2);
         let mut grid = Grid::with_points(space, 2);
-        for k in 3..=cap {
-            let bigger = Grid::with_points(space, k);
-            if bigger.len() > budget {
-                break;
+        let (mut lo, mut hi) = (2, cap);
+        while lo < hi {
+            let mid = lo + (hi - lo).div_ceil(2);
+            let bigger = Grid::with_points(space, mid);
+            if bigger.len() <= budget {
+                lo = mid;
+                grid = bigger;
+            } else {
+                hi = mid - 1;
             }
-            grid = bigger;
         }
         grid
     }
@@ -88,7 +94,32 @@ fn axis(gene: &Gene, k: usize) -> Vec<f64> {
     v
 }
 
-/// The most distinct values an axis can take, capped at `budget`.
+/// The most points a grid axis gets, whatever the budget: a million settings of one float are
+/// more than any run evaluates.
+pub const MAX_AXIS_POINTS: usize = 1_000_000;
+
+/// How many distinct settings the space has, when it is finite and small enough to count
+/// (every gene an int, a categorical, a bool or a float with a step): a search that has evaluated
+/// them all can stop.
+pub fn settings(space: &Space) -> Option<usize> {
+    space.genes.iter().try_fold(1usize, |n, g| {
+        let (lo, hi) = g.bounds();
+        let values = match *g {
+            Gene::Real { step: Some(s), .. } if s > 0.0 => {
+                let k = ((hi - lo) / s).ceil() + 1.0;
+                if !(1.0..=MAX_AXIS_POINTS as f64).contains(&k) {
+                    return None;
+                }
+                axis(g, k as usize).len()
+            }
+            Gene::Real { .. } => return None,
+            _ => (hi - lo) as usize + 1,
+        };
+        n.checked_mul(values)
+    })
+}
+
+/// The most distinct values an axis can take, capped at `budget` and [`MAX_AXIS_POINTS`].
 fn max_points(gene: &Gene, budget: usize) -> usize {
     let (lo, hi) = gene.bounds();
     let n = match *gene {
@@ -97,7 +128,7 @@ fn max_points(gene: &Gene, budget: usize) -> usize {
         Gene::Int { .. } => hi - lo + 1.0,
         Gene::Cat { .. } | Gene::Bool => 2.0,
     };
-    (n.ceil() as usize).clamp(2, budget.max(2))
+    (n.ceil().min(MAX_AXIS_POINTS as f64) as usize).clamp(2, budget.clamp(2, MAX_AXIS_POINTS))
 }
 
 #[cfg(test)]
@@ -169,5 +200,25 @@ mod tests {
         }
         let hit = |i: usize, v: f64| genomes.iter().any(|g| (g[i] - v).abs() < 1e-12);
         assert!(hit(0, -3.0) && hit(0, 2.0) && hit(1, -4.0) && hit(1, 9.0) && hit(2, 3.0));
+    }
+
+    #[test]
+    fn a_float_without_step_and_a_huge_budget_gives_a_capped_grid_at_once() {
+        // Before the bisection this built every grid from k = 3 to the budget: minutes, then
+        // an allocation of `budget` floats.
+        let s = Space { genes: vec![Gene::Real { lo: 0.0, hi: 1.0, step: None }], correlated: vec![] };
+        assert_eq!(Grid::for_budget(&s, usize::MAX).len(), MAX_AXIS_POINTS);
+        assert_eq!(Grid::for_budget(&s, 12_345).len(), 12_345);
+        assert_eq!(Grid::for_budget(&space(), 200).shape(), vec![11, 3, 2, 3]);
+    }
+
+    #[test]
+    fn finite_spaces_count_their_settings() {
+        let s = Space {
+            genes: vec![Gene::Real { lo: 0.0, hi: 0.5, step: Some(0.1) }, Gene::Int { lo: 1, hi: 4 }, Gene::Bool],
+            correlated: vec![],
+        };
+        assert_eq!(settings(&s), Some(6 * 4 * 2));
+        assert_eq!(settings(&space()), None, "a float without a step is not finite");
     }
 }

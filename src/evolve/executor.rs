@@ -6,7 +6,7 @@
 //! [`State`] after generation `g` (with the trials before it) continues exactly as the
 //! uninterrupted run would have.
 
-use super::baseline::{Grid, random_generation};
+use super::baseline::{Grid, random_generation, settings};
 use super::cache::Cache;
 use super::config::{Config, Strategy};
 use super::ga::next_generation;
@@ -32,6 +32,8 @@ pub enum TerminationReason {
     Interrupted,
     /// The grid baseline evaluated all its points.
     BudgetExhausted,
+    /// Every setting of a finite space has been evaluated: nothing is left to find.
+    SpaceExhausted,
 }
 
 impl fmt::Display for TerminationReason {
@@ -41,6 +43,7 @@ impl fmt::Display for TerminationReason {
             TerminationReason::Patience => "no improvement for `patience` generations",
             TerminationReason::Interrupted => "interrupted",
             TerminationReason::BudgetExhausted => "grid exhausted",
+            TerminationReason::SpaceExhausted => "every setting of the space evaluated",
         })
     }
 }
@@ -144,8 +147,10 @@ pub fn run(
         }
         None => first_generation(problem, config, initial, grid.as_ref(), &mut cache, observer, &mut trials)?,
     };
+    let size = settings(&space);
     loop {
-        if let Some(reason) = termination(&state, config, grid.as_ref(), observer) {
+        let exhausted = size.is_some_and(|n| cache.len() >= n);
+        if let Some(reason) = termination(&state, config, grid.as_ref(), exhausted, observer) {
             return Ok(Outcome { trials, reason, best: state.best.clone(), state });
         }
         let g = state.generation + 1;
@@ -217,10 +222,13 @@ fn termination(
     state: &State,
     config: &Config,
     grid: Option<&Grid>,
+    exhausted: bool,
     observer: &dyn Observer,
 ) -> Option<TerminationReason> {
     if grid.is_some_and(|g| state.cursor >= g.len()) {
         Some(TerminationReason::BudgetExhausted)
+    } else if exhausted {
+        Some(TerminationReason::SpaceExhausted)
     } else if state.generation + 1 >= config.max_generations {
         Some(TerminationReason::MaxGenerations)
     } else if config.patience > 0 && state.stagnant >= config.patience {

@@ -183,3 +183,17 @@ fn resume_checks_seed_and_strategy() {
     let err = run(&mut Toy::mixed(), &other, vec![], &out.trials, &mut (), Some(out.state)).unwrap_err();
     assert!(err.message.contains("seed 1"), "{}", err.message);
 }
+
+#[test]
+fn patience_zero_stops_once_a_finite_space_is_exhausted() {
+    // 3 × 2 settings: without the exhaustion rule this ran a million cached generations.
+    let space = Space { genes: vec![Gene::Int { lo: 0, hi: 2 }, Gene::Bool], correlated: vec![] };
+    let mut toy = Toy::new(space, |g| Fitness::of(g.iter().sum()));
+    for strategy in [Strategy::Ga, Strategy::Random] {
+        let c = Config { population: 4, max_generations: 1_000_000, patience: 0, ..config(strategy, 3) };
+        let (out, _) = run_toy(&mut toy, &c, vec![]);
+        assert_eq!(out.reason, TerminationReason::SpaceExhausted, "{strategy:?}");
+        assert!(out.state.generation < 1000, "{strategy:?} ran {} generations", out.state.generation);
+        assert!((out.best.fitness.value - 3.0).abs() < 1e-12);
+    }
+}
