@@ -75,7 +75,8 @@ impl GoldSet {
         n
     }
 
-    /// A content hash of the set (package, id, page bytes length, gold text), for run records.
+    /// A content hash of the set (package, id, page bytes, gold text, and `goldset.yaml`, whose
+    /// token rule and languages change scores), for run records.
     pub fn content_hash(&self) -> String {
         // FNV-1a 64: stable across platforms and Rust versions, unlike DefaultHasher.
         let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -91,6 +92,7 @@ impl GoldSet {
             eat(&std::fs::read(&d.page).unwrap_or_default());
             eat(d.gold.as_bytes());
         }
+        eat(&std::fs::read(self.root.join(native::MANIFEST)).unwrap_or_default());
         format!("fnv1a64:{h:016x}")
     }
 }

@@ -155,26 +155,59 @@ pub fn open(root: &Path, keep_empty: bool) -> Result<GoldSet> {
 }
 
 /// Writes gold sets in the native format, one document at a time.
+///
+/// Everything is written into a new folder beside the target and swapped in by [`Writer::finish`]:
+/// an import that fails half-way leaves the old set untouched, and `--force` replaces a set whole
+/// instead of merging into it.
 pub struct Writer {
     root: PathBuf,
+    building: PathBuf,
     manifest: Manifest,
+    finished: bool,
+}
+
+/// Whether `dir` holds a gold set that cetune wrote (an import or a sample): its `goldset.yaml`
+/// records where the set came from.
+fn written_by_cetune(dir: &Path) -> bool {
+    read_manifest(dir).is_ok_and(|m| {
+        m.source.as_deref().is_some_and(|s| s.starts_with("imported from") || s.starts_with("stratified sample"))
+    })
 }
 
 impl Writer {
-    /// Creates `root` (which must not hold a gold set already unless `force`).
-    pub fn create(root: &Path, manifest: Manifest, force: bool) -> Result<Writer> {
-        if root.join(MANIFEST).exists() && !force {
-            return Err(
-                Error::config("output folder already holds a gold set (use --force to overwrite)").with_path(root)
-            );
+    /// Prepares to write a gold set into `root`. An existing non-empty `root` is replaced only
+    /// with `force` and only when cetune wrote it; `root` may never overlap `source` (the set or
+    /// folder read from), nor be the working directory or one of its ancestors.
+    pub fn create(root: &Path, manifest: Manifest, force: bool, source: Option<&Path>) -> Result<Writer> {
+        if let Some(src) = source {
+            crate::paths::refuse_overlap(root, src, "the source")?;
         }
-        std::fs::create_dir_all(root).map_err(|e| Error::io(root, "create output folder", e))?;
-        Ok(Writer { root: root.to_path_buf(), manifest })
+        crate::paths::refuse_cwd_or_ancestor(root)?;
+        if crate::paths::is_non_empty_dir(root) {
+            if !written_by_cetune(root) {
+                return Err(Error::config(
+                    "output folder is not empty and holds no gold set written by cetune; choose a new --out",
+                )
+                .with_path(root));
+            }
+            if !force {
+                return Err(
+                    Error::config("output folder already holds a gold set (use --force to replace it)").with_path(root)
+                );
+            }
+        } else if root.exists() && !root.is_dir() {
+            return Err(Error::config("output path exists and is not a folder").with_path(root));
+        }
+        let name = root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "goldset".into());
+        let building = root.with_file_name(format!(".{name}.cetune-new-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&building);
+        std::fs::create_dir_all(&building).map_err(|e| Error::io(root, "create output folder", e))?;
+        Ok(Writer { root: root.to_path_buf(), building, manifest, finished: false })
     }
 
     /// Writes one document: page bytes (gzip-compressed when `gz`), gold text, metadata.
     pub fn add(&mut self, package: &str, id: &str, page: &[u8], gz: bool, gold: &str, meta: DocMeta) -> Result<()> {
-        let dir = self.root.join(package);
+        let dir = self.building.join(package);
         std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, "create package folder", e))?;
         let page_path = dir.join(if gz { format!("{id}.html.gz") } else { format!("{id}.html") });
         let bytes = if gz {
@@ -193,12 +226,37 @@ impl Writer {
         Ok(())
     }
 
-    /// Writes `goldset.yaml`.
-    pub fn finish(self) -> Result<PathBuf> {
-        let path = self.root.join(MANIFEST);
+    /// Writes `goldset.yaml` and swaps the new set in place of the old one (if any).
+    pub fn finish(mut self) -> Result<PathBuf> {
+        let path = self.building.join(MANIFEST);
         let text = serde_yaml::to_string(&self.manifest).map_err(|e| Error::bug(e.to_string()))?;
         std::fs::write(&path, text).map_err(|e| Error::io(&path, "write", e))?;
-        Ok(self.root)
+        let old = self.root.with_file_name(format!(
+            ".{}.cetune-old-{}",
+            self.root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+            std::process::id()
+        ));
+        if self.root.exists() {
+            std::fs::rename(&self.root, &old).map_err(|e| Error::io(&self.root, "move the old gold set aside", e))?;
+        }
+        if let Err(e) = std::fs::rename(&self.building, &self.root) {
+            let _ = std::fs::rename(&old, &self.root);
+            return Err(Error::io(&self.root, "move the new gold set in place", e));
+        }
+        self.finished = true;
+        if old.exists() {
+            std::fs::remove_dir_all(&old).map_err(|e| Error::io(&old, "delete the replaced gold set", e))?;
+        }
+        Ok(self.root.clone())
+    }
+}
+
+impl Drop for Writer {
+    /// An unfinished set (an error half-way) is removed; the old one was never touched.
+    fn drop(&mut self) {
+        if !self.finished {
+            let _ = std::fs::remove_dir_all(&self.building);
+        }
     }
 }
 
@@ -212,7 +270,7 @@ pub fn copy_docs(set: &GoldSet, docs: &[&GoldDoc], out: &Path, source: String, f
         source: Some(source),
         documents: BTreeMap::new(),
     };
-    let mut w = Writer::create(out, manifest, force)?;
+    let mut w = Writer::create(out, manifest, force, Some(&set.root))?;
     for d in docs {
         let raw = std::fs::read(&d.page).map_err(|e| Error::io(&d.page, "read", e))?;
         let gz = raw.starts_with(&[0x1f, 0x8b]);
@@ -261,9 +319,13 @@ mod tests {
     #[test]
     fn writer_roundtrip_with_gzip_and_metadata() {
         let root = tmp("write");
-        let mut w =
-            Writer::create(&root, Manifest { name: Some("t".into()), latin1_gold: true, ..Default::default() }, false)
-                .unwrap();
+        let mut w = Writer::create(
+            &root,
+            Manifest { name: Some("t".into()), latin1_gold: true, ..Default::default() },
+            false,
+            None,
+        )
+        .unwrap();
         w.add(
             "p",
             "0001",
@@ -279,7 +341,7 @@ mod tests {
         assert!(set.token_rule.latin1_only);
         assert_eq!(set.docs[0].lang.as_deref(), Some("de"));
         assert_eq!(set.docs[0].read_page().unwrap().0, "<p>Grüße</p>");
-        assert!(Writer::create(&root, Manifest::default(), false).is_err());
+        assert!(Writer::create(&root, Manifest::default(), false, None).is_err());
         std::fs::remove_dir_all(&root).unwrap();
     }
 
@@ -293,5 +355,54 @@ mod tests {
         let e = open(&root, false).unwrap_err();
         assert!(e.to_string().contains("goldset.yaml:"), "{e}");
         std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    fn small_set(root: &Path, n: usize) -> GoldSet {
+        std::fs::create_dir_all(root.join("news")).unwrap();
+        for k in 0..n {
+            std::fs::write(root.join(format!("news/{k}.html")), format!("<p>Text {k}</p>")).unwrap();
+            std::fs::write(root.join(format!("news/{k}.txt")), format!("Text {k}")).unwrap();
+        }
+        std::fs::write(root.join(MANIFEST), "name: src\ndocuments:\n  news/0: {lang: en}\n").unwrap();
+        open(root, false).unwrap()
+    }
+
+    #[test]
+    fn force_replaces_a_sample_whole_instead_of_merging() {
+        let base = tmp("resample");
+        let set = small_set(&base.join("src"), 5);
+        let all: Vec<&GoldDoc> = set.docs.iter().collect();
+        let out = base.join("sample");
+        copy_docs(&set, &all, &out, "stratified sample of 5".into(), false).unwrap();
+        let e = copy_docs(&set, &all[..2], &out, "stratified sample of 2".into(), false).unwrap_err();
+        assert!(e.to_string().contains("use --force to replace it"), "{e}");
+        copy_docs(&set, &all[..2], &out, "stratified sample of 2".into(), true).unwrap();
+        assert_eq!(open(&out, false).unwrap().docs.len(), 2, "the old sample's documents must be gone");
+        // No temporary folders are left beside it.
+        let left: Vec<_> = std::fs::read_dir(&base).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(left.len(), 2, "{left:?}");
+        std::fs::remove_dir_all(&base).unwrap();
+    }
+
+    #[test]
+    fn sampling_into_the_source_or_over_foreign_files_is_refused() {
+        let base = tmp("intosource");
+        let src = base.join("src");
+        let set = small_set(&src, 3);
+        let manifest_before = std::fs::read(src.join(MANIFEST)).unwrap();
+        let all: Vec<&GoldDoc> = set.docs.iter().collect();
+        for out in [src.clone(), src.join("news"), src.join("sub")] {
+            let e = copy_docs(&set, &all[..1], &out, "stratified sample of 1".into(), true).unwrap_err();
+            assert!(e.to_string().contains("overlaps the source"), "{e}");
+        }
+        assert_eq!(std::fs::read(src.join(MANIFEST)).unwrap(), manifest_before);
+        assert_eq!(open(&src, false).unwrap().docs.len(), 3);
+        let mine = base.join("mine");
+        std::fs::create_dir_all(&mine).unwrap();
+        std::fs::write(mine.join("notes.txt"), "x").unwrap();
+        let e = copy_docs(&set, &all[..1], &mine, "stratified sample of 1".into(), true).unwrap_err();
+        assert!(e.to_string().contains("no gold set written by cetune"), "{e}");
+        assert!(mine.join("notes.txt").exists());
+        std::fs::remove_dir_all(&base).unwrap();
     }
 }

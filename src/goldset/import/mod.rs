@@ -77,8 +77,9 @@ pub(crate) struct Item {
 /// Imports the set in `src` (laid out as `format`) into a native gold set in `out`.
 pub fn import(format: Format, src: &Path, out: &Path, opts: &Options) -> Result<Report> {
     if !src.is_dir() {
-        return Err(Error::input("gold set not found: not a folder").with_path(src));
+        return Err(Error::config("gold set not found: not a folder").with_path(src));
     }
+    check_layout(format, src)?;
     let name = src.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "imported".into());
     let (items, licence, latin1_gold, gz): (Vec<Item>, Option<String>, bool, bool) = match format {
         Format::Cleaneval => (
@@ -101,7 +102,7 @@ pub fn import(format: Format, src: &Path, out: &Path, opts: &Options) -> Result<
         source: Some(format!("imported from {} (format {format:?})", src.display()).to_lowercase()),
         documents: BTreeMap::new(),
     };
-    let mut w = Writer::create(out, manifest, opts.force)?;
+    let mut w = Writer::create(out, manifest, opts.force, Some(src))?;
     let mut rep = Report::default();
     for it in items {
         let what = format!("{}/{}", it.package, it.id);
@@ -133,6 +134,83 @@ pub fn import(format: Format, src: &Path, out: &Path, opts: &Options) -> Result<
     Ok(rep)
 }
 
+/// The layout `src` looks like, from its top-level entries (and, for `input/` + `GoldStandard/`,
+/// whether the gold texts are HTML, as L3S-GN1's are, or CleanEval's plain text).
+pub fn detect(src: &Path) -> Option<Format> {
+    let dir = |n: &str| src.join(n).is_dir();
+    if dir("html") && dir("ground-truth") {
+        return Some(Format::Wcxb);
+    }
+    if dir("html") && src.join("ground-truth.json").is_file() {
+        return Some(Format::Scrapinghub);
+    }
+    if !(dir("input") && dir("GoldStandard")) {
+        return None;
+    }
+    if src.join("url-mapping.txt").is_file() {
+        return Some(Format::L3s);
+    }
+    let first_gold = files_with(&src.join("GoldStandard"), ".txt").ok()?.into_iter().next()?;
+    let head = bytes(&first_gold.1).ok()?;
+    let head = String::from_utf8_lossy(&head[..head.len().min(512)]).trim_start().to_ascii_lowercase();
+    if head.starts_with("<html") || head.starts_with("<!doctype") { Some(Format::L3s) } else { Some(Format::Cleaneval) }
+}
+
+/// What each layout must hold.
+fn expected(format: Format) -> &'static str {
+    match format {
+        Format::Cleaneval => {
+            "input/<stem>.html and GoldStandard/<stem>.txt with plain-text gold (URL: header, <p>/<h>/<l> markers)"
+        }
+        Format::L3s => "input/<id>.html, GoldStandard/<id>.txt with annotated-HTML gold, and url-mapping.txt",
+        Format::Wcxb => "html/<id>.html.gz and ground-truth/<id>.json",
+        Format::Scrapinghub => "html/<id>.html.gz and ground-truth.json",
+    }
+}
+
+/// Refuses a source folder that is not laid out as `format`, saying what it found instead.
+fn check_layout(format: Format, src: &Path) -> Result<()> {
+    let found = detect(src);
+    if found == Some(format) {
+        return Ok(());
+    }
+    let mut names: Vec<String> = std::fs::read_dir(src)
+        .map(|rd| {
+            rd.flatten()
+                .map(|e| {
+                    let n = e.file_name().to_string_lossy().into_owned();
+                    if e.path().is_dir() { format!("{n}/") } else { n }
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    let shown = if names.is_empty() {
+        "nothing".to_string()
+    } else {
+        names.iter().take(8).cloned().collect::<Vec<_>>().join(", ")
+    };
+    let hint = match found {
+        Some(f) => format!("; it looks like --format {}", format_name(f)),
+        None => String::new(),
+    };
+    Err(Error::config(format!(
+        "not a {} gold set: expected {}; found {shown}{hint}",
+        format_name(format),
+        expected(format)
+    ))
+    .with_path(src))
+}
+
+fn format_name(f: Format) -> &'static str {
+    match f {
+        Format::Cleaneval => "cleaneval",
+        Format::L3s => "l3s",
+        Format::Wcxb => "wcxb",
+        Format::Scrapinghub => "scrapinghub",
+    }
+}
+
 /// Sorted `(stem, path)` of the files in `dir` whose name ends with `suffix`.
 pub(crate) fn files_with(dir: &Path, suffix: &str) -> Result<Vec<(String, std::path::PathBuf)>> {
     let rd = std::fs::read_dir(dir).map_err(|e| Error::io(dir, "read folder", e))?;
@@ -157,6 +235,7 @@ pub(crate) fn bytes(path: &Path) -> Result<Vec<u8>> {
 pub(crate) fn tmp(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("cetune-import-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
+    let _ = std::fs::remove_dir_all(d.with_extension("out"));
     std::fs::create_dir_all(&d).unwrap();
     d
 }
@@ -171,5 +250,32 @@ mod tests {
             import(Format::Wcxb, Path::new("/nonexistent/wcxb"), Path::new("/tmp/x"), &Options::default()).unwrap_err();
         assert_eq!(e.to_string(), "/nonexistent/wcxb: gold set not found: not a folder");
         assert!("nope".parse::<Format>().unwrap_err().contains("expected cleaneval, l3s, wcxb or scrapinghub"));
+    }
+
+    #[test]
+    fn a_layout_of_another_format_is_refused_saying_what_was_found() {
+        let d = tmp("layout");
+        std::fs::create_dir_all(d.join("input")).unwrap();
+        std::fs::create_dir_all(d.join("GoldStandard")).unwrap();
+        std::fs::write(d.join("input/a.html"), "<html><body><p>Text</p></body></html>").unwrap();
+        std::fs::write(d.join("GoldStandard/a.txt"), "<html><body><span class=\"x-nc-sel2\">Text</span></body></html>")
+            .unwrap();
+        std::fs::write(d.join("url-mapping.txt"), "<urn:uuid:a>\thttp://example.com/a\n").unwrap();
+        let out = d.with_extension("out");
+        let e = import(Format::Cleaneval, &d, &out, &Options::default()).unwrap_err();
+        let msg = e.to_string();
+        assert!(msg.contains("not a cleaneval gold set"), "{msg}");
+        assert!(msg.contains("found GoldStandard/, input/, url-mapping.txt"), "{msg}");
+        assert!(msg.contains("it looks like --format l3s"), "{msg}");
+        assert_eq!(e.exit_code(), 2);
+        assert!(!out.exists());
+        let e = import(Format::Wcxb, &d, &out, &Options::default()).unwrap_err();
+        assert!(e.to_string().contains("expected html/<id>.html.gz and ground-truth/<id>.json"), "{e}");
+        // Without url-mapping.txt the HTML gold still gives L3S-GN1 away.
+        std::fs::remove_file(d.join("url-mapping.txt")).unwrap();
+        assert_eq!(detect(&d), Some(Format::L3s));
+        std::fs::write(d.join("GoldStandard/a.txt"), "URL: http://x\n<p>Text\n").unwrap();
+        assert_eq!(detect(&d), Some(Format::Cleaneval));
+        std::fs::remove_dir_all(&d).unwrap();
     }
 }

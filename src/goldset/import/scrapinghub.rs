@@ -44,13 +44,14 @@ mod tests {
             r#"{"0463": {"articleBody": "Article body text", "url": "http://x/a"}}"#,
         )
         .unwrap();
-        let out = d.join("out");
+        let out = d.with_extension("out"); // beside the source: never inside it
         let rep = import(Format::Scrapinghub, &d, &out, &Options::default()).unwrap();
         assert_eq!(rep.imported, 1);
         assert_eq!(rep.skipped[0].what, "scrapinghub/0500");
         let set = crate::goldset::native::open(&out, false).unwrap();
         assert_eq!(set.docs[0].id, "0463");
         assert_eq!(set.docs[0].url.as_deref(), Some("http://x/a"));
+        std::fs::remove_dir_all(&out).unwrap();
         std::fs::remove_dir_all(&d).unwrap();
     }
 }

@@ -68,7 +68,7 @@ mod tests {
             r#"{"files":{"0001":{"page_type":"forum"},"0002":{"page_type":"article"}}}"#,
         )
         .unwrap();
-        let out = d.join("out");
+        let out = d.with_extension("out"); // beside the source: never inside it
         let rep = import(Format::Wcxb, &d, &out, &Options::default()).unwrap();
         assert_eq!(rep.imported, 1);
         assert_eq!(rep.per_package.get("forum"), Some(&1));
@@ -78,6 +78,7 @@ mod tests {
         let set = crate::goldset::native::open(&out, false).unwrap();
         assert_eq!(set.docs[0].read_page().unwrap().0, "<p>Real text here</p>");
         assert!(set.credit.unwrap().contains("CC-BY-4.0"));
+        std::fs::remove_dir_all(&out).unwrap();
         std::fs::remove_dir_all(&d).unwrap();
     }
 }
