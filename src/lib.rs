@@ -25,6 +25,7 @@ pub mod extract;
 pub mod goldset;
 pub mod objective;
 pub mod params;
+pub mod paths;
 pub mod report;
 pub mod store;
 

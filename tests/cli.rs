@@ -1,6 +1,6 @@
 //! End-to-end CLI tests on small gold sets written by the tests and on the embedded default set.
 
-use crate::util::{cetune, evaluate, read_csv, tmp, write};
+use crate::util::{beside, cetune, evaluate, read_csv, tmp, write};
 
 fn small_set(name: &str) -> std::path::PathBuf {
     let root = tmp(name);
@@ -32,7 +32,7 @@ fn small_set(name: &str) -> std::path::PathBuf {
 #[test]
 fn evaluate_writes_the_three_reports_with_the_named_columns() {
     let set = small_set("eval");
-    let out = set.join("out");
+    let out = beside(&set, "out");
     let stdout = evaluate(&set, "lqf", &out, &[]);
     assert!(stdout.contains("macro F1"), "{stdout}");
     let per_doc = read_csv(&out.join("per-document.csv"));
@@ -51,9 +51,9 @@ fn evaluate_writes_the_three_reports_with_the_named_columns() {
 #[test]
 fn full_is_the_floor_and_lqf_beats_it() {
     let set = small_set("floor");
-    let full = evaluate(&set, "full", &set.join("f"), &[]);
+    let full = evaluate(&set, "full", &beside(&set, "f"), &[]);
     assert!(full.contains("| full | 0.905 | 0.897 | 0.820 | 1.000 | **0.901** |"), "{full}");
-    let lqf = evaluate(&set, "lqf", &set.join("l"), &[]);
+    let lqf = evaluate(&set, "lqf", &beside(&set, "l"), &[]);
     assert!(lqf.contains("**1.000**"), "{lqf}");
 }
 
@@ -66,7 +66,7 @@ fn extract_prints_main_text_and_dump_matches_evaluate() {
         text.trim(),
         "The city council approved the new budget on Monday after a long and heated debate about schools."
     );
-    let dump = set.join("dump");
+    let dump = beside(&set, "dump");
     cetune(&["extract", "-e", "full", "--goldset", set.to_str().unwrap(), "--dump", dump.to_str().unwrap(), "-q"]).ok();
     let dumped = std::fs::read_to_string(dump.join("news/1.txt")).unwrap();
     assert!(dumped.starts_with("Home\nWorld\nSport\nThe city council"), "{dumped}");
@@ -96,7 +96,7 @@ fn missing_goldset_and_unwritable_output_are_one_line_errors() {
     assert_eq!(r.code, 2);
     assert_eq!(r.stderr.trim(), "cetune: /nonexistent/gold: gold set not found: not a folder");
     let set = small_set("unwritable");
-    let blocker = set.join("file");
+    let blocker = beside(&set, "file");
     write(&blocker, "x");
     let r = cetune(&[
         "evaluate",
@@ -124,7 +124,7 @@ fn params_file_names_the_extractor() {
         "--params",
         p.to_str().unwrap(),
         "--out",
-        set.join("o").to_str().unwrap(),
+        beside(&set, "o").to_str().unwrap(),
         "-q",
     ])
     .ok();

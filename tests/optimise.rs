@@ -1,7 +1,7 @@
 //! `optimise`, `report` and `compare` end to end: determinism across thread counts, the elitism
 //! invariant, resume after Ctrl-C and after kill -9 (the soak test), and the report files.
 
-use crate::util::{cetune, read_csv, tmp, write};
+use crate::util::{beside, cetune, read_csv, tmp, write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -80,7 +80,7 @@ fn optimise_args<'a>(set: &'a str, out: &'a str, extra: &[&'a str]) -> Vec<&'a s
 fn same_seed_gives_identical_runs_with_one_and_two_threads() {
     let set = linky_set("det", 9);
     let s = set.to_str().unwrap();
-    let (a, b) = (set.join("a"), set.join("b"));
+    let (a, b) = (beside(&set, "a"), beside(&set, "b"));
     cetune(&optimise_args(s, a.to_str().unwrap(), &["--threads", "1"])).ok();
     cetune(&optimise_args(s, b.to_str().unwrap(), &["--threads", "2"])).ok();
     let ja = journal_without_times(&a);
@@ -91,7 +91,7 @@ fn same_seed_gives_identical_runs_with_one_and_two_threads() {
         std::fs::read_to_string(b.join("top.csv")).unwrap()
     );
     // Another seed explores differently.
-    let c = set.join("c");
+    let c = beside(&set, "c");
     cetune(&optimise_args(s, c.to_str().unwrap(), &["--seed", "6"])).ok();
     assert_ne!(ja, journal_without_times(&c));
 }
@@ -99,7 +99,7 @@ fn same_seed_gives_identical_runs_with_one_and_two_threads() {
 #[test]
 fn best_fitness_never_decreases_and_reports_exist() {
     let set = linky_set("elit", 9);
-    let run = set.join("run");
+    let run = beside(&set, "run");
     let out = cetune(&optimise_args(set.to_str().unwrap(), run.to_str().unwrap(), &[])).ok();
     assert!(out.contains("best fitness"), "{out}");
     let gens = read_csv(&run.join("generations.csv"));
@@ -138,7 +138,7 @@ fn best_fitness_never_decreases_and_reports_exist() {
         ]
     );
     // best.yaml is reusable with evaluate --params and gives the fitness it reports (the mean F1).
-    let ev = set.join("ev");
+    let ev = beside(&set, "ev");
     cetune(&[
         "evaluate",
         "--goldset",
@@ -167,7 +167,7 @@ fn best_fitness_never_decreases_and_reports_exist() {
 #[test]
 fn compare_writes_table_three_with_defaults() {
     let set = linky_set("cmp", 9);
-    let run = set.join("run");
+    let run = beside(&set, "run");
     cetune(&optimise_args(set.to_str().unwrap(), run.to_str().unwrap(), &[])).ok();
     let out = cetune(&[
         "compare",
@@ -198,7 +198,7 @@ fn spawn(args: &[&str]) -> std::process::Child {
 fn ctrl_c_saves_a_checkpoint_and_resume_finishes_identically() {
     let set = linky_set("sigint", 30);
     let s = set.to_str().unwrap();
-    let (full, cut) = (set.join("full"), set.join("cut"));
+    let (full, cut) = (beside(&set, "full"), beside(&set, "cut"));
     let args = |out: &PathBuf| {
         let out = out.to_str().unwrap().to_string();
         vec![
@@ -253,7 +253,7 @@ fn ctrl_c_saves_a_checkpoint_and_resume_finishes_identically() {
 fn soak_kill_nine_at_random_points_and_resume_ends_identical() {
     let set = linky_set("soak", 30);
     let s = set.to_str().unwrap();
-    let (full, soak) = (set.join("full"), set.join("soak"));
+    let (full, soak) = (beside(&set, "full"), beside(&set, "soak"));
     let args = |out: &Path, extra: &[&str]| {
         let mut v: Vec<String> = [
             "optimise",
@@ -331,7 +331,7 @@ fn soak_kill_nine_at_random_points_and_resume_ends_identical() {
 fn resume_without_any_checkpoint_starts_again_and_ends_identical() {
     let set = linky_set("nockpt", 9);
     let s = set.to_str().unwrap();
-    let (full, cut) = (set.join("full"), set.join("cut"));
+    let (full, cut) = (beside(&set, "full"), beside(&set, "cut"));
     let (f, c) = (full.to_str().unwrap(), cut.to_str().unwrap());
     assert_eq!(cetune(&optimise_args(s, f, &[])).code, 0);
     assert_eq!(cetune(&optimise_args(s, c, &[])).code, 0);

@@ -78,7 +78,7 @@ pub fn hostile_set(name: &str, big: bool) -> PathBuf {
 /// Runs `evaluate` for every extractor on the set, each within `limit`.
 pub fn evaluate_all(set: &Path, limit: Duration) {
     for ex in EXTRACTORS {
-        let out = set.join(format!("eval-{ex}"));
+        let out = crate::util::beside(set, &format!("eval-{ex}"));
         let started = Instant::now();
         let mut child = Command::new(env!("CARGO_BIN_EXE_cetune"))
             .args(["evaluate", "--goldset", set.to_str().unwrap(), "-e", ex, "--out", out.to_str().unwrap(), "-q"])
@@ -121,7 +121,9 @@ fn hostile_pages_never_stop_an_evaluation() {
     let set = hostile_set("hostile", false);
     evaluate_all(&set, Duration::from_secs(300));
     // The pages that hold the article in a readable encoding are extracted by `full`.
-    let rows = read_csv(&set.join("eval-full/per-document.csv"));
+    let rows = read_csv(
+        &set.with_file_name(format!("{}-eval-full/per-document.csv", set.file_name().unwrap().to_string_lossy())),
+    );
     for id in ["truncated", "nested", "utf16-bom", "utf16be-nobom", "utf16le-nobom", "only-text", "invalid-utf8"] {
         let r = rows.iter().find(|r| r[1] == id).unwrap();
         assert!(r[3].parse::<f64>().unwrap() > 0.99, "{id}: recall {r:?}");

@@ -67,3 +67,10 @@ pub fn evaluate(set: &Path, ex: &str, out: &Path, extra: &[&str]) -> String {
     args.extend_from_slice(extra);
     cetune(&args).ok()
 }
+
+/// A fresh output folder beside a test's gold set (outputs may never lie inside a gold set).
+pub fn beside(set: &Path, name: &str) -> PathBuf {
+    let d = set.with_file_name(format!("{}-{name}", set.file_name().unwrap().to_string_lossy()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}

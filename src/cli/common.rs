@@ -73,17 +73,6 @@ pub fn default_goldset() -> PathBuf {
     if local.is_dir() { local } else { Path::new(env!("CARGO_MANIFEST_DIR")).join("goldsets/default") }
 }
 
-/// Creates an output folder and checks it is writable before any work starts.
-pub fn prepare_out(dir: &Path) -> Result<()> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| Error::config(format!("cannot create output folder: {e}")).with_path(dir))?;
-    let probe = dir.join(".cetune-write-test");
-    std::fs::write(&probe, b"")
-        .map_err(|e| Error::config(format!("output folder is not writable: {e}")).with_path(dir))?;
-    let _ = std::fs::remove_file(probe);
-    Ok(())
-}
-
 /// UTC time as `YYYYMMDD-HHMMSS`, for run folder names.
 pub fn timestamp() -> String {
     let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs()) as i64;

@@ -2,7 +2,7 @@
 //! in Gottron's Table 3 layout (a row per setting, a column per package, macro average, best
 //! first), as CSV and markdown.
 
-use super::common::{label, prepare_out};
+use super::common::label;
 use super::evaluate::table_row;
 use super::runfiles::load_run;
 use crate::error::Result;
@@ -10,7 +10,7 @@ use crate::goldset::native;
 use crate::objective::score::summarise;
 use crate::objective::stream::score_set;
 use crate::report::{Progress, Table3, write_atomic};
-use crate::store::{files, read_trials};
+use crate::store::{files, prepare_out, read_trials};
 use std::path::PathBuf;
 
 /// Arguments of `compare`.
@@ -31,6 +31,9 @@ pub struct Args {
     /// Output folder; default RUN_DIR/compare-<gold set name>.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Write into an existing non-empty output folder (its compare tables are replaced).
+    #[arg(long)]
+    force: bool,
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
@@ -58,8 +61,9 @@ pub fn run(a: Args) -> Result<()> {
         }
     }
     let set = native::open(&a.goldset, false)?;
-    let out = a.out.clone().unwrap_or_else(|| a.run.join(format!("compare-{}", set.name)));
-    prepare_out(&out)?;
+    // The set's name comes from its goldset.yaml: made one path component, it cannot climb out.
+    let out = a.out.clone().unwrap_or_else(|| a.run.join(format!("compare-{}", crate::paths::component(&set.name))));
+    prepare_out(&out, a.force, &set.root)?;
     let extractors = rows.iter().map(|(_, s)| crate::extract::build(s)).collect::<Result<Vec<_>>>()?;
     let refs: Vec<&dyn crate::extract::Extractor> = extractors.iter().map(|e| e.as_ref()).collect();
     let docs: Vec<_> = set.docs.iter().collect();

@@ -1,12 +1,13 @@
 //! `cetune evaluate`: one setting over a whole gold set, in parallel, with a progress bar;
 //! writes `per-document.csv`, `per-package.csv` and `summary.md` (Table 3 layout).
 
-use super::common::{SettingArgs, default_goldset, label, prepare_out, timestamp};
+use super::common::{SettingArgs, default_goldset, label, timestamp};
 use crate::error::{Error, Result};
 use crate::goldset::native;
 use crate::objective::score::{DocScore, Summary, summarise};
 use crate::objective::stream::score_set;
 use crate::report::{Progress, Table3, Table3Row, write_atomic};
+use crate::store;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `evaluate`.
@@ -20,6 +21,9 @@ pub struct Args {
     /// Output folder; default: results/evaluate-<extractor>-<timestamp>.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Write into an existing non-empty --out folder (files of the same names are replaced).
+    #[arg(long)]
+    force: bool,
     /// Also score documents whose gold is empty.
     #[arg(long)]
     keep_empty: bool,
@@ -34,11 +38,11 @@ pub fn run(a: Args) -> Result<()> {
     let ex = crate::extract::build(&setting)?;
     let gs = a.goldset.clone().unwrap_or_else(default_goldset);
     let set = native::open(&gs, a.keep_empty)?;
-    let out = a
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("results/evaluate-{}-{}", setting.extractor, timestamp())));
-    prepare_out(&out)?;
+    let out = match &a.out {
+        Some(out) => out.clone(),
+        None => store::unique_dir(Path::new(&format!("results/evaluate-{}-{}", setting.extractor, timestamp())))?,
+    };
+    store::prepare_out(&out, a.force, &set.root)?;
     for s in &set.skipped {
         eprintln!("cetune: warning: skipped {}: {}", s.what, s.why);
     }

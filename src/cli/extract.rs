@@ -23,6 +23,9 @@ pub struct Args {
     /// Folder for the dump: one OUT/<package>/<id>.txt per document.
     #[arg(long)]
     dump: Option<PathBuf>,
+    /// Write into an existing non-empty --dump folder (files of the same names are replaced).
+    #[arg(long)]
+    force: bool,
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
@@ -42,7 +45,7 @@ pub fn run(a: Args) -> Result<()> {
         }
         (None, Some(gs), Some(out)) => {
             let set = native::open(gs, false)?;
-            super::common::prepare_out(out)?;
+            crate::store::prepare_out(out, a.force, &set.root)?;
             let bar = Progress::new(set.docs.len() as u64, "extract", a.quiet);
             let failures = Mutex::new(Vec::new());
             extract_set(&set, ex.as_ref(), &|d, text| {

@@ -141,10 +141,14 @@ pub fn run(a: Args) -> Result<()> {
         Some(p) => std::fs::read_to_string(p).map_err(|e| Error::io(p, "read", e))?,
         None => params::builtin_text(&space.extractor).unwrap_or_default().to_string(),
     };
-    let gs_path = a.goldset.clone().unwrap_or_else(default_goldset);
+    let gs_path = crate::paths::absolute(&a.goldset.clone().unwrap_or_else(default_goldset));
     let set = native::open(&gs_path, false)?;
-    let dir = a.out.clone().unwrap_or_else(|| PathBuf::from(format!("results/{}-{}", space.extractor, timestamp())));
-    store::create_run_dir(&dir, a.force)?;
+    let dir = match &a.out {
+        Some(out) => out.clone(),
+        None => store::unique_dir(Path::new(&format!("results/{}-{}", space.extractor, timestamp())))?,
+    };
+    // Held until the run ends: a second process can neither write into nor replace this run.
+    let _lock = store::create_run_dir(&dir, a.force, &gs_path)?;
     let threads = set_threads(a.threads)?;
     let record = RunRecord {
         cetune_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -211,13 +215,21 @@ fn start(
 }
 
 fn resume(dir: &Path, a: &Args) -> Result<()> {
+    if a.force || a.out.is_some() {
+        return Err(Error::config("--resume continues a run in its own folder: it takes neither --out nor --force"));
+    }
     let (record, space, base) = load_run(dir)?;
+    let _lock = store::RunLock::acquire(dir)?;
     if record.status == "finished" {
         return Err(Error::config(format!("the run in {} has finished: nothing to resume", dir.display())));
     }
-    let set = native::open(Path::new(&record.goldset.path), false)?;
+    let set = native::open(Path::new(&record.goldset.path), false)
+        .map_err(|e| Error::config(format!("cannot resume: the run's gold set cannot be read: {e}")))?;
     if set.content_hash() != record.goldset.content_hash {
-        return Err(Error::config(format!("the gold set {} changed since the run started", record.goldset.path)));
+        return Err(Error::config(format!(
+            "cannot resume: the gold set {} changed since the run started (pages, gold texts or goldset.yaml)",
+            record.goldset.path
+        )));
     }
     set_threads(a.threads)?;
     if !dir.join(files::CHECKPOINT).exists() {
@@ -226,8 +238,29 @@ fn resume(dir: &Path, a: &Args) -> Result<()> {
     }
     let ck: Checkpoint<State> = store::read_yaml(&dir.join(files::CHECKPOINT))
         .map_err(|e| Error::config(format!("cannot resume: no usable checkpoint ({e})")))?;
-    let journal = Journal::reopen(&dir.join(files::INDIVIDUALS), ck.state.trials)?;
-    let prior = store::read_trials(&dir.join(files::INDIVIDUALS), &space)?;
+    let now = store::RunInputs::of(&record);
+    let changed = match &ck.inputs {
+        Some(started) => started.changed(&now),
+        None => Vec::new(),
+    };
+    if !changed.is_empty() {
+        return Err(Error::config(format!(
+            "cannot resume: run.yaml changed since the run started ({}); restore it, or start a new run",
+            changed.join(", ")
+        ))
+        .with_path(&dir.join(files::RUN)));
+    }
+    let journal_path = dir.join(files::INDIVIDUALS);
+    let prior = store::read_rows(&journal_path, &space, ck.state.trials)?;
+    if prior.len() != ck.state.trials {
+        return Err(Error::input(format!(
+            "cannot resume: the journal has {} whole rows but the checkpoint expects {}",
+            prior.len(),
+            ck.state.trials
+        ))
+        .with_path(&journal_path));
+    }
+    let journal = Journal::reopen(&journal_path, ck.state.trials)?;
     let mut record = record;
     record.wall_seconds = ck.wall_seconds;
     record.status = "running".into();
@@ -263,6 +296,10 @@ fn restart(
 ) -> Result<()> {
     let initial = initial_genomes(&space, &base, &record.individuals)?;
     eprintln!("resuming {}: no generation had finished, starting again from generation 0", dir.display());
+    let journal = dir.join(files::INDIVIDUALS);
+    if journal.exists() {
+        std::fs::remove_file(&journal).map_err(|e| Error::io(&journal, "delete the unfinished journal", e))?;
+    }
     record.status = "running".into();
     record.wall_seconds = 0.0;
     start(dir.to_path_buf(), a, record, space, base, set, initial)
@@ -291,6 +328,7 @@ struct Watch<'a> {
     stop: Arc<AtomicBool>,
     started: Instant,
     wall_before: f64,
+    inputs: store::RunInputs,
 }
 
 impl Observer for Watch<'_> {
@@ -299,7 +337,12 @@ impl Observer for Watch<'_> {
     }
     fn on_generation(&mut self, info: &GenerationInfo, state: &State) -> Result<()> {
         let wall = self.wall_before + self.started.elapsed().as_secs_f64();
-        let ck = Checkpoint { state: state.clone(), journal_rows: state.trials, wall_seconds: wall };
+        let ck = Checkpoint {
+            state: state.clone(),
+            inputs: Some(self.inputs.clone()),
+            journal_rows: state.trials,
+            wall_seconds: wall,
+        };
         store::write_yaml(&self.dir.join(files::CHECKPOINT), &ck)?;
         let rate = info.total_evaluations as f64 / self.started.elapsed().as_secs_f64().max(1e-9);
         self.bar.set(info.generation as u64 + 1);
@@ -341,6 +384,7 @@ fn execute(mut s: Session) -> Result<()> {
         stop,
         started,
         wall_before: s.record.wall_seconds,
+        inputs: store::RunInputs::of(&s.record),
     };
     let outcome =
         evolve::run(&mut problem, &config, std::mem::take(&mut s.initial), &s.prior, &mut watch, s.state.take());

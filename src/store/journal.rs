@@ -1,6 +1,7 @@
 //! `individuals.csv`: one row per evaluated individual, appended and synced as each batch ends,
 //! with values exact enough (shortest round-trip floats) to rebuild the fitness cache on resume.
-//! A torn last line (a crash mid-write) is ignored when reading.
+//! A torn last line (a crash mid-write: no final newline) is ignored when reading; any other
+//! damaged row is an error naming its line.
 
 use crate::error::{Error, Result};
 use crate::evolve::{Fitness, Trial};
@@ -51,7 +52,9 @@ pub fn line(space: &ParamSpace, t: &Trial) -> String {
 impl Journal {
     /// Starts a new journal (header only).
     pub fn create(path: &Path, space: &ParamSpace) -> Result<Journal> {
-        let mut file = File::create(path).map_err(|e| Error::io(path, "create", e))?;
+        // create_new: a journal is never appended to by two runs, nor silently replaced.
+        let mut file =
+            OpenOptions::new().write(true).create_new(true).open(path).map_err(|e| Error::io(path, "create", e))?;
         writeln!(file, "{}", header(space).join(",")).map_err(|e| Error::io(path, "write", e))?;
         Ok(Journal { path: path.to_path_buf(), file, rows: 0 })
     }
@@ -60,7 +63,12 @@ impl Journal {
     /// did not finish and will be recomputed).
     pub fn reopen(path: &Path, rows: usize) -> Result<Journal> {
         let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, "read", e))?;
-        let kept: Vec<&str> = text.lines().take(rows + 1).collect();
+        let kept: Vec<&str> = text
+            .split_inclusive('\n')
+            .filter(|l| l.ends_with('\n'))
+            .take(rows + 1)
+            .map(|l| l.trim_end_matches('\n'))
+            .collect();
         if kept.len() < rows + 1 {
             return Err(Error::input(format!(
                 "journal has {} rows but the checkpoint expects {rows}",
@@ -104,33 +112,74 @@ fn parse_value(space: &ParamSpace, gene: usize, text: &str) -> Option<f64> {
     Some(spec.to_internal(&v))
 }
 
-/// Reads every complete row of a journal back into trials.
+/// Reads every row of a journal back into trials, verifying each one.
+///
+/// A last line without its newline is a torn write (the process died mid-append) and is left
+/// out even when it parses: its numbers may be cut short. Every other row must be whole: the
+/// right number of cells, numbers that parse, `true`/`false` flags and consecutive trial
+/// numbers; otherwise the error names the line.
 pub fn read_trials(path: &Path, space: &ParamSpace) -> Result<Vec<Trial>> {
+    read_rows(path, space, usize::MAX)
+}
+
+/// Like [`read_trials`], but reads and verifies only the first `limit` rows (on resume, rows past
+/// the checkpoint belong to an unfinished generation and are dropped unread).
+pub fn read_rows(path: &Path, space: &ParamSpace, limit: usize) -> Result<Vec<Trial>> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, "read", e))?;
-    let mut r = csv::ReaderBuilder::new().flexible(true).from_reader(text.as_bytes());
+    let whole = match text.rfind('\n') {
+        Some(end) => &text[..=end],
+        None => "",
+    };
+    let mut r = csv::ReaderBuilder::new().flexible(true).has_headers(false).from_reader(whole.as_bytes());
+    let header_cells = header(space);
     let n_genes = space.genes().len();
     let mut out = Vec::new();
     for (k, rec) in r.records().enumerate() {
-        let Ok(rec) = rec else { break };
-        if rec.len() != n_genes + 8 {
-            break; // a torn last line
+        let line = k + 1;
+        let bad =
+            |what: &str| Error::input(format!("journal row is corrupt: {what}")).with_path(path).with_line(line, None);
+        let rec = rec.map_err(|e| bad(&e.to_string()))?;
+        if k == 0 {
+            if rec.iter().ne(header_cells.iter().map(String::as_str)) {
+                return Err(bad(&format!("expected the header {}", header_cells.join(","))));
+            }
+            continue;
         }
-        let bad = || Error::input(format!("row {}: unreadable values", k + 2)).with_path(path);
-        let num = |i: usize| rec[i].parse::<f64>().map_err(|_| bad());
-        let genome: Option<Vec<f64>> = (0..n_genes).map(|g| parse_value(space, g, &rec[2 + g])).collect();
+        if out.len() == limit {
+            break;
+        }
+        if rec.len() != n_genes + 8 {
+            return Err(bad(&format!("{} cells, expected {}", rec.len(), n_genes + 8)));
+        }
+        let num = |i: usize| rec[i].parse::<f64>().map_err(|_| bad(&format!("'{}' is not a number", &rec[i])));
+        let flag = |i: usize| match &rec[i] {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            v => Err(bad(&format!("'{v}' is not true or false"))),
+        };
+        let genome = (0..n_genes)
+            .map(|g| {
+                parse_value(space, g, &rec[2 + g])
+                    .ok_or_else(|| bad(&format!("'{}' is not a value of its parameter", &rec[2 + g])))
+            })
+            .collect::<Result<Vec<f64>>>()?;
+        let number: usize = rec[0].parse().map_err(|_| bad("the trial number is not a whole number"))?;
+        if number != out.len() {
+            return Err(bad(&format!("trial number {number}, expected {}", out.len())));
+        }
         let b = 2 + n_genes;
         out.push(Trial {
-            number: rec[0].parse().map_err(|_| bad())?,
-            generation: rec[1].parse().map_err(|_| bad())?,
-            genome: genome.ok_or_else(bad)?,
+            number,
+            generation: rec[1].parse().map_err(|_| bad("the generation is not a whole number"))?,
+            genome,
             fitness: Fitness {
                 value: num(b)?,
                 precision: num(b + 1)?,
                 recall: num(b + 2)?,
-                feasible: &rec[b + 3] == "true",
+                feasible: flag(b + 3)?,
                 ms: num(b + 5)?,
             },
-            cached: &rec[b + 4] == "true",
+            cached: flag(b + 4)?,
         });
     }
     Ok(out)

@@ -2,9 +2,11 @@
 //! append-only `individuals.csv` journal, and the checkpoint written atomically after every
 //! generation. Imports `evolve`, `params`, `report` (atomic writes) and `error`.
 
+mod folder;
 mod journal;
 
-pub use journal::{Journal, read_trials};
+pub use folder::{LOCK, RunLock, create_run_dir, prepare_out, unique_dir};
+pub use journal::{Journal, read_rows, read_trials};
 
 use crate::error::{Error, Result};
 use crate::evolve::Config;
@@ -18,7 +20,7 @@ use std::path::{Path, PathBuf};
 pub struct GoldsetRecord {
     /// Its name.
     pub name: String,
-    /// Where it was read from.
+    /// Where it was read from (absolute, so a resume works from any working directory).
     pub path: String,
     /// Content hash of pages and gold texts.
     pub content_hash: String,
@@ -92,26 +94,6 @@ pub mod files {
     pub const CHECKPOINT: &str = "checkpoint.yaml";
 }
 
-/// Creates a run folder; an existing non-empty folder is refused unless `force` (then cleared).
-pub fn create_run_dir(dir: &Path, force: bool) -> Result<()> {
-    if dir.exists() && std::fs::read_dir(dir).map(|mut d| d.next().is_some()).unwrap_or(false) {
-        if !force {
-            return Err(Error::config(format!(
-                "run folder already exists; resume it with --resume {} or overwrite it with --force",
-                dir.display()
-            ))
-            .with_path(dir));
-        }
-        std::fs::remove_dir_all(dir).map_err(|e| Error::io(dir, "clear run folder", e))?;
-    }
-    std::fs::create_dir_all(dir).map_err(|e| Error::config(format!("cannot create run folder: {e}")).with_path(dir))?;
-    let probe = dir.join(".write-test");
-    std::fs::write(&probe, b"")
-        .map_err(|e| Error::config(format!("run folder is not writable: {e}")).with_path(dir))?;
-    let _ = std::fs::remove_file(probe);
-    Ok(())
-}
-
 /// Writes a YAML file atomically.
 pub fn write_yaml<T: Serialize>(path: &Path, value: &T) -> Result<()> {
     let text = serde_yaml::to_string(value).map_err(|e| Error::bug(e.to_string()))?;
@@ -130,12 +112,84 @@ pub fn read_yaml<T: DeserializeOwned>(path: &Path) -> Result<T> {
     })
 }
 
+/// Everything in `run.yaml` that decides a fitness or the course of the search. The checkpoint
+/// keeps a copy, so a resume can refuse a `run.yaml` (or gold set) edited mid-run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunInputs {
+    /// The extractor.
+    pub extractor: String,
+    /// The parameter description's text.
+    pub params_yaml: String,
+    /// `--set` assignments.
+    pub sets: Vec<String>,
+    /// `--individual`s.
+    pub individuals: Vec<String>,
+    /// The objective.
+    pub objective: String,
+    /// The gold set's content hash (pages, gold texts and `goldset.yaml`).
+    pub goldset_hash: String,
+    /// The optimiser's settings.
+    pub config: Config,
+}
+
+impl RunInputs {
+    /// The inputs recorded in a run record.
+    pub fn of(record: &RunRecord) -> RunInputs {
+        RunInputs {
+            extractor: record.extractor.clone(),
+            params_yaml: record.params_yaml.clone(),
+            sets: record.sets.clone(),
+            individuals: record.individuals.clone(),
+            objective: record.objective.clone(),
+            goldset_hash: record.goldset.content_hash.clone(),
+            config: record.config.clone(),
+        }
+    }
+
+    /// The names of the inputs that differ between `self` (as the run started) and `now`.
+    pub fn changed(&self, now: &RunInputs) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut check = |name: &str, same: bool| {
+            if !same {
+                out.push(name.to_string());
+            }
+        };
+        check("extractor", self.extractor == now.extractor);
+        check("params_yaml", self.params_yaml == now.params_yaml);
+        check("sets", self.sets == now.sets);
+        check("individuals", self.individuals == now.individuals);
+        check("objective", self.objective == now.objective);
+        check("the gold set (content hash)", self.goldset_hash == now.goldset_hash);
+        // Config fields one by one, through their JSON form, so every field counts by name.
+        let (a, b) = (fields(&self.config), fields(&now.config));
+        for (k, v) in &a {
+            check(&format!("config.{k}"), b.get(k) == Some(v));
+        }
+        for k in b.keys().filter(|k| !a.contains_key(*k)) {
+            check(&format!("config.{k}"), false);
+        }
+        out
+    }
+}
+
+/// A serialisable struct's top-level fields as `name → JSON text`.
+fn fields<T: Serialize>(value: &T) -> std::collections::BTreeMap<String, String> {
+    let text = serde_json::to_value(value).unwrap_or(serde_json::Value::Null);
+    match text {
+        serde_json::Value::Object(m) => m.into_iter().map(|(k, v)| (k, v.to_string())).collect(),
+        _ => Default::default(),
+    }
+}
+
 /// The checkpoint: the optimiser's state after a generation and how many journal rows belong
 /// to it (rows past that are from an unfinished generation and are dropped on resume).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Checkpoint<S> {
     /// The optimiser state (population, fitness, stagnation, generation).
     pub state: S,
+    /// The run's inputs when it started (absent in checkpoints of cetune before 0.2).
+    #[serde(default)]
+    pub inputs: Option<RunInputs>,
     /// Rows of `individuals.csv` written up to this state.
     pub journal_rows: usize,
     /// Wall time so far, in seconds.
@@ -145,22 +199,4 @@ pub struct Checkpoint<S> {
 /// Paths of a run folder's files.
 pub fn path(dir: &Path, file: &str) -> PathBuf {
     dir.join(file)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn existing_run_folder_needs_force() {
-        let d = std::env::temp_dir().join(format!("cetune-store-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        create_run_dir(&d, false).unwrap();
-        std::fs::write(d.join("run.yaml"), "x").unwrap();
-        let e = create_run_dir(&d, false).unwrap_err();
-        assert!(e.to_string().contains("run folder already exists; resume it with --resume"), "{e}");
-        create_run_dir(&d, true).unwrap();
-        assert!(!d.join("run.yaml").exists());
-        std::fs::remove_dir_all(&d).unwrap();
-    }
 }

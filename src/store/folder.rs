@@ -1,0 +1,279 @@
+//! Output folders that cannot destroy data: run folders replaced only when they are run folders,
+//! and then only cetune's own files in them; an exclusive lock while a run writes; result folders
+//! that never overlap the gold set and are never overwritten without `--force`.
+
+use crate::error::{Error, Result};
+use crate::paths::{is_non_empty_dir, refuse_cwd_or_ancestor, refuse_overlap};
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::{Read, Seek, Write};
+use std::path::{Path, PathBuf};
+
+/// The lock file inside a run folder.
+pub const LOCK: &str = ".lock";
+
+/// The files and file-name patterns cetune writes into a run folder; `--force` deletes these and
+/// nothing else.
+fn is_run_file(name: &str) -> bool {
+    const FIXED: &[&str] = &[
+        "run.yaml",
+        "individuals.csv",
+        "generations.csv",
+        "checkpoint.yaml",
+        "top.csv",
+        "top.md",
+        "best.yaml",
+        "report.html",
+    ];
+    const PLOTS: &[&str] = &["space", "space-generation", "history"];
+    let base = name.strip_suffix(".tmp").unwrap_or(name);
+    FIXED.contains(&base)
+        || PLOTS.iter().any(|p| {
+            base.strip_prefix(p)
+                .and_then(|r| r.strip_suffix(".svg").or_else(|| r.strip_suffix(".png")))
+                .is_some_and(|mid| mid.is_empty() || mid.starts_with('-') || mid.starts_with('_'))
+        })
+}
+
+/// An exclusive lock on a run folder, held while a run writes into it; released when dropped or
+/// when the process dies (an OS file lock, so `kill -9` leaves no stale lock).
+#[derive(Debug)]
+pub struct RunLock {
+    _file: File,
+}
+
+impl RunLock {
+    /// Takes the lock of `dir`, or says which process holds it.
+    pub fn acquire(dir: &Path) -> Result<RunLock> {
+        let path = dir.join(LOCK);
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(|e| Error::io(&path, "open lock file", e))?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                let mut pid = String::new();
+                let _ = file.read_to_string(&mut pid);
+                let holder = pid.trim();
+                let holder =
+                    if holder.is_empty() { "another process".to_string() } else { format!("process {holder}") };
+                return Err(Error::config(format!(
+                    "this run folder is in use by {holder} (it holds {LOCK}); wait for it to finish or stop it first"
+                ))
+                .with_path(dir));
+            }
+            Err(TryLockError::Error(e)) => return Err(Error::io(&path, "lock", e)),
+        }
+        file.set_len(0).map_err(|e| Error::io(&path, "write lock file", e))?;
+        file.rewind().map_err(|e| Error::io(&path, "write lock file", e))?;
+        write!(file, "{}", std::process::id()).map_err(|e| Error::io(&path, "write lock file", e))?;
+        Ok(RunLock { _file: file })
+    }
+}
+
+/// Creates a new run folder, or replaces an old one, and locks it.
+///
+/// - A missing or empty folder is created.
+/// - A run folder (it holds `run.yaml`) needs `force`; then its lock is taken first (a live run
+///   is never replaced) and only cetune's own files are deleted.
+/// - Any other non-empty folder is refused, with or without `force`.
+/// - The folder may not be, contain or lie inside the gold set, nor be the working directory or
+///   one of its ancestors.
+pub fn create_run_dir(dir: &Path, force: bool, goldset: &Path) -> Result<RunLock> {
+    refuse_overlap(dir, goldset, "the gold set")?;
+    refuse_cwd_or_ancestor(dir)?;
+    if is_non_empty_dir(dir) {
+        if !dir.join(super::files::RUN).is_file() {
+            return Err(Error::config(
+                "this folder is not empty and is not a cetune run folder (it has no run.yaml); choose a new --out",
+            )
+            .with_path(dir));
+        }
+        if !force {
+            return Err(Error::config(format!(
+                "a run folder already exists here; continue it with --resume {0} or replace it with --force",
+                dir.display()
+            ))
+            .with_path(dir));
+        }
+        let lock = RunLock::acquire(dir)?;
+        clear_run_files(dir)?;
+        return Ok(lock);
+    }
+    std::fs::create_dir_all(dir).map_err(|e| Error::config(format!("cannot create run folder: {e}")).with_path(dir))?;
+    RunLock::acquire(dir)
+        .map_err(|e| Error::config(format!("run folder is not writable: {}", e.message)).with_path(dir))
+}
+
+/// Deletes cetune's files (and `compare-*` folders holding only cetune's compare tables) from a
+/// run folder; anything else stays.
+fn clear_run_files(dir: &Path) -> Result<()> {
+    let rd = std::fs::read_dir(dir).map_err(|e| Error::io(dir, "read run folder", e))?;
+    for entry in rd {
+        let entry = entry.map_err(|e| Error::io(dir, "read run folder", e))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let path = entry.path();
+        let kind = entry.file_type().map_err(|e| Error::io(&path, "inspect", e))?;
+        if kind.is_file() && is_run_file(&name) {
+            std::fs::remove_file(&path).map_err(|e| Error::io(&path, "delete", e))?;
+        } else if kind.is_dir() && name.starts_with("compare-") && only_compare_files(&path) {
+            std::fs::remove_dir_all(&path).map_err(|e| Error::io(&path, "delete", e))?;
+        }
+    }
+    Ok(())
+}
+
+fn only_compare_files(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|rd| {
+        rd.flatten().all(|e| {
+            let n = e.file_name().to_string_lossy().into_owned();
+            e.file_type().is_ok_and(|t| t.is_file()) && matches!(n.as_str(), "compare.csv" | "compare.md")
+        })
+    })
+}
+
+/// A new folder `base`, or `base-2`, `base-3`, … when that exists: created atomically, so two
+/// runs started in the same second by one script never share a folder.
+pub fn unique_dir(base: &Path) -> Result<PathBuf> {
+    if let Some(parent) = base.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, "create folder", e))?;
+    }
+    for k in 1..10_000 {
+        let dir = if k == 1 { base.to_path_buf() } else { PathBuf::from(format!("{}-{k}", base.display())) };
+        match std::fs::create_dir(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(Error::io(&dir, "create folder", e)),
+        }
+    }
+    Err(Error::config("no free folder name").with_path(base))
+}
+
+/// Prepares a results folder (`evaluate --out`, `compare --out`, `extract --dump`): never the
+/// gold set or inside it, never the working directory or an ancestor, and an existing non-empty
+/// folder only with `force` (files of the same names are then replaced, others kept).
+pub fn prepare_out(dir: &Path, force: bool, goldset: &Path) -> Result<()> {
+    refuse_overlap(dir, goldset, "the gold set")?;
+    refuse_cwd_or_ancestor(dir)?;
+    if is_non_empty_dir(dir) && !force {
+        return Err(Error::config(
+            "output folder is not empty; use --force to write into it (files of the same names are replaced)",
+        )
+        .with_path(dir));
+    }
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::config(format!("cannot create output folder: {e}")).with_path(dir))?;
+    let probe = dir.join(".cetune-write-test");
+    std::fs::write(&probe, b"")
+        .map_err(|e| Error::config(format!("output folder is not writable: {e}")).with_path(dir))?;
+    let _ = std::fs::remove_file(probe);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tmp(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("cetune-folder-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn force_replaces_only_run_folders_and_only_cetunes_files() {
+        let base = tmp("force");
+        let gs = base.join("gs");
+        std::fs::create_dir_all(&gs).unwrap();
+        // A folder of unrelated files is never deleted, with or without --force.
+        let other = base.join("other");
+        std::fs::create_dir_all(&other).unwrap();
+        std::fs::write(other.join("thesis.tex"), "x").unwrap();
+        for force in [false, true] {
+            let e = create_run_dir(&other, force, &gs).unwrap_err();
+            assert!(e.to_string().contains("not a cetune run folder"), "{e}");
+            assert!(!e.to_string().contains("--resume"), "{e}");
+        }
+        assert!(other.join("thesis.tex").exists());
+        // A run folder: --force needed; then only cetune's files go.
+        let run = base.join("run");
+        drop(create_run_dir(&run, false, &gs).unwrap());
+        for f in ["run.yaml", "individuals.csv", "space.svg", "space-generation.png", "space_r_t.svg", "notes.txt"] {
+            std::fs::write(run.join(f), "x").unwrap();
+        }
+        std::fs::create_dir_all(run.join("compare-l3s")).unwrap();
+        std::fs::write(run.join("compare-l3s/compare.csv"), "x").unwrap();
+        std::fs::create_dir_all(run.join("mine")).unwrap();
+        let e = create_run_dir(&run, false, &gs).unwrap_err();
+        assert!(e.to_string().contains("--resume"), "{e}");
+        drop(create_run_dir(&run, true, &gs).unwrap());
+        let left: Vec<String> = std::fs::read_dir(&run)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n != LOCK)
+            .collect();
+        let mut left = left;
+        left.sort();
+        assert_eq!(left, ["mine", "notes.txt"]);
+        std::fs::remove_dir_all(&base).unwrap();
+    }
+
+    #[test]
+    fn the_gold_set_and_the_working_directory_are_never_a_run_folder() {
+        let base = tmp("gs");
+        let gs = base.join("gs");
+        std::fs::create_dir_all(gs.join("news")).unwrap();
+        std::fs::write(gs.join("news/1.txt"), "gold").unwrap();
+        for out in [gs.clone(), gs.join("news"), base.clone(), gs.join("run")] {
+            let e = create_run_dir(&out, true, &gs).unwrap_err();
+            assert!(e.to_string().contains("overlaps the gold set"), "{out:?}: {e}");
+        }
+        assert!(create_run_dir(Path::new("."), true, &gs).is_err());
+        assert!(gs.join("news/1.txt").exists());
+        std::fs::remove_dir_all(&base).unwrap();
+    }
+
+    #[test]
+    fn a_locked_run_folder_is_refused_naming_the_pid() {
+        let base = tmp("lock");
+        let run = base.join("run");
+        let held = create_run_dir(&run, false, &base.join("gs")).unwrap();
+        std::fs::write(run.join("run.yaml"), "x").unwrap();
+        let e = create_run_dir(&run, true, &base.join("gs")).unwrap_err();
+        assert!(e.to_string().contains(&format!("in use by process {}", std::process::id())), "{e}");
+        assert!(run.join("run.yaml").exists());
+        drop(held);
+        drop(RunLock::acquire(&run).unwrap());
+        std::fs::remove_dir_all(&base).unwrap();
+    }
+
+    #[test]
+    fn default_names_never_collide() {
+        let base = tmp("unique");
+        let a = unique_dir(&base.join("accb-20260101-000000")).unwrap();
+        let b = unique_dir(&base.join("accb-20260101-000000")).unwrap();
+        assert_ne!(a, b);
+        assert!(b.to_string_lossy().ends_with("-2"));
+        std::fs::remove_dir_all(&base).unwrap();
+    }
+
+    #[test]
+    fn results_folders_need_force_and_never_overlap_the_gold_set() {
+        let base = tmp("out");
+        let gs = base.join("gs");
+        std::fs::create_dir_all(&gs).unwrap();
+        let e = prepare_out(&gs, true, &gs).unwrap_err();
+        assert!(e.to_string().contains("overlaps the gold set"), "{e}");
+        let out = base.join("out");
+        prepare_out(&out, false, &gs).unwrap();
+        std::fs::write(out.join("summary.md"), "x").unwrap();
+        let e = prepare_out(&out, false, &gs).unwrap_err();
+        assert!(e.to_string().contains("use --force"), "{e}");
+        prepare_out(&out, true, &gs).unwrap();
+        std::fs::remove_dir_all(&base).unwrap();
+    }
+}
