@@ -92,6 +92,8 @@ pub fn create_run_dir(dir: &Path, force: bool, goldset: &Path) -> Result<RunLock
             )
             .with_path(dir));
         }
+        // The lock first: a live run is reported as such, with or without --force.
+        let lock = RunLock::acquire(dir)?;
         if !force {
             return Err(Error::config(format!(
                 "a run folder already exists here; continue it with --resume {0} or replace it with --force",
@@ -99,7 +101,6 @@ pub fn create_run_dir(dir: &Path, force: bool, goldset: &Path) -> Result<RunLock
             ))
             .with_path(dir));
         }
-        let lock = RunLock::acquire(dir)?;
         clear_run_files(dir)?;
         return Ok(lock);
     }
