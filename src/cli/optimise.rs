@@ -5,7 +5,7 @@
 use super::common::{SettingArgs, default_goldset, timestamp};
 use super::runfiles::{load_run, write_reports};
 use crate::error::{Error, ErrorKind, Result};
-use crate::evolve::{self, Blend, Config, GenerationInfo, Observer, State, Strategy, Trial};
+use crate::evolve::{self, Blend, Config, GenerationInfo, Observer, State, StrategyKind, Trial};
 use crate::goldset::native;
 use crate::objective::problem::{ExtractionProblem, Objective};
 use crate::objective::{Corpus, set_threads};
@@ -91,12 +91,7 @@ pub struct Args {
 }
 
 fn config(a: &Args) -> Result<Config> {
-    let strategy = match a.strategy.as_str() {
-        "ga" => Strategy::Ga,
-        "random" => Strategy::Random,
-        "grid" => Strategy::Grid,
-        s => return Err(Error::config(format!("unknown strategy '{s}' (expected ga, random or grid)"))),
-    };
+    let strategy: StrategyKind = a.strategy.parse()?;
     let blend = match a.blend.as_str() {
         "blx" => Blend::Blx,
         "mean" => Blend::Mean,

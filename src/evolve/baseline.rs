@@ -5,9 +5,72 @@
 //! the largest (at least 2) that keeps the grid within the budget. Points are enumerated in
 //! mixed-radix order (the last gene varies fastest) and never materialised all at once.
 
+use super::config::Config;
 use super::genome::{Gene, Genome, Space};
 use super::operators::random_genome;
+use super::problem::Fitness;
+use super::strategy::Strategy;
+use crate::error::{Error, Result};
 use rand::Rng;
+use rand::rngs::StdRng;
+
+/// Uniform random search: every generation is `population` fresh random genomes.
+#[derive(Debug, Clone)]
+pub struct RandomSearch {
+    /// Genomes per generation.
+    pub population: usize,
+}
+
+impl Strategy for RandomSearch {
+    fn initial(&mut self, space: &Space, n: usize, rng: &mut StdRng) -> Vec<Genome> {
+        random_generation(space, n, rng)
+    }
+    fn propose(&mut self, space: &Space, _: &[Genome], _: &[Fitness], rng: &mut StdRng) -> Vec<Genome> {
+        random_generation(space, self.population, rng)
+    }
+}
+
+/// Grid search: the points of a [`Grid`] sized to the budget, `population` at a time, in order.
+/// Its state is the cursor (the next point's index), saved in the checkpoint.
+#[derive(Debug, Clone)]
+pub struct GridSearch {
+    grid: Grid,
+    population: usize,
+    cursor: usize,
+}
+
+impl GridSearch {
+    /// The grid for `config`'s budget (population × max generations) over `space`.
+    pub fn new(space: &Space, config: &Config) -> GridSearch {
+        GridSearch { grid: Grid::for_budget(space, config.budget()), population: config.population, cursor: 0 }
+    }
+
+    fn take(&mut self, n: usize) -> Vec<Genome> {
+        let chunk = self.grid.chunk(self.cursor, n);
+        self.cursor += chunk.len();
+        chunk
+    }
+}
+
+impl Strategy for GridSearch {
+    fn initial(&mut self, _: &Space, n: usize, _: &mut StdRng) -> Vec<Genome> {
+        self.take(n)
+    }
+    fn propose(&mut self, _: &Space, _: &[Genome], _: &[Fitness], _: &mut StdRng) -> Vec<Genome> {
+        self.take(self.population)
+    }
+    fn exhausted(&self) -> bool {
+        self.cursor >= self.grid.len()
+    }
+    fn save(&self) -> serde_json::Value {
+        serde_json::json!({ "cursor": self.cursor })
+    }
+    fn load(&mut self, state: &serde_json::Value) -> Result<()> {
+        let cursor = state.get("cursor").and_then(serde_json::Value::as_u64);
+        self.cursor = cursor.ok_or_else(|| Error::config("the checkpoint has no grid cursor"))? as usize;
+        Ok(())
+    }
+}
 
 /// `n` uniform random genomes (repaired).
 pub fn random_generation(space: &Space, n: usize, rng: &mut impl Rng) -> Vec<Genome> {

@@ -1,6 +1,7 @@
 //! The settings of a run: search strategy, GA operators and stopping rules (defaults from
 //! `algorithms.md` Part C).
 
+use super::strategy::StrategyKind;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -13,19 +14,6 @@ pub enum Blend {
     /// BLX-α: each child value uniform on `[min − α·d, max + α·d]`, `d = |x₁ − x₂|`, then clamped.
     #[default]
     Blx,
-}
-
-/// Which search produces the genomes of each generation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Strategy {
-    /// The genetic algorithm: elites, tournament selection, crossover, mutation.
-    #[default]
-    Ga,
-    /// Baseline: every generation is `population` fresh uniform random genomes.
-    Random,
-    /// Baseline: a grid of about `population × max_generations` points, `population` per generation.
-    Grid,
 }
 
 /// Settings of a run. `Config::default()` gives the Part C defaults with seed 0.
@@ -59,7 +47,7 @@ pub struct Config {
     /// Seed of all randomness of the run.
     pub seed: u64,
     /// Search strategy (GA).
-    pub strategy: Strategy,
+    pub strategy: StrategyKind,
 }
 
 impl Default for Config {
@@ -78,7 +66,7 @@ impl Default for Config {
             patience: 10,
             epsilon: 1e-4,
             seed: 0,
-            strategy: Strategy::Ga,
+            strategy: StrategyKind::Ga,
         }
     }
 }
@@ -90,7 +78,7 @@ impl Config {
         if self.population == 0 || self.max_generations == 0 || self.tournament == 0 {
             return bad("population, max_generations and tournament must be at least 1".into());
         }
-        if self.elites >= self.population && self.strategy == Strategy::Ga {
+        if self.elites >= self.population && self.strategy == StrategyKind::Ga {
             return bad(format!("elites must be below population ({}), but got {}", self.population, self.elites));
         }
         let probs = [("crossover_prob", Some(self.crossover_prob)), ("mutation_rate", self.mutation_rate)];
@@ -140,6 +128,6 @@ mod tests {
     #[test]
     fn config_reads_from_partial_yaml() {
         let c: Config = serde_yaml::from_str("population: 10\nstrategy: grid\nblend: mean\n").unwrap();
-        assert_eq!((c.population, c.strategy, c.blend, c.elites), (10, Strategy::Grid, Blend::Mean, 1));
+        assert_eq!((c.population, c.strategy, c.blend, c.elites), (10, StrategyKind::Grid, Blend::Mean, 1));
     }
 }

@@ -6,13 +6,13 @@
 //! [`State`] after generation `g` (with the trials before it) continues exactly as the
 //! uninterrupted run would have.
 
-use super::baseline::{Grid, random_generation, settings};
+use super::baseline::settings;
 use super::cache::Cache;
-use super::config::{Config, Strategy};
-use super::ga::next_generation;
-use super::genome::{Genome, Space, repair};
+use super::config::Config;
+use super::genome::{Genome, repair};
 use super::problem::Problem;
 use super::state::{GenerationInfo, State};
+use super::strategy::Strategy;
 use super::trial::Trial;
 use crate::error::Result;
 use rand::SeedableRng;
@@ -117,8 +117,8 @@ pub fn generation_rng(seed: u64, g: usize) -> StdRng {
 /// Runs the search.
 ///
 /// - `initial`: known-good genomes placed first in generation 0 (repaired; ignored on resume);
-///   generation 0 is filled up to `config.population` with uniform random genomes (Ga, Random)
-///   or the first grid points (Grid).
+///   generation 0 is filled up to `config.population` by the strategy (random genomes for the
+///   GA and random search, the first points for the grid).
 /// - `prior_trials`: trials of earlier runs that seed the fitness cache. On resume pass the
 ///   journal of the interrupted run; only trials numbered below `state.trials` are used, so a
 ///   journal that ran ahead of its checkpoint does not change the result.
@@ -136,39 +136,40 @@ pub fn run(
     config.validate()?;
     let space = problem.space().clone();
     space.validate()?;
-    let grid = (config.strategy == Strategy::Grid).then(|| Grid::for_budget(&space, config.budget()));
+    let mut strategy = config.strategy.build(config, &space);
     let limit = resume.as_ref().map_or(usize::MAX, |s| s.trials);
     let mut cache = Cache::from_trials(&space, prior_trials.iter().filter(|t| t.number < limit));
     let mut trials = Vec::new();
     let mut state = match resume {
         Some(s) => {
             s.check_resumable(config, space.len())?;
+            strategy.load(&s.strategy_state)?;
             s
         }
-        None => first_generation(problem, config, initial, grid.as_ref(), &mut cache, observer, &mut trials)?,
+        None => first_generation(problem, config, strategy.as_mut(), initial, &mut cache, observer, &mut trials)?,
     };
     let size = settings(&space);
     loop {
         let exhausted = size.is_some_and(|n| cache.len() >= n);
-        if let Some(reason) = termination(&state, config, grid.as_ref(), exhausted, observer) {
+        if let Some(reason) = termination(&state, config, strategy.as_ref(), exhausted, observer) {
             return Ok(Outcome { trials, reason, best: state.best.clone(), state });
         }
         let g = state.generation + 1;
-        let genomes = propose(&space, config, grid.as_ref(), &state);
-        let cursor = state.cursor + if grid.is_some() { genomes.len() } else { 0 };
+        let mut rng = generation_rng(config.seed, g);
+        let genomes = strategy.propose(&space, &state.population, &state.fitness, &mut rng);
         let new = cache.evaluate(problem, genomes, g, state.trials)?;
-        state.advance(config, &new, cursor);
+        state.advance(config, &new, strategy.save());
         observe(observer, &new, &state)?;
         trials.extend(new);
     }
 }
 
-/// Generation 0: the repaired `initial` genomes, then random genomes or grid points.
+/// Generation 0: the repaired `initial` genomes, then the strategy's first genomes.
 fn first_generation(
     problem: &mut dyn Problem,
     config: &Config,
+    strategy: &mut dyn Strategy,
     initial: Vec<Genome>,
-    grid: Option<&Grid>,
     cache: &mut Cache,
     observer: &mut dyn Observer,
     trials: &mut Vec<Trial>,
@@ -181,35 +182,12 @@ fn first_generation(
         genomes.push(g);
     }
     let fill = config.population.saturating_sub(genomes.len());
-    let cursor = match grid {
-        Some(grid) => extend_from_grid(&mut genomes, grid, fill),
-        None => {
-            genomes.extend(random_generation(&space, fill, &mut generation_rng(config.seed, 0)));
-            0
-        }
-    };
+    genomes.extend(strategy.initial(&space, fill, &mut generation_rng(config.seed, 0)));
     let new = cache.evaluate(problem, genomes, 0, 0)?;
-    let state = State::start(config, &new, cursor)?;
+    let state = State::start(config, &new, strategy.save())?;
     observe(observer, &new, &state)?;
     trials.extend(new);
     Ok(state)
-}
-
-fn extend_from_grid(genomes: &mut Vec<Genome>, grid: &Grid, fill: usize) -> usize {
-    let chunk = grid.chunk(0, fill);
-    let n = chunk.len();
-    genomes.extend(chunk);
-    n
-}
-
-/// The genomes of generation `state.generation + 1`.
-fn propose(space: &Space, config: &Config, grid: Option<&Grid>, state: &State) -> Vec<Genome> {
-    let mut rng = generation_rng(config.seed, state.generation + 1);
-    match (grid, config.strategy) {
-        (Some(grid), _) => grid.chunk(state.cursor, config.population),
-        (None, Strategy::Random) => random_generation(space, config.population, &mut rng),
-        (None, _) => next_generation(space, config, &state.population, &state.fitness, &mut rng),
-    }
 }
 
 fn observe(observer: &mut dyn Observer, trials: &[Trial], state: &State) -> Result<()> {
@@ -221,11 +199,11 @@ fn observe(observer: &mut dyn Observer, trials: &[Trial], state: &State) -> Resu
 fn termination(
     state: &State,
     config: &Config,
-    grid: Option<&Grid>,
+    strategy: &dyn Strategy,
     exhausted: bool,
     observer: &dyn Observer,
 ) -> Option<TerminationReason> {
-    if grid.is_some_and(|g| state.cursor >= g.len()) {
+    if strategy.exhausted() {
         Some(TerminationReason::BudgetExhausted)
     } else if exhausted {
         Some(TerminationReason::SpaceExhausted)

@@ -6,7 +6,32 @@ use super::config::Config;
 use super::genome::{Genome, Space};
 use super::operators::{crossover, mutate, tournament};
 use super::problem::Fitness;
+use super::strategy::Strategy;
+use rand::rngs::StdRng;
 use rand::{Rng, RngExt};
+
+/// The genetic algorithm as a [`Strategy`]: generation 0 is uniform random, every later one is
+/// [`next_generation`] of the last. It keeps no state of its own between generations.
+#[derive(Debug, Clone)]
+pub struct Ga {
+    config: Config,
+}
+
+impl Ga {
+    /// A GA with the operators and population size of `config`.
+    pub fn new(config: Config) -> Ga {
+        Ga { config }
+    }
+}
+
+impl Strategy for Ga {
+    fn initial(&mut self, space: &Space, n: usize, rng: &mut StdRng) -> Vec<Genome> {
+        super::baseline::random_generation(space, n, rng)
+    }
+    fn propose(&mut self, space: &Space, population: &[Genome], fitness: &[Fitness], rng: &mut StdRng) -> Vec<Genome> {
+        next_generation(space, &self.config, population, fitness, rng)
+    }
+}
 
 /// Indices of `fitness` from best to worst by rank; ties keep their order.
 pub fn ranked(fitness: &[Fitness]) -> Vec<usize> {

@@ -6,9 +6,10 @@
 //!
 //! - [`genome`]: [`Gene`], [`Space`], [`Genome`], [`repair`], cache [`key`];
 //! - [`problem`]: the [`Problem`] trait and [`Fitness`] (feasible first, then value);
-//! - [`config`]: [`Config`] with the Part C defaults, [`Strategy`], [`Blend`];
+//! - [`config`]: [`Config`] with the Part C defaults and [`Blend`];
+//! - [`strategy`]: the [`Strategy`] trait and the names of the strategies ([`StrategyKind`]);
 //! - [`operators`]: sampling, tournament, crossover, mutation — each takes its RNG;
-//! - [`ga`]: one GA generation; [`baseline`]: random search and [`Grid`];
+//! - [`ga`]: the GA ([`ga::Ga`]); [`baseline`]: random search and grid search over a [`Grid`];
 //! - [`cache`], [`trial`], [`state`]: fitness cache, the immutable history, the checkpoint;
 //! - [`executor`]: [`run`], stopping rules, [`Observer`]s;
 //! - [`testutil`]: toy problems (OneMax, sphere, a mixed space).
@@ -26,6 +27,7 @@ pub mod genome;
 pub mod operators;
 pub mod problem;
 pub mod state;
+pub mod strategy;
 pub mod testutil;
 pub mod trial;
 
@@ -34,9 +36,10 @@ mod tests;
 
 pub use baseline::Grid;
 pub use cache::Cache;
-pub use config::{Blend, Config, Strategy};
+pub use config::{Blend, Config};
 pub use executor::{Observer, Outcome, TerminationReason, generation_rng, run};
 pub use genome::{Gene, Genome, Space, key, repair};
 pub use problem::{Fitness, Problem};
 pub use state::{GenerationInfo, State};
+pub use strategy::{Strategy, StrategyKind};
 pub use trial::{Trial, best_trial};

@@ -2,7 +2,8 @@
 //! checkpoint is just this value (serialised with serde). There is no RNG state to save: the
 //! RNG of generation `g` is derived from `(seed, g)` ([`super::generation_rng`]).
 
-use super::config::{Config, Strategy};
+use super::config::Config;
+use super::strategy::StrategyKind;
 use super::genome::Genome;
 use super::problem::Fitness;
 use super::trial::{Trial, best_trial};
@@ -30,17 +31,18 @@ pub struct State {
     pub trials: usize,
     /// Genomes evaluated so far (cache misses).
     pub evaluations: usize,
-    /// Grid strategy: index of the next grid point to evaluate (0 otherwise).
-    pub cursor: usize,
+    /// The strategy's own state ([`super::Strategy::save`]): a grid's cursor, `null` for the GA.
+    #[serde(default)]
+    pub strategy_state: serde_json::Value,
     /// The seed of the run (checked on resume).
     pub seed: u64,
     /// The strategy of the run (checked on resume).
-    pub strategy: Strategy,
+    pub strategy: StrategyKind,
 }
 
 impl State {
     /// The state after generation 0, whose trials are `trials` (not empty).
-    pub fn start(config: &Config, trials: &[Trial], cursor: usize) -> Result<State> {
+    pub fn start(config: &Config, trials: &[Trial], strategy_state: serde_json::Value) -> Result<State> {
         let best = best_trial(trials).ok_or_else(|| Error::bug("generation 0 produced no trials"))?.clone();
         Ok(State {
             generation: 0,
@@ -52,15 +54,15 @@ impl State {
             stagnant: 0,
             trials: trials.len(),
             evaluations: trials.iter().filter(|t| !t.cached).count(),
-            cursor,
+            strategy_state,
             seed: config.seed,
             strategy: config.strategy,
         })
     }
 
-    /// Moves on to the next generation, whose trials are `trials`; `cursor` is the new grid
-    /// position.
-    pub fn advance(&mut self, config: &Config, trials: &[Trial], cursor: usize) {
+    /// Moves on to the next generation, whose trials are `trials`; `strategy_state` is the
+    /// strategy's state after proposing them.
+    pub fn advance(&mut self, config: &Config, trials: &[Trial], strategy_state: serde_json::Value) {
         self.generation += 1;
         self.population = trials.iter().map(|t| t.genome.clone()).collect();
         self.fitness = trials.iter().map(|t| t.fitness).collect();
@@ -76,14 +78,14 @@ impl State {
         self.best_history.push(self.best.fitness.value);
         self.trials += trials.len();
         self.evaluations += trials.iter().filter(|t| !t.cached).count();
-        self.cursor = cursor;
+        self.strategy_state = strategy_state;
     }
 
     /// Checks that the state belongs to a run with this configuration.
     pub fn check_resumable(&self, config: &Config, genes: usize) -> Result<()> {
         if self.seed != config.seed || self.strategy != config.strategy {
             let msg = format!(
-                "the checkpoint was made with seed {} and strategy {:?}, but the run asks for seed {} and strategy {:?}",
+                "the checkpoint was made with seed {} and strategy {}, but the run asks for seed {} and strategy {}",
                 self.seed, self.strategy, config.seed, config.strategy
             );
             return Err(Error::config(msg));

@@ -29,7 +29,7 @@ impl Observer for Recorder {
     }
 }
 
-fn config(strategy: Strategy, seed: u64) -> Config {
+fn config(strategy: StrategyKind, seed: u64) -> Config {
     Config { population: 20, max_generations: 40, seed, strategy, ..Config::default() }
 }
 
@@ -41,7 +41,7 @@ fn run_toy(toy: &mut Toy, c: &Config, initial: Vec<Genome>) -> (Outcome, Recorde
 
 #[test]
 fn ga_solves_sphere_and_one_max() {
-    let c = Config { population: 30, max_generations: 150, patience: 40, ..config(Strategy::Ga, 1) };
+    let c = Config { population: 30, max_generations: 150, patience: 40, ..config(StrategyKind::Ga, 1) };
     let (out, _) = run_toy(&mut Toy::sphere(3), &c, vec![]);
     assert!(out.best.fitness.value > -0.01, "{:?}", out.best);
     let (out, _) = run_toy(&mut Toy::one_max(24), &c, vec![]);
@@ -51,7 +51,7 @@ fn ga_solves_sphere_and_one_max() {
 
 #[test]
 fn ga_finds_the_feasible_optimum_of_the_mixed_problem() {
-    let c = Config { max_generations: 100, patience: 30, ..config(Strategy::Ga, 2) };
+    let c = Config { max_generations: 100, patience: 30, ..config(StrategyKind::Ga, 2) };
     let (out, _) = run_toy(&mut Toy::mixed(), &c, vec![]);
     assert!(out.best.fitness.feasible && out.best.fitness.value > 1.45, "{:?}", out.best);
 }
@@ -59,7 +59,7 @@ fn ga_finds_the_feasible_optimum_of_the_mixed_problem() {
 #[test]
 fn elitism_never_loses_the_best() {
     for seed in 0..5 {
-        let (out, rec) = run_toy(&mut Toy::mixed(), &config(Strategy::Ga, seed), vec![]);
+        let (out, rec) = run_toy(&mut Toy::mixed(), &config(StrategyKind::Ga, seed), vec![]);
         let mut previous: Option<Fitness> = None;
         for g in 0..=out.state.generation {
             let best = out.trials.iter().filter(|t| t.generation == g).map(|t| t.fitness).max_by(|a, b| a.rank_cmp(b));
@@ -74,7 +74,7 @@ fn elitism_never_loses_the_best() {
 
 #[test]
 fn same_seed_same_trials_other_seed_other_trials() {
-    for strategy in [Strategy::Ga, Strategy::Random] {
+    for strategy in [StrategyKind::Ga, StrategyKind::Random] {
         let a = run_toy(&mut Toy::mixed(), &config(strategy, 7), vec![]).0;
         let b = run_toy(&mut Toy::mixed(), &config(strategy, 7), vec![]).0;
         let c = run_toy(&mut Toy::mixed(), &config(strategy, 8), vec![]).0;
@@ -85,7 +85,7 @@ fn same_seed_same_trials_other_seed_other_trials() {
 
 #[test]
 fn resuming_from_any_generation_reproduces_the_run() {
-    for strategy in [Strategy::Ga, Strategy::Random, Strategy::Grid] {
+    for strategy in [StrategyKind::Ga, StrategyKind::Random, StrategyKind::Grid] {
         let c = Config { max_generations: 12, patience: 0, ..config(strategy, 3) };
         let initial = vec![vec![0.5, 50.0, 1.0, 0.0]];
         let (full, rec) = run_toy(&mut Toy::mixed(), &c, initial.clone());
@@ -107,7 +107,7 @@ fn resuming_from_any_generation_reproduces_the_run() {
 
 #[test]
 fn the_cache_evaluates_each_genome_once() {
-    let c = Config { patience: 0, ..config(Strategy::Ga, 4) };
+    let c = Config { patience: 0, ..config(StrategyKind::Ga, 4) };
     let mut toy = Toy::one_max(6);
     let (out, rec) = run_toy(&mut toy, &c, vec![]);
     let keys: HashSet<String> = out.trials.iter().map(|t| key(Toy::one_max(6).space(), &t.genome)).collect();
@@ -122,7 +122,7 @@ fn the_cache_evaluates_each_genome_once() {
 
 #[test]
 fn prior_trials_seed_the_cache() {
-    let c = Config { max_generations: 5, patience: 0, ..config(Strategy::Ga, 5) };
+    let c = Config { max_generations: 5, patience: 0, ..config(StrategyKind::Ga, 5) };
     let (first, _) = run_toy(&mut Toy::mixed(), &c, vec![]);
     let mut toy = Toy::mixed();
     let again = run(&mut toy, &c, vec![], &first.trials, &mut (), None).unwrap();
@@ -133,7 +133,7 @@ fn prior_trials_seed_the_cache() {
 #[test]
 fn injected_genomes_come_first_repaired() {
     let initial = vec![vec![0.304, 69.6, 2.0, 1.0], vec![2.0, -5.0, 1.2, 0.2]];
-    let c = Config { max_generations: 1, ..config(Strategy::Ga, 6) };
+    let c = Config { max_generations: 1, ..config(StrategyKind::Ga, 6) };
     let (out, _) = run_toy(&mut Toy::mixed(), &c, initial);
     let toy = Toy::mixed();
     let space = toy.space();
@@ -148,7 +148,7 @@ fn injected_genomes_come_first_repaired() {
 #[test]
 fn stopping_by_the_observer_finishes_the_generation() {
     let mut rec = Recorder { stop_after: Some(4), ..Recorder::default() };
-    let out = run(&mut Toy::mixed(), &config(Strategy::Ga, 1), vec![], &[], &mut rec, None).unwrap();
+    let out = run(&mut Toy::mixed(), &config(StrategyKind::Ga, 1), vec![], &[], &mut rec, None).unwrap();
     assert_eq!((out.reason, out.state.generation, out.trials.len()), (TerminationReason::Interrupted, 3, 80));
     assert_eq!(rec.states.len(), 4);
 }
@@ -157,7 +157,7 @@ fn stopping_by_the_observer_finishes_the_generation() {
 fn grid_runs_until_exhausted() {
     let space = Space { genes: vec![Gene::Int { lo: 0, hi: 4 }, Gene::Bool, Gene::Cat { n: 3 }], correlated: vec![] };
     let mut toy = Toy::new(space.clone(), |g| Fitness::of(g.iter().sum()));
-    let c = Config { population: 7, max_generations: 10, patience: 0, ..config(Strategy::Grid, 0) };
+    let c = Config { population: 7, max_generations: 10, patience: 0, ..config(StrategyKind::Grid, 0) };
     let (out, rec) = run_toy(&mut toy, &c, vec![]);
     assert_eq!(out.reason, TerminationReason::BudgetExhausted);
     assert_eq!((out.trials.len(), rec.states.len(), toy.evaluations), (30, 5, 30));
@@ -168,7 +168,7 @@ fn grid_runs_until_exhausted() {
 
 #[test]
 fn random_baseline_runs_with_the_same_budget() {
-    let c = Config { patience: 0, ..config(Strategy::Random, 9) };
+    let c = Config { patience: 0, ..config(StrategyKind::Random, 9) };
     let (out, _) = run_toy(&mut Toy::sphere(2), &c, vec![vec![1.0, 1.0]]);
     assert_eq!((out.trials.len(), out.reason), (c.budget(), TerminationReason::MaxGenerations));
     assert!(out.trials.iter().all(|t| t.genome.iter().all(|x| (-5.0..=5.0).contains(x))));
@@ -177,7 +177,7 @@ fn random_baseline_runs_with_the_same_budget() {
 
 #[test]
 fn resume_checks_seed_and_strategy() {
-    let c = Config { max_generations: 2, ..config(Strategy::Ga, 1) };
+    let c = Config { max_generations: 2, ..config(StrategyKind::Ga, 1) };
     let (out, _) = run_toy(&mut Toy::mixed(), &c, vec![]);
     let other = Config { seed: 2, ..c };
     let err = run(&mut Toy::mixed(), &other, vec![], &out.trials, &mut (), Some(out.state)).unwrap_err();
@@ -189,7 +189,7 @@ fn patience_zero_stops_once_a_finite_space_is_exhausted() {
     // 3 × 2 settings: without the exhaustion rule this ran a million cached generations.
     let space = Space { genes: vec![Gene::Int { lo: 0, hi: 2 }, Gene::Bool], correlated: vec![] };
     let mut toy = Toy::new(space, |g| Fitness::of(g.iter().sum()));
-    for strategy in [Strategy::Ga, Strategy::Random] {
+    for strategy in [StrategyKind::Ga, StrategyKind::Random] {
         let c = Config { population: 4, max_generations: 1_000_000, patience: 0, ..config(strategy, 3) };
         let (out, _) = run_toy(&mut toy, &c, vec![]);
         assert_eq!(out.reason, TerminationReason::SpaceExhausted, "{strategy:?}");

@@ -1,0 +1,89 @@
+//! Search strategies as types: the executor asks a [`Strategy`] for generation 0's genomes and
+//! for each next batch, and never matches on which strategy it runs. Each strategy keeps its own
+//! state and serialises it into the checkpoint ([`Strategy::save`] / [`Strategy::load`]), so a
+//! strategy with a memory (a grid's cursor; later a CMA-ES mean and covariance, a racing
+//! schedule) resumes exactly.
+//!
+//! Adding a strategy: one type implementing [`Strategy`] in its own file, one variant of
+//! [`StrategyKind`] and one arm in [`StrategyKind::build`].
+
+use super::config::Config;
+use super::genome::{Genome, Space};
+use super::problem::Fitness;
+use crate::error::{Error, Result};
+use rand::rngs::StdRng;
+use serde::{Deserialize, Serialize};
+
+/// A search strategy: proposes genomes; the executor evaluates, journals and stops.
+pub trait Strategy {
+    /// `n` genomes that fill generation 0 after the fixed initial ones (known-good settings).
+    fn initial(&mut self, space: &Space, n: usize, rng: &mut StdRng) -> Vec<Genome>;
+    /// The genomes of the next generation, given the last generation's genomes and fitnesses
+    /// (same order). `rng` is the generation's own generator.
+    fn propose(&mut self, space: &Space, population: &[Genome], fitness: &[Fitness], rng: &mut StdRng)
+    -> Vec<Genome>;
+    /// Whether the strategy has nothing left to propose (a grid that is done).
+    fn exhausted(&self) -> bool {
+        false
+    }
+    /// The strategy's own state for the checkpoint (`null` when it has none).
+    fn save(&self) -> serde_json::Value {
+        serde_json::Value::Null
+    }
+    /// Restores the state written by [`Strategy::save`].
+    fn load(&mut self, _state: &serde_json::Value) -> Result<()> {
+        Ok(())
+    }
+}
+
+/// The strategies a run can name (`--strategy`, `run.yaml`'s `config.strategy`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StrategyKind {
+    /// The genetic algorithm (Gottron 2009).
+    #[default]
+    Ga,
+    /// Uniform random search with the same budget.
+    Random,
+    /// A full-factorial grid with about the same budget.
+    Grid,
+}
+
+impl StrategyKind {
+    /// Every strategy, for listings and `--strategy` parsing.
+    pub const ALL: [StrategyKind; 3] = [StrategyKind::Ga, StrategyKind::Random, StrategyKind::Grid];
+
+    /// The name used on the command line and in `run.yaml`.
+    pub fn name(self) -> &'static str {
+        match self {
+            StrategyKind::Ga => "ga",
+            StrategyKind::Random => "random",
+            StrategyKind::Grid => "grid",
+        }
+    }
+
+    /// The strategy for a run with `config` over `space`: the one place that maps names to types.
+    pub fn build(self, config: &Config, space: &Space) -> Box<dyn Strategy> {
+        match self {
+            StrategyKind::Ga => Box::new(super::ga::Ga::new(config.clone())),
+            StrategyKind::Random => Box::new(super::baseline::RandomSearch { population: config.population }),
+            StrategyKind::Grid => Box::new(super::baseline::GridSearch::new(space, config)),
+        }
+    }
+}
+
+impl std::str::FromStr for StrategyKind {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        StrategyKind::ALL.into_iter().find(|k| k.name() == s).ok_or_else(|| {
+            let names: Vec<&str> = StrategyKind::ALL.iter().map(|k| k.name()).collect();
+            Error::config(format!("unknown strategy '{s}' (expected {})", names.join(", ")))
+        })
+    }
+}
+
+impl std::fmt::Display for StrategyKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
