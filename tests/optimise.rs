@@ -347,3 +347,30 @@ fn resume_without_any_checkpoint_starts_again_and_ends_identical() {
     assert!(out.stderr.contains("starting again from generation 0"), "{}", out.stderr);
     assert_eq!(journal_without_times(&full), journal_without_times(&cut));
 }
+
+#[test]
+fn macro_f1_objective_equals_the_macro_average_that_evaluate_reports() {
+    let set = linky_set("macro", 9);
+    let run = beside(&set, "run");
+    cetune(&optimise_args(set.to_str().unwrap(), run.to_str().unwrap(), &["--objective", "macro-f1"])).ok();
+    let ev = beside(&set, "ev");
+    cetune(&[
+        "evaluate",
+        "--goldset",
+        set.to_str().unwrap(),
+        "--params",
+        run.join("best.yaml").to_str().unwrap(),
+        "--out",
+        ev.to_str().unwrap(),
+        "-q",
+    ])
+    .ok();
+    let rows = read_csv(&ev.join("per-package.csv"));
+    let macro_row = rows.iter().find(|r| r[0] == "(macro)").unwrap();
+    let micro_row = rows.iter().find(|r| r[0] == "(micro)").unwrap();
+    let top1: f64 = read_csv(&run.join("top.csv"))[1][3].parse().unwrap();
+    let macro_f1: f64 = macro_row[4].parse().unwrap();
+    assert!((macro_f1 - top1).abs() < 1e-6, "{macro_row:?} vs {top1}");
+    // The packages differ in size (6 blog, 3 news), so the two averages differ.
+    assert!((micro_row[4].parse::<f64>().unwrap() - macro_f1).abs() > 1e-6, "{micro_row:?}");
+}

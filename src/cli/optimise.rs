@@ -64,7 +64,7 @@ pub struct Args {
     /// Search strategy: ga, or the baselines random and grid (same evaluation budget).
     #[arg(long, default_value = "ga")]
     strategy: String,
-    /// Fitness: f1 (mean F1), fbeta:B, or recall-at-precision:P.
+    /// Fitness: f1 (mean F1 over documents), macro-f1 (mean over packages), fbeta:B, or recall-at-precision:P.
     #[arg(long, default_value = "f1")]
     objective: String,
     /// Add an individual to the first generation: --individual r=40,t=0.8 (repeatable).

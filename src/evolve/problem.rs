@@ -22,6 +22,10 @@ pub struct Fitness {
     pub recall: f64,
     /// Time the evaluation took, in milliseconds.
     pub ms: f64,
+    /// `Some(n)`: a partial evaluation on `n` instances (documents) only, which never ranks
+    /// against full ones; `None`: a full evaluation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial: Option<usize>,
 }
 
 impl Fitness {
@@ -60,12 +64,25 @@ impl Fitness {
 /// genomes, the problem scores them. Evaluation takes no randomness, so results cannot depend
 /// on the order in which a parallel implementation runs its jobs.
 pub trait Problem {
-    /// The search space; constant for the whole run.
+    /// The genes.
     fn space(&self) -> &Space;
 
-    /// Scores repaired, distinct genomes; returns one fitness per genome, in order. An `Err`
-    /// aborts the run (a failure of one document should be folded into the fitness instead).
+    /// Evaluates genomes fully (on every instance); one fitness per genome, in order.
     fn evaluate_batch(&mut self, genomes: &[Genome]) -> Result<Vec<Fitness>>;
+
+    /// How many instances (documents) a full evaluation covers; 1 for a problem without
+    /// instances, which can only be evaluated fully.
+    fn instances(&self) -> usize {
+        1
+    }
+
+    /// Evaluates genomes on the instances `subset` (indices below [`Problem::instances`]) only:
+    /// the fidelity hook for racing. Each fitness says so in [`Fitness::partial`]; a subset that
+    /// covers every instance is a full evaluation. The default evaluates fully.
+    fn evaluate_subset(&mut self, genomes: &[Genome], subset: &[usize]) -> Result<Vec<Fitness>> {
+        let _ = subset;
+        self.evaluate_batch(genomes)
+    }
 }
 
 #[cfg(test)]

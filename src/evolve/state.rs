@@ -3,9 +3,9 @@
 //! RNG of generation `g` is derived from `(seed, g)` ([`super::generation_rng`]).
 
 use super::config::Config;
-use super::strategy::StrategyKind;
 use super::genome::Genome;
 use super::problem::Fitness;
+use super::strategy::StrategyKind;
 use super::trial::{Trial, best_trial};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};

@@ -20,8 +20,7 @@ pub trait Strategy {
     fn initial(&mut self, space: &Space, n: usize, rng: &mut StdRng) -> Vec<Genome>;
     /// The genomes of the next generation, given the last generation's genomes and fitnesses
     /// (same order). `rng` is the generation's own generator.
-    fn propose(&mut self, space: &Space, population: &[Genome], fitness: &[Fitness], rng: &mut StdRng)
-    -> Vec<Genome>;
+    fn propose(&mut self, space: &Space, population: &[Genome], fitness: &[Fitness], rng: &mut StdRng) -> Vec<Genome>;
     /// Whether the strategy has nothing left to propose (a grid that is done).
     fn exhausted(&self) -> bool {
         false

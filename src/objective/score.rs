@@ -57,6 +57,11 @@ pub fn score_corpus(corpus: &Corpus, ex: &dyn Extractor) -> Vec<DocScore> {
     corpus.entries.par_iter().map_init(Scratch::default, |s, e| score_entry(e, ex, s)).collect()
 }
 
+/// Scores the entries `subset` of a corpus in parallel; results in `subset` order.
+pub fn score_subset(corpus: &Corpus, ex: &dyn Extractor, subset: &[usize]) -> Vec<DocScore> {
+    subset.par_iter().map_init(Scratch::default, |s, &i| score_entry(&corpus.entries[i], ex, s)).collect()
+}
+
 /// Averages of a scored corpus.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Summary {

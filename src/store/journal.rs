@@ -178,6 +178,7 @@ pub fn read_rows(path: &Path, space: &ParamSpace, limit: usize) -> Result<Vec<Tr
                 recall: num(b + 2)?,
                 feasible: flag(b + 3)?,
                 ms: num(b + 5)?,
+                partial: None,
             },
             cached: flag(b + 4)?,
         });
