@@ -165,3 +165,31 @@ fn commands_work_on_every_shared_set() {
     .ok();
     assert!(cmp.contains("macro F1"), "{cmp}");
 }
+
+/// The one word space: nearly every word of the DOM's text nodes finds its canonical (source)
+/// word, so DOM selections become exact keep-masks.
+#[test]
+#[ignore = "needs ../shared/goldsets"]
+fn the_word_space_maps_nearly_every_dom_word_on_real_pages() {
+    for (format, name) in [("l3s", "l3s-gn1"), ("wcxb", "wcxb-dev")] {
+        let set = cetune::goldset::native::open(&imported(format, name), false).unwrap();
+        let (mut dom_words, mut mapped, mut worst) = (0usize, 0usize, (1.0f64, String::new()));
+        for d in &set.docs {
+            let Ok((page, _)) = d.read_page() else { continue };
+            let doc = cetune::document::Document::parse(&page);
+            let n: usize = (0..doc.dom.texts.len()).map(|u| doc.dom.texts.get(u).split_whitespace().count()).sum();
+            dom_words += n;
+            mapped += doc.words.mapped_words();
+            let share = doc.words.mapped_words() as f64 / n.max(1) as f64;
+            if share < worst.0 {
+                worst = (share, d.id.clone());
+            }
+        }
+        let share = mapped as f64 / dom_words as f64;
+        eprintln!(
+            "{name}: {mapped} of {dom_words} DOM words mapped ({share:.5}); worst page {} ({:.3})",
+            worst.1, worst.0
+        );
+        assert!(share > 0.99, "{name}: {share}");
+    }
+}

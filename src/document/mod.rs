@@ -7,6 +7,9 @@
 //!   with its rendered text nodes, link flags and block segments, for LQF, the stop-word filter,
 //!   Baisa's density and Crunch.
 //!
+//! - [`WordMap`] (`words.rs`): the canonical words of every DOM text unit, so that a selection
+//!   of either view becomes a keep-mask over one word sequence ([`Document::mask`]).
+//!
 //! Scripts, styles, comments, `noscript`, templates, `title` and hidden elements never count as
 //! text. Imports only `error` (nothing here knows about gold sets or scores).
 
@@ -14,10 +17,12 @@ pub mod entities;
 pub mod parse;
 pub mod scan;
 pub mod tags;
+pub mod words;
 
 pub use parse::{Dom, Node, TextInfo};
 pub use scan::{Kind, Source, SrcToken};
 pub use tags::Tag;
+pub use words::WordMap;
 
 /// Separator constants between units.
 pub mod sep {
@@ -123,6 +128,8 @@ pub struct Document {
     pub dom: Dom,
     /// ISO 639-1 language code, from metadata or detected from the rendered text.
     pub lang: Option<String>,
+    /// The canonical words (source view) of every DOM text unit: one word space for both views.
+    pub words: WordMap,
 }
 
 impl Document {
@@ -132,7 +139,38 @@ impl Document {
         let source = scan::scan(html);
         let dom = parse::parse(html);
         let lang = parse::detect_language(&dom);
-        Document { source, dom, lang }
+        let words = WordMap::build(&dom.texts, &source.words);
+        Document { source, dom, lang, words }
+    }
+
+    /// The keep-mask of a selection over the canonical words (`algorithms.md` §0.3): one flag
+    /// per source-view word, whatever the selection's view.
+    pub fn mask(&self, sel: &Selection) -> Vec<bool> {
+        let mut mask = Vec::new();
+        self.mask_into(sel, &mut mask);
+        mask
+    }
+
+    /// [`Document::mask`] into a reused buffer.
+    pub fn mask_into(&self, sel: &Selection, mask: &mut Vec<bool>) {
+        mask.clear();
+        mask.resize(self.source.words.len(), false);
+        match sel.view {
+            View::Source => sel.units.iter().for_each(|&u| mask[u as usize] = true),
+            View::Dom => {
+                for &u in &sel.units {
+                    self.words.words_of(u as usize).iter().for_each(|&w| mask[w as usize] = true);
+                }
+            }
+        }
+    }
+
+    /// The source-view selection of the words a mask keeps (how combined masks are rendered and
+    /// scored).
+    pub fn select_words(&self, mask: &[bool], sel: &mut Selection) {
+        sel.view = View::Source;
+        sel.units.clear();
+        sel.units.extend(mask.iter().enumerate().filter(|(_, k)| **k).map(|(i, _)| i as u32));
     }
 
     /// The units of a view.
