@@ -3,8 +3,10 @@
 //!
 //! A [`ParamSpace`] lists typed parameters with ranges, precision, defaults and meanings, the
 //! known-good individuals from the literature and the correlated parameters. A [`Setting`] gives
-//! a value to every parameter. Imports only `error`.
+//! a value to every parameter; [`compose`] namespaces and composes spaces (`accb.r`, `lqf.t`).
+//! Imports only `error`.
 
+pub mod compose;
 mod space;
 mod value;
 mod yaml;
