@@ -8,9 +8,11 @@
 //!   Baisa's density and Crunch.
 //!
 //! Scripts, styles, comments, `noscript`, templates, `title` and hidden elements never count as
-//! text. Imports only `error` (nothing here knows about gold sets or scores).
+//! text in either view: one list, in `hidden.rs`. Imports only `error` (nothing here knows about
+//! gold sets or scores).
 
 pub mod entities;
+pub mod hidden;
 pub mod parse;
 pub mod scan;
 pub mod tags;
