@@ -9,6 +9,6 @@ mod space;
 mod value;
 mod yaml;
 
-pub use space::{KnownGood, ParamSpace, ParamSpec, Spec};
+pub use space::{KnownGood, ParamSpace, ParamSpec, Spec, snap};
 pub use value::{Setting, SettingReader, Value};
 pub use yaml::{ParamsFile, builtin, builtin_names, builtin_text, load_file, parse_str};

@@ -135,3 +135,43 @@ pub fn read_trials(path: &Path, space: &ParamSpace) -> Result<Vec<Trial>> {
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evolve::{Gene, Space, key, repair};
+    use std::collections::HashMap;
+
+    #[test]
+    fn a_grid_off_zero_evaluates_no_setting_twice_and_resumes_to_the_same_keys() {
+        // Issue 10: with `min: 0.05, step: 0.1` the genomes 0.25 and 0.35 both became `t=0.3`
+        // (evaluated twice), and resume read `t=0.3` back as a third genome.
+        let yaml =
+            "extractor: lqf\nparameters:\n  - {name: t, type: float, min: 0.05, max: 1.0, step: 0.1, default: 0.25}\n";
+        let space = crate::params::parse_str(yaml, Path::new("t.yaml")).unwrap().space;
+        let genes = Space { genes: vec![Gene::Real { lo: 0.05, hi: 1.0, step: Some(0.1) }], correlated: vec![] };
+        let mut trials = Vec::new();
+        for i in 0..=1000 {
+            let mut g = vec![f64::from(i) / 1000.0];
+            repair(&genes, &mut g);
+            let t = Trial { number: i as usize, generation: 0, genome: g, fitness: Fitness::default(), cached: false };
+            trials.push(t);
+        }
+        let mut key_of_setting: HashMap<String, String> = HashMap::new();
+        for t in &trials {
+            let setting = line(&space, t).split(',').nth(2).unwrap().to_string();
+            let k = key(&genes, &t.genome);
+            assert_eq!(key_of_setting.entry(setting.clone()).or_insert_with(|| k.clone()), &k, "t={setting}");
+        }
+        assert_eq!(key_of_setting.len(), 10, "0.05, 0.15, ..., 0.95");
+        let path = std::env::temp_dir().join(format!("cetune-journal-grid-{}.csv", std::process::id()));
+        let mut j = Journal::create(&path, &space).unwrap();
+        j.append(&space, &trials).unwrap();
+        let back = read_trials(&path, &space).unwrap();
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(back.len(), trials.len());
+        for (a, b) in trials.iter().zip(&back) {
+            assert_eq!(key(&genes, &a.genome), key(&genes, &b.genome));
+        }
+    }
+}
