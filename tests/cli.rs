@@ -91,6 +91,30 @@ fn set_overrides_are_range_checked_and_unknown_names_rejected() {
 }
 
 #[test]
+fn a_missing_goldset_folder_is_the_same_error_for_every_command() {
+    // Issue 10: `goldset import` exited 1 and `evaluate` 2 for the same missing folder.
+    let out = tmp("missing-gs");
+    let out = out.join("o");
+    let out = out.to_str().unwrap();
+    let gs = "/nonexistent/gold";
+    for args in [
+        vec!["goldset", "import", "--format", "l3s", gs, "--out", out],
+        vec!["goldset", "import", "--format", "wcxb", gs, "--out", out],
+        vec!["goldset", "sample", gs, "--n", "3", "--seed", "1", "--out", out],
+        vec!["goldset", "stats", gs],
+        vec!["evaluate", "--goldset", gs, "-e", "full"],
+        vec!["optimise", "--params", "params/lqf.yaml", "--goldset", gs, "--out", out],
+    ] {
+        let r = cetune(&args);
+        assert_eq!(
+            (r.code, r.stderr.trim()),
+            (2, "cetune: /nonexistent/gold: gold set not found: not a folder"),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
 fn missing_goldset_and_unwritable_output_are_one_line_errors() {
     let r = cetune(&["evaluate", "--goldset", "/nonexistent/gold", "-e", "full"]);
     assert_eq!(r.code, 2);

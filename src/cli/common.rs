@@ -76,10 +76,10 @@ pub fn default_goldset() -> PathBuf {
 /// Creates an output folder and checks it is writable before any work starts.
 pub fn prepare_out(dir: &Path) -> Result<()> {
     std::fs::create_dir_all(dir)
-        .map_err(|e| Error::config(format!("cannot create output folder: {e}")).with_path(dir))?;
+        .map_err(|e| Error::config(format!("cannot create output folder: {e}")).with_path(dir).with_source(e))?;
     let probe = dir.join(".cetune-write-test");
     std::fs::write(&probe, b"")
-        .map_err(|e| Error::config(format!("output folder is not writable: {e}")).with_path(dir))?;
+        .map_err(|e| Error::config(format!("output folder is not writable: {e}")).with_path(dir).with_source(e))?;
     let _ = std::fs::remove_file(probe);
     Ok(())
 }

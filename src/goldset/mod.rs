@@ -8,9 +8,15 @@ pub mod import;
 pub mod native;
 pub mod sample;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::eval::words::TokenRule;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+/// The error for a gold-set folder that does not exist, the same for every command that reads
+/// one (`goldset import | sample | stats`, `evaluate`, `optimise`, ...): a usage error, exit 2.
+pub fn not_found(root: &Path) -> Error {
+    Error::not_found(root, "gold set not found: not a folder")
+}
 
 /// One gold document: where its page and gold text are, plus optional metadata.
 #[derive(Debug, Clone)]

@@ -104,10 +104,11 @@ pub fn create_run_dir(dir: &Path, force: bool) -> Result<()> {
         }
         std::fs::remove_dir_all(dir).map_err(|e| Error::io(dir, "clear run folder", e))?;
     }
-    std::fs::create_dir_all(dir).map_err(|e| Error::config(format!("cannot create run folder: {e}")).with_path(dir))?;
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::config(format!("cannot create run folder: {e}")).with_path(dir).with_source(e))?;
     let probe = dir.join(".write-test");
     std::fs::write(&probe, b"")
-        .map_err(|e| Error::config(format!("run folder is not writable: {e}")).with_path(dir))?;
+        .map_err(|e| Error::config(format!("run folder is not writable: {e}")).with_path(dir).with_source(e))?;
     let _ = std::fs::remove_file(probe);
     Ok(())
 }

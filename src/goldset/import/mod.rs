@@ -77,7 +77,7 @@ pub(crate) struct Item {
 /// Imports the set in `src` (laid out as `format`) into a native gold set in `out`.
 pub fn import(format: Format, src: &Path, out: &Path, opts: &Options) -> Result<Report> {
     if !src.is_dir() {
-        return Err(Error::input("gold set not found: not a folder").with_path(src));
+        return Err(super::not_found(src));
     }
     let name = src.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "imported".into());
     let (items, licence, latin1_gold, gz): (Vec<Item>, Option<String>, bool, bool) = match format {
