@@ -91,6 +91,19 @@ fn set_overrides_are_range_checked_and_unknown_names_rejected() {
 }
 
 #[test]
+fn help_describes_each_command_with_its_own_line() {
+    // Issue 10: `extractors` was described with the text of `goldset`.
+    let help = cetune(&["--help"]).ok();
+    let line = |cmd: &str| help.lines().find(|l| l.trim_start().starts_with(cmd)).unwrap_or_default().to_string();
+    assert!(line("goldset").contains("Import, sample and describe gold sets"), "{help}");
+    assert!(line("extractors").contains("List every extractor family"), "{help}");
+    let cmds = ["goldset", "extractors", "extract ", "evaluate", "optimise", "compare", "report"];
+    let texts: std::collections::HashSet<String> =
+        cmds.iter().map(|c| line(c).trim_start().trim_start_matches(c.trim()).trim().to_string()).collect();
+    assert_eq!(texts.len(), cmds.len(), "{help}");
+}
+
+#[test]
 fn a_missing_goldset_folder_is_the_same_error_for_every_command() {
     // Issue 10: `goldset import` exited 1 and `evaluate` 2 for the same missing folder.
     let out = tmp("missing-gs");

@@ -32,7 +32,6 @@ pub enum Command {
         #[command(subcommand)]
         action: goldset::Action,
     },
-    /// Import, sample and describe gold sets.
     /// List every extractor family with its parameters (from the YAML descriptions).
     Extractors(extractors::Args),
     /// Print the main text of a page, or dump every document of a gold set.
