@@ -91,6 +91,24 @@ fn set_overrides_are_range_checked_and_unknown_names_rejected() {
 }
 
 #[test]
+fn readme_states_the_decode_order_the_code_follows() {
+    // Issue 10: the README put the declared charset before UTF-16 sniffing; the code sniffs first.
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let at = readme.find("Pages are decoded in this order:").expect("decode order sentence");
+    let text = readme[at..].replace('\n', " ");
+    let steps = ["byte-order mark", "UTF-8 when", "UTF-16 recognised", "the declared charset", "windows-1252"];
+    let pos: Vec<usize> = steps.iter().map(|s| text.find(s).unwrap_or(usize::MAX)).collect();
+    assert!(pos.windows(2).all(|w| w[0] < w[1]), "{steps:?} at {pos:?}");
+    // And the code: a page declaring a single-byte charset whose bytes are UTF-16 is UTF-16.
+    use cetune::goldset::decode::{Decoding, decode_html};
+    let mut page: Vec<u8> = b"<meta charset=iso-8859-1 >".to_vec(); // even length: code units stay aligned
+    page.extend("<p>Grüße aus Köln, schöne Grüße</p>".encode_utf16().flat_map(u16::to_le_bytes));
+    let (text, how) = decode_html(&page);
+    assert_eq!(how, Decoding::Utf16Sniffed);
+    assert!(text.contains("Grüße aus Köln"), "{text}");
+}
+
+#[test]
 fn help_describes_each_command_with_its_own_line() {
     // Issue 10: `extractors` was described with the text of `goldset`.
     let help = cetune(&["--help"]).ok();
