@@ -1,6 +1,7 @@
 //! Reports: CSV files, Table 2 / Table 3 style tables, plots and the progress bar. Reports are
 //! pure functions of results (scores, trials); nothing here parses HTML or recomputes fitness.
 
+pub mod csv;
 pub mod plot;
 pub mod progress;
 pub mod run;

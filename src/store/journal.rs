@@ -5,6 +5,7 @@
 use crate::error::{Error, Result};
 use crate::evolve::{Fitness, Trial};
 use crate::params::{ParamSpace, Value};
+use crate::report::csv;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -25,16 +26,12 @@ pub fn header(space: &ParamSpace) -> Vec<String> {
     h
 }
 
-fn quote(s: &str) -> String {
-    if s.contains([',', '"', '\n']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
-}
-
-/// The CSV line of one trial.
-pub fn line(space: &ParamSpace, t: &Trial) -> String {
+/// The CSV cells of one trial.
+pub fn cells(space: &ParamSpace, t: &Trial) -> Vec<String> {
     let mut cells = vec![t.number.to_string(), t.generation.to_string()];
     for (g, i) in space.genes().into_iter().enumerate() {
         let v = space.params[i].spec.from_internal(t.genome.get(g).copied().unwrap_or(0.0));
-        cells.push(quote(&v.to_string()));
+        cells.push(v.to_string());
     }
     let f = &t.fitness;
     cells.extend([
@@ -45,14 +42,15 @@ pub fn line(space: &ParamSpace, t: &Trial) -> String {
         t.cached.to_string(),
         format!("{:.3}", f.ms),
     ]);
-    cells.join(",")
+    cells
 }
 
 impl Journal {
     /// Starts a new journal (header only).
     pub fn create(path: &Path, space: &ParamSpace) -> Result<Journal> {
         let mut file = File::create(path).map_err(|e| Error::io(path, "create", e))?;
-        writeln!(file, "{}", header(space).join(",")).map_err(|e| Error::io(path, "write", e))?;
+        let head = csv::to_bytes([header(space)]).map_err(|e| e.with_path(path))?;
+        file.write_all(&head).map_err(|e| Error::io(path, "write", e))?;
         Ok(Journal { path: path.to_path_buf(), file, rows: 0 })
     }
 
@@ -77,12 +75,8 @@ impl Journal {
 
     /// Appends trials and syncs them to disk.
     pub fn append(&mut self, space: &ParamSpace, trials: &[Trial]) -> Result<()> {
-        let mut buf = String::new();
-        for t in trials {
-            buf.push_str(&line(space, t));
-            buf.push('\n');
-        }
-        self.file.write_all(buf.as_bytes()).map_err(|e| Error::io(&self.path, "write", e))?;
+        let buf = csv::to_bytes(trials.iter().map(|t| cells(space, t))).map_err(|e| e.with_path(&self.path))?;
+        self.file.write_all(&buf).map_err(|e| Error::io(&self.path, "write", e))?;
         self.file.sync_data().map_err(|e| Error::io(&self.path, "sync", e))?;
         self.rows += trials.len();
         Ok(())
@@ -107,7 +101,7 @@ fn parse_value(space: &ParamSpace, gene: usize, text: &str) -> Option<f64> {
 /// Reads every complete row of a journal back into trials.
 pub fn read_trials(path: &Path, space: &ParamSpace) -> Result<Vec<Trial>> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, "read", e))?;
-    let mut r = csv::ReaderBuilder::new().flexible(true).from_reader(text.as_bytes());
+    let mut r = ::csv::ReaderBuilder::new().flexible(true).from_reader(text.as_bytes());
     let n_genes = space.genes().len();
     let mut out = Vec::new();
     for (k, rec) in r.records().enumerate() {
@@ -159,7 +153,7 @@ mod tests {
         }
         let mut key_of_setting: HashMap<String, String> = HashMap::new();
         for t in &trials {
-            let setting = line(&space, t).split(',').nth(2).unwrap().to_string();
+            let setting = cells(&space, t)[2].clone();
             let k = key(&genes, &t.genome);
             assert_eq!(key_of_setting.entry(setting.clone()).or_insert_with(|| k.clone()), &k, "t={setting}");
         }
