@@ -3,7 +3,7 @@
 //! Errors carry the file (and line/column) they are about and a kind that decides the exit
 //! code: configuration and usage problems exit with 2, everything else with 1. An error made
 //! from another one (I/O, JSON, gzip) keeps it as its [`source`](std::error::Error::source).
-//! Imports nothing from the crate.
+//! Imports from the crate: nothing.
 
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -1,5 +1,6 @@
 //! The command line: clap definitions and one file per subcommand, each turning arguments into
-//! library calls and printing. No algorithm lives here.
+//! library calls and printing. No algorithm lives here. Imports from the crate: `everything`
+//! (the command line is the one place that wires the library's steps together).
 
 mod common;
 mod compare;

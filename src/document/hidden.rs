@@ -1,7 +1,7 @@
 //! What never counts as text, in one place for both views (`scan.rs`, `parse.rs`) and the L3S
 //! gold importer: the elements whose content is not page text, and the attributes that hide an
 //! element with everything inside it (`hidden`, `style="display:none"`, `visibility:hidden`,
-//! `<input type=hidden>`). Imports nothing from the crate.
+//! `<input type=hidden>`).
 
 /// Elements whose content never counts as text (lower-case names). `head` holds no rendered
 /// text; the others hold code, fallbacks or metadata.

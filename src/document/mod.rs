@@ -8,8 +8,8 @@
 //!   Baisa's density and Crunch.
 //!
 //! Scripts, styles, comments, `noscript`, templates, `title` and hidden elements never count as
-//! text in either view: one list, in `hidden.rs`. Imports only `error` (nothing here knows about
-//! gold sets or scores).
+//! text in either view: one list, in `hidden.rs`. Imports from the crate: `error` (nothing here
+//! knows about gold sets or scores).
 
 pub mod entities;
 pub mod hidden;

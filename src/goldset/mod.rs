@@ -1,7 +1,8 @@
 //! Gold sets: named collections of pages with the true main text of each, grouped into
 //! *packages* (one site, portal or page type each, like the 14 packages of Gottron's
 //! collection). The native on-disk format, the importers of published sets, decoding and the
-//! stratified sample live here. Imports only `error` (and `eval`'s token rule, a plain value).
+//! stratified sample live here. Imports from the crate: `error` and `eval` (its token rule, a
+//! plain value). The importers (`import/`) state their own, wider rule.
 
 pub mod decode;
 pub mod import;

@@ -1,7 +1,7 @@
 //! The one CSV writer of cetune, over the `csv` crate: RFC 4180 quoting (a field is quoted only
 //! when it holds a comma, a quote or a line break) and every error propagated. Every CSV file
 //! (`individuals.csv`, `generations.csv`, `top.csv`, `per-document.csv`, `per-package.csv`,
-//! `compare.csv`) is written through it. Imports only `error` (and `write_atomic` beside it).
+//! `compare.csv`) is written through it.
 
 use crate::error::{Error, ErrorKind, Result};
 use std::path::Path;

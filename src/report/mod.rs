@@ -1,5 +1,6 @@
 //! Reports: CSV files, Table 2 / Table 3 style tables, plots and the progress bar. Reports are
 //! pure functions of results (scores, trials); nothing here parses HTML or recomputes fitness.
+//! Imports from the crate: `evolve` (trial types), `eval` (score types), `params` and `error`.
 
 pub mod csv;
 pub mod plot;

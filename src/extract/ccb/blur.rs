@@ -2,8 +2,7 @@
 //! `passes` passes of a truncated Gaussian (renormalised at the ends) or a box kernel, exactly
 //! (within 1e-9 of the textbook formula, tested below) and fast: chunked, vectorisable interior
 //! sums, O(n) box passes by block prefix sums, and for long pages the composite-kernel jump sum
-//! of [`Blur::blur_by_jumps`]. `ccb/mod.rs` builds the vector and reads the result. Imports
-//! nothing from the crate.
+//! of [`Blur::blur_by_jumps`]. `ccb/mod.rs` builds the vector and reads the result.
 
 use std::cell::RefCell;
 

@@ -1,6 +1,8 @@
 //! Importers of published gold sets, each reading its set in the original layout and writing a
 //! native gold set: the page as UTF-8 HTML (decoded once here), the gold text, and metadata.
-//! Document ids are the source file stems, so results join with other tools.
+//! Document ids are the source file stems, so results join with other tools. Imports from the
+//! crate: `document` (reading an annotated gold page is reading HTML: the tag table, the
+//! character references and the never-text rule the document views use), `eval` and `error`.
 
 mod cleaneval;
 mod l3s;
