@@ -1,11 +1,13 @@
 //! The one error type of cetune.
 //!
 //! Errors carry the file (and line/column) they are about and a kind that decides the exit
-//! code: configuration and usage problems exit with 2, everything else with 1. Imports nothing
-//! from the crate.
+//! code: configuration and usage problems exit with 2, everything else with 1. An error made
+//! from another one (I/O, JSON, gzip) keeps it as its [`source`](std::error::Error::source).
+//! Imports from the crate: nothing.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// What went wrong, coarsely: decides the exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,6 +37,8 @@ pub struct Error {
     pub line: Option<usize>,
     /// 1-based column in `path`.
     pub column: Option<usize>,
+    /// The underlying error, if any (shared, so the error stays `Clone`).
+    pub source: Option<Arc<dyn std::error::Error + Send + Sync + 'static>>,
 }
 
 /// Result with [`Error`].
@@ -43,7 +47,7 @@ pub type Result<T> = std::result::Result<T, Error>;
 impl Error {
     /// A new error of `kind`.
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
-        Error { kind, message: message.into(), path: None, line: None, column: None }
+        Error { kind, message: message.into(), path: None, line: None, column: None, source: None }
     }
     /// A configuration or usage error (exit code 2).
     pub fn config(message: impl Into<String>) -> Self {
@@ -59,7 +63,18 @@ impl Error {
     }
     /// An I/O error on `path`, with the operation that failed.
     pub fn io(path: &Path, what: &str, err: std::io::Error) -> Self {
-        Self::new(ErrorKind::Io, format!("cannot {what}: {err}")).with_path(path)
+        Self::new(ErrorKind::Io, format!("cannot {what}: {err}")).with_path(path).with_source(err)
+    }
+    /// A file or folder named on the command line or in a run record does not exist (or is not
+    /// what it should be): a usage error, exit code 2, whichever command meets it. `what` says
+    /// what was looked for (`"gold set not found: not a folder"`).
+    pub fn not_found(path: &Path, what: &str) -> Self {
+        Self::config(what).with_path(path)
+    }
+    /// Keeps `err` as this error's source.
+    pub fn with_source(mut self, err: impl std::error::Error + Send + Sync + 'static) -> Self {
+        self.source = Some(Arc::new(err));
+        self
     }
     /// Attaches the file this error is about (kept if already set).
     pub fn with_path(mut self, path: &Path) -> Self {
@@ -99,7 +114,11 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source.as_deref().map(|e| e as &(dyn std::error::Error + 'static))
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -111,5 +130,23 @@ mod tests {
         assert_eq!(e.to_string(), "params/accb.yaml:7:3: parameter 't': bad");
         assert_eq!(e.exit_code(), 2);
         assert_eq!(Error::input("x").exit_code(), 1);
+    }
+
+    #[test]
+    fn keeps_its_source() {
+        use std::error::Error as _;
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "gone");
+        let e = Error::io(Path::new("a.csv"), "read", io);
+        assert_eq!(e.to_string(), "a.csv: cannot read: gone");
+        assert_eq!(e.source().map(|s| s.to_string()).as_deref(), Some("gone"));
+        assert_eq!(e.clone().source().map(|s| s.to_string()).as_deref(), Some("gone"));
+        assert!(Error::input("x").source().is_none());
+    }
+
+    #[test]
+    fn not_found_is_one_kind_for_every_command() {
+        let e = Error::not_found(Path::new("gs"), "gold set not found: not a folder");
+        assert_eq!((e.kind, e.exit_code()), (ErrorKind::Config, 2));
+        assert_eq!(e.to_string(), "gs: gold set not found: not a folder");
     }
 }

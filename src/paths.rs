@@ -1,7 +1,7 @@
 //! Path arithmetic behind the output-folder safety rules: absolute, normalised paths, whether
 //! two folders overlap, and whether a folder is the working directory or one of its ancestors.
 //! Gold-set writers and run folders both refuse to write where they would destroy inputs, so
-//! the rule lives here once. A leaf module: imports only `error`.
+//! the rule lives here once. A leaf module. Imports from the crate: `error`.
 
 use crate::error::{Error, Result};
 use std::path::{Component, Path, PathBuf};

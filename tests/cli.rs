@@ -91,6 +91,61 @@ fn set_overrides_are_range_checked_and_unknown_names_rejected() {
 }
 
 #[test]
+fn readme_states_the_decode_order_the_code_follows() {
+    // Issue 10: the README put the declared charset before UTF-16 sniffing; the code sniffs first.
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let at = readme.find("Pages are decoded in this order:").expect("decode order sentence");
+    let text = readme[at..].replace('\n', " ");
+    let steps = ["byte-order mark", "UTF-8 when", "UTF-16 recognised", "the declared charset", "windows-1252"];
+    let pos: Vec<usize> = steps.iter().map(|s| text.find(s).unwrap_or(usize::MAX)).collect();
+    assert!(pos.windows(2).all(|w| w[0] < w[1]), "{steps:?} at {pos:?}");
+    // And the code: a page declaring a single-byte charset whose bytes are UTF-16 is UTF-16.
+    use cetune::goldset::decode::{Decoding, decode_html};
+    let mut page: Vec<u8> = b"<meta charset=iso-8859-1 >".to_vec(); // even length: code units stay aligned
+    page.extend("<p>Grüße aus Köln, schöne Grüße</p>".encode_utf16().flat_map(u16::to_le_bytes));
+    let (text, how) = decode_html(&page);
+    assert_eq!(how, Decoding::Utf16Sniffed);
+    assert!(text.contains("Grüße aus Köln"), "{text}");
+}
+
+#[test]
+fn help_describes_each_command_with_its_own_line() {
+    // Issue 10: `extractors` was described with the text of `goldset`.
+    let help = cetune(&["--help"]).ok();
+    let line = |cmd: &str| help.lines().find(|l| l.trim_start().starts_with(cmd)).unwrap_or_default().to_string();
+    assert!(line("goldset").contains("Import, sample and describe gold sets"), "{help}");
+    assert!(line("extractors").contains("List every extractor family"), "{help}");
+    let cmds = ["goldset", "extractors", "extract ", "evaluate", "optimise", "compare", "report"];
+    let texts: std::collections::HashSet<String> =
+        cmds.iter().map(|c| line(c).trim_start().trim_start_matches(c.trim()).trim().to_string()).collect();
+    assert_eq!(texts.len(), cmds.len(), "{help}");
+}
+
+#[test]
+fn a_missing_goldset_folder_is_the_same_error_for_every_command() {
+    // Issue 10: `goldset import` exited 1 and `evaluate` 2 for the same missing folder.
+    let out = tmp("missing-gs");
+    let out = out.join("o");
+    let out = out.to_str().unwrap();
+    let gs = "/nonexistent/gold";
+    for args in [
+        vec!["goldset", "import", "--format", "l3s", gs, "--out", out],
+        vec!["goldset", "import", "--format", "wcxb", gs, "--out", out],
+        vec!["goldset", "sample", gs, "--n", "3", "--seed", "1", "--out", out],
+        vec!["goldset", "stats", gs],
+        vec!["evaluate", "--goldset", gs, "-e", "full"],
+        vec!["optimise", "--params", "params/lqf.yaml", "--goldset", gs, "--out", out],
+    ] {
+        let r = cetune(&args);
+        assert_eq!(
+            (r.code, r.stderr.trim()),
+            (2, "cetune: /nonexistent/gold: gold set not found: not a folder"),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
 fn missing_goldset_and_unwritable_output_are_one_line_errors() {
     let r = cetune(&["evaluate", "--goldset", "/nonexistent/gold", "-e", "full"]);
     assert_eq!(r.code, 2);

@@ -2,7 +2,7 @@
 //! writes `per-document.csv`, `per-package.csv` and `summary.md` (Table 3 layout).
 
 use super::common::{SettingArgs, default_goldset, label, timestamp};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::goldset::native;
 use crate::objective::score::{DocScore, Summary, summarise};
 use crate::objective::stream::score_set;
@@ -85,14 +85,6 @@ pub fn table_row(label: String, s: &Summary) -> Table3Row {
     }
 }
 
-fn csv_bytes(rows: Vec<Vec<String>>) -> Result<Vec<u8>> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    for r in rows {
-        w.write_record(&r).map_err(|e| Error::bug(e.to_string()))?;
-    }
-    w.into_inner().map_err(|e| Error::bug(e.to_string()))
-}
-
 fn write_per_document(
     path: &Path,
     set: &crate::goldset::GoldSet,
@@ -116,7 +108,7 @@ fn write_per_document(
             s.error.clone().unwrap_or_default(),
         ]);
     }
-    write_atomic(path, &csv_bytes(rows)?)
+    crate::report::csv::write(path, rows)
 }
 
 fn write_per_package(path: &Path, packages: &[String], s: &Summary) -> Result<()> {
@@ -148,5 +140,5 @@ fn write_per_package(path: &Path, packages: &[String], s: &Summary) -> Result<()
         format!("{:.6}", mi.recall),
         format!("{:.6}", mi.f1),
     ]);
-    write_atomic(path, &csv_bytes(rows)?)
+    crate::report::csv::write(path, rows)
 }

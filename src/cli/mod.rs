@@ -1,5 +1,6 @@
 //! The command line: clap definitions and one file per subcommand, each turning arguments into
-//! library calls and printing. No algorithm lives here.
+//! library calls and printing. No algorithm lives here. Imports from the crate: `everything`
+//! (the command line is the one place that wires the library's steps together).
 
 mod common;
 mod compare;
@@ -32,7 +33,6 @@ pub enum Command {
         #[command(subcommand)]
         action: goldset::Action,
     },
-    /// Import, sample and describe gold sets.
     /// List every extractor family with its parameters (from the YAML descriptions).
     Extractors(extractors::Args),
     /// Print the main text of a page, or dump every document of a gold set.

@@ -1,135 +1,12 @@
-//! HTML character references for the source scanner. The DOM view gets html5ever's complete
-//! table; the scanner knows the numeric forms and the named references that occur in practice
-//! (Latin-1, typographic punctuation), which is what word boundaries and counts depend on.
+//! HTML character references for the source scanner (and the CleanEval gold importer), decoded
+//! as html5ever decodes them for the DOM view: numeric forms, and every named reference of the
+//! WHATWG table through the very map html5ever's tokenizer uses (`web_atoms::NAMED_ENTITIES`),
+//! with the same longest-prefix rule (`&notit;` is `¬it;`, `&copy2026` is `©2026`). One table, so
+//! the two views cannot disagree on what a reference means.
 
-const NAMED: &[(&str, char)] = &[
-    ("AElig", 'Æ'),
-    ("Aacute", 'Á'),
-    ("Acirc", 'Â'),
-    ("Agrave", 'À'),
-    ("Aring", 'Å'),
-    ("Atilde", 'Ã'),
-    ("Auml", 'Ä'),
-    ("Ccedil", 'Ç'),
-    ("ETH", 'Ð'),
-    ("Eacute", 'É'),
-    ("Ecirc", 'Ê'),
-    ("Egrave", 'È'),
-    ("Euml", 'Ë'),
-    ("Iacute", 'Í'),
-    ("Icirc", 'Î'),
-    ("Igrave", 'Ì'),
-    ("Iuml", 'Ï'),
-    ("Ntilde", 'Ñ'),
-    ("Oacute", 'Ó'),
-    ("Ocirc", 'Ô'),
-    ("Ograve", 'Ò'),
-    ("Oslash", 'Ø'),
-    ("Otilde", 'Õ'),
-    ("Ouml", 'Ö'),
-    ("THORN", 'Þ'),
-    ("Uacute", 'Ú'),
-    ("Ucirc", 'Û'),
-    ("Ugrave", 'Ù'),
-    ("Uuml", 'Ü'),
-    ("Yacute", 'Ý'),
-    ("aacute", 'á'),
-    ("acirc", 'â'),
-    ("acute", '´'),
-    ("aelig", 'æ'),
-    ("agrave", 'à'),
-    ("amp", '&'),
-    ("apos", '\''),
-    ("aring", 'å'),
-    ("atilde", 'ã'),
-    ("auml", 'ä'),
-    ("bdquo", '„'),
-    ("brvbar", '¦'),
-    ("bull", '•'),
-    ("ccedil", 'ç'),
-    ("cedil", '¸'),
-    ("cent", '¢'),
-    ("copy", '©'),
-    ("curren", '¤'),
-    ("dagger", '†'),
-    ("deg", '°'),
-    ("divide", '÷'),
-    ("eacute", 'é'),
-    ("ecirc", 'ê'),
-    ("egrave", 'è'),
-    ("emsp", '\u{2003}'),
-    ("ensp", '\u{2002}'),
-    ("eth", 'ð'),
-    ("euml", 'ë'),
-    ("euro", '€'),
-    ("frac12", '½'),
-    ("frac14", '¼'),
-    ("frac34", '¾'),
-    ("gt", '>'),
-    ("hellip", '…'),
-    ("iacute", 'í'),
-    ("icirc", 'î'),
-    ("iexcl", '¡'),
-    ("igrave", 'ì'),
-    ("iquest", '¿'),
-    ("iuml", 'ï'),
-    ("laquo", '«'),
-    ("ldquo", '“'),
-    ("lsaquo", '‹'),
-    ("lsquo", '‘'),
-    ("lt", '<'),
-    ("macr", '¯'),
-    ("mdash", '—'),
-    ("micro", 'µ'),
-    ("middot", '·'),
-    ("nbsp", '\u{a0}'),
-    ("ndash", '–'),
-    ("not", '¬'),
-    ("ntilde", 'ñ'),
-    ("oacute", 'ó'),
-    ("ocirc", 'ô'),
-    ("ograve", 'ò'),
-    ("ordf", 'ª'),
-    ("ordm", 'º'),
-    ("oslash", 'ø'),
-    ("otilde", 'õ'),
-    ("ouml", 'ö'),
-    ("para", '¶'),
-    ("plusmn", '±'),
-    ("pound", '£'),
-    ("prime", '′'),
-    ("quot", '"'),
-    ("raquo", '»'),
-    ("rdquo", '”'),
-    ("reg", '®'),
-    ("rsaquo", '›'),
-    ("rsquo", '’'),
-    ("sbquo", '‚'),
-    ("sect", '§'),
-    ("shy", '\u{ad}'),
-    ("sup1", '¹'),
-    ("sup2", '²'),
-    ("sup3", '³'),
-    ("szlig", 'ß'),
-    ("thinsp", '\u{2009}'),
-    ("thorn", 'þ'),
-    ("times", '×'),
-    ("trade", '™'),
-    ("uacute", 'ú'),
-    ("ucirc", 'û'),
-    ("ugrave", 'ù'),
-    ("uml", '¨'),
-    ("uuml", 'ü'),
-    ("yacute", 'ý'),
-    ("yen", '¥'),
-    ("yuml", 'ÿ'),
-    ("zwj", '\u{200d}'),
-    ("zwnj", '\u{200c}'),
-];
-
-/// Decodes the character reference at the start of `s` (which begins with `&`). Returns the
-/// character and the number of bytes consumed, or `None` when it is not a reference.
-pub fn decode_at(s: &str) -> Option<(char, usize)> {
+/// Decodes the character reference at the start of `s` (which begins with `&`). Returns its one
+/// or two characters and the number of bytes consumed, or `None` when it is not a reference.
+pub fn decode_at(s: &str) -> Option<([char; 2], usize)> {
     let b = s.as_bytes();
     if b.len() < 2 {
         return None;
@@ -152,16 +29,29 @@ pub fn decode_at(s: &str) -> Option<(char, usize)> {
             _ => char::from_u32(n).unwrap_or('\u{FFFD}'),
         };
         let used = if end < b.len() && b[end] == b';' { end + 1 } else { end };
-        return Some((if n == 0 { '\u{FFFD}' } else { c }, used));
+        return Some(([if n == 0 { '\u{FFFD}' } else { c }, '\0'], used));
     }
-    let mut end = 1;
-    while end < b.len() && end < 12 && b[end].is_ascii_alphanumeric() {
-        end += 1;
+    named_at(s)
+}
+
+/// The longest named reference at the start of `s` (after its `&`), as html5ever's tokenizer
+/// finds it: the map holds every complete name (with and, for the legacy ones, without `;`) and
+/// every prefix of one (mapped to 0), so the walk stops where no name can continue.
+fn named_at(s: &str) -> Option<([char; 2], usize)> {
+    let mut best = None;
+    for (end, c) in s.char_indices().skip(1) {
+        let name = &s[1..end + c.len_utf8()];
+        match web_atoms::NAMED_ENTITIES.get(name) {
+            Some(&(0, _)) => {}
+            Some(&(c1, c2)) => best = Some(([to_char(c1), to_char(c2)], end + c.len_utf8())),
+            None => break,
+        }
     }
-    let name = &s[1..end];
-    let i = NAMED.binary_search_by(|(n, _)| n.cmp(&name)).ok()?;
-    let used = if end < b.len() && b[end] == b';' { end + 1 } else { end };
-    Some((NAMED[i].1, used))
+    best
+}
+
+fn to_char(n: u32) -> char {
+    char::from_u32(n).unwrap_or('\0')
 }
 
 /// Numeric references 128–159 mean windows-1252 characters (HTML5 rule).
@@ -179,8 +69,11 @@ pub fn decode_into(text: &str, out: &mut String) {
     while let Some(i) = rest.find('&') {
         out.push_str(&rest[..i]);
         match decode_at(&rest[i..]) {
-            Some((c, used)) => {
-                out.push(c);
+            Some(([c1, c2], used)) => {
+                out.push(c1);
+                if c2 != '\0' {
+                    out.push(c2);
+                }
                 rest = &rest[i + used..];
             }
             None => {
@@ -197,14 +90,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn table_is_sorted() {
-        assert!(NAMED.windows(2).all(|w| w[0].0 < w[1].0));
-    }
-
-    #[test]
     fn decodes_named_numeric_and_leaves_others() {
         let mut s = String::new();
         decode_into("a&amp;b &#8217; &#x41;&uuml;ber&nbsp;x &bogus; & &#150;", &mut s);
         assert_eq!(s, "a&b ’ Aüber\u{a0}x &bogus; & –");
+    }
+
+    #[test]
+    fn knows_the_whole_whatwg_table_as_html5ever_does() {
+        // `&rarr;` was the word "rarr" in the source view while the DOM view showed "→".
+        let mut s = String::new();
+        decode_into("a &rarr; b &hellip;&NotEqualTilde; &notit; &copy2026 &amp", &mut s);
+        assert_eq!(s, "a → b …\u{2242}\u{338} ¬it; ©2026 &");
     }
 }

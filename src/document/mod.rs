@@ -11,9 +11,11 @@
 //!   of either view becomes a keep-mask over one word sequence ([`Document::mask`]).
 //!
 //! Scripts, styles, comments, `noscript`, templates, `title` and hidden elements never count as
-//! text. Imports only `error` (nothing here knows about gold sets or scores).
+//! text in either view: one list, in `hidden.rs`. Imports from the crate: `error` (nothing here
+//! knows about gold sets or scores).
 
 pub mod entities;
+pub mod hidden;
 pub mod parse;
 pub mod scan;
 pub mod tags;

@@ -72,13 +72,7 @@ impl Dom {
 }
 
 fn skipped(el: &scraper::node::Element) -> bool {
-    matches!(el.name(), "head" | "script" | "style" | "noscript" | "template" | "title" | "iframe")
-        || el.attr("hidden").is_some()
-        || (el.name() == "input" && el.attr("type").is_some_and(|t| t.eq_ignore_ascii_case("hidden")))
-        || el.attr("style").is_some_and(|s| {
-            let s: String = s.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
-            s.contains("display:none") || s.contains("visibility:hidden")
-        })
+    super::hidden::never_text(el.name(), |a| el.attr(a))
 }
 
 /// Collapses whitespace runs to one space and trims.

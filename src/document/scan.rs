@@ -2,9 +2,12 @@
 //! into tags, opaque segments (comments, declarations, script/style/title/noscript/template
 //! bodies) and text, where text becomes words and whitespace runs. Content code blurring, BTE
 //! and every source-order algorithm read this view. The scan never fails and never recurses.
+//! Elements hidden by their attributes (`hidden.rs`, the list the DOM view uses too) keep their
+//! tags as code, and their text becomes opaque code: it is not page text.
 
 use super::entities;
-use super::tags::{Tag, tag};
+use super::hidden::{NEVER_TEXT, attr_in, hidden_by_attributes};
+use super::tags::{Tag, VOID, tag};
 use super::{Units, sep};
 
 /// What a source token is.
@@ -46,12 +49,45 @@ pub struct Source {
     pub body_start: usize,
 }
 
-/// Elements whose content is raw text that is never rendered as page text.
-/// Unknown tags (`Tag::OTHER`) are never raw, even if a raw tag's name is missing from the table.
+/// Elements whose content is raw text that is never rendered as page text: the never-text
+/// elements of `hidden.rs` except `head` (whose end the scanner finds by its content), and `xmp`.
+/// Unknown tags (`Tag::OTHER`) are never raw.
 fn is_raw(t: Tag) -> bool {
-    t != Tag::OTHER
-        && [tag("script"), tag("style"), tag("title"), tag("noscript"), tag("template"), tag("xmp")].contains(&t)
-        || t.name() == "iframe"
+    t != Tag::OTHER && t.name() != "head" && (NEVER_TEXT.contains(&t.name()) || t == tag("xmp"))
+}
+
+/// An element hidden by its attributes, whose content the scanner is inside.
+struct Hidden {
+    /// Its lower-case name.
+    name: String,
+    /// Open elements of that name (itself included).
+    depth: u32,
+}
+
+/// Elements whose end tag may be omitted: a start tag of the same name (or, for `p`, any block)
+/// ends them.
+const OPTIONAL_END: &[&str] = &["dd", "dt", "li", "option", "p", "td", "th", "tr"];
+
+/// Follows a tag through a hidden element: returns false once the tag ends it (or implies its
+/// end), true while the tag is still inside.
+fn still_hidden(h: &mut Hidden, name: &str, t: Tag, is_end: bool, void: bool) -> bool {
+    if is_end && matches!(name, "body" | "html") {
+        return false;
+    }
+    if name == h.name {
+        if is_end {
+            h.depth -= 1;
+            return h.depth > 0;
+        }
+        if OPTIONAL_END.contains(&name) && h.depth == 1 {
+            return false;
+        }
+        if !void {
+            h.depth += 1;
+        }
+        return true;
+    }
+    !(!is_end && h.name == "p" && h.depth == 1 && t.is_block())
 }
 
 /// Finds the `>` that closes a tag starting at `from`, skipping quoted attribute values.
@@ -108,6 +144,7 @@ pub fn scan(html: &str) -> Source {
     let mut in_head = true;
     let mut pending_sep = 0u8; // separator before the next word: block/br seen => newline
     let mut decoded = String::new();
+    let mut hidden: Option<Hidden> = None;
     let mut i = 0;
     let code = |out: &mut Source, kind: Kind, t: Tag, chars: u32| {
         out.tokens.push(SrcToken { kind, tag: t, chars, word: u32::MAX });
@@ -124,6 +161,11 @@ pub fn scan(html: &str) -> Source {
                     break;
                 }
                 j += 1;
+            }
+            if hidden.is_some() {
+                code(&mut out, Kind::Opaque, Tag::OTHER, char_count(&html[i..j]));
+                i = j;
+                continue;
             }
             decoded.clear();
             entities::decode_into(&html[i..j], &mut decoded);
@@ -158,6 +200,34 @@ pub fn scan(html: &str) -> Source {
         let t = Tag::from_any_case(&html[name_start..name_end]);
         let end = tag_end(b, name_end);
         let chars = char_count(&html[i..end]);
+        let name = html[name_start..name_end].to_ascii_lowercase();
+        let void = VOID.contains(&name.as_str()) || html[..end].ends_with("/>");
+        if let Some(h) = hidden.as_mut() {
+            if still_hidden(h, &name, t, is_end, void) {
+                code(&mut out, if is_end { Kind::End } else { Kind::Start }, t, chars);
+                i = end;
+                if !is_end && is_raw(t) {
+                    i = raw_body(&mut out, html, i, t);
+                }
+                continue;
+            }
+            hidden = None;
+            if is_end && name != "body" && name != "html" {
+                code(&mut out, Kind::End, t, chars);
+                i = end;
+                continue;
+            }
+        }
+        if !is_end && !void && !is_raw(t) && hidden_by_attributes(&name, |a| attr_in(&html[name_end..end], a)) {
+            if in_head && !t.is_head_content() {
+                in_head = false;
+                out.body_start = out.tokens.len();
+            }
+            hidden = Some(Hidden { name, depth: 1 });
+            code(&mut out, Kind::Start, t, chars);
+            i = end;
+            continue;
+        }
         if in_head {
             let ends_head = if is_end {
                 matches!(t.name(), "head" | "body" | "html")
@@ -268,6 +338,29 @@ mod tests {
         assert_eq!(s.words.len(), 3);
         assert!(s.body_start <= s.tokens.iter().position(|t| t.kind == Kind::Word).unwrap());
         assert_eq!(words("<head><meta x>Plain text"), ["Plain", "text"]);
+    }
+
+    #[test]
+    fn hidden_elements_are_code_as_in_the_dom_view() {
+        // Issue 10: `hidden` and `display:none` were dropped by the DOM view but counted here.
+        let html = "<body><p>a</p><div hidden>x <div>y</div> z</div><p>b</p>\
+                    <span style=\"DISPLAY: none\">s</span><p hidden>q<p>c<ul><li hidden>l<li>d</ul>\
+                    <input type=hidden value=v>e<br/>f";
+        assert_eq!(words(html), ["a", "b", "c", "d", "e", "f"]);
+        let dom = super::super::parse::parse(html);
+        let dom_words: Vec<&str> = (0..dom.texts.len()).flat_map(|i| dom.texts.get(i).split(' ')).collect();
+        assert_eq!(dom_words, words(html));
+        // The hidden text is code: its characters stay in the stream, as opaque tokens.
+        let s = scan("<body><div hidden>xy</div>");
+        assert_eq!(s.tokens.iter().map(|t| (t.kind, t.chars)).collect::<Vec<_>>()[2], (Kind::Opaque, 2));
+    }
+
+    #[test]
+    fn entities_decode_as_in_the_dom_view() {
+        // `&rarr;` was the word "rarr" here and "→" in the DOM view.
+        let html = "<body><p>next&rarr;page &hellip; x&nbsp;y&ensp;z &notin;</p>";
+        let dom = super::super::parse::parse(html);
+        assert_eq!(words(html).join(" "), dom.texts.get(0));
     }
 
     #[test]

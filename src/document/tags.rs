@@ -197,6 +197,10 @@ const HEAD_CONTENT: &[&str] = &[
     "object",
 ];
 
+/// Void elements: a start tag without content or end tag.
+pub const VOID: &[&str] =
+    &["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"];
+
 /// An interned tag name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Tag(pub u8);

@@ -1,5 +1,5 @@
 //! Evaluation exactly as Gottron (2007/2009): word tokens, LCS length, precision/recall/F1 and
-//! their averages. Imports nothing from the crate: it sees words, never HTML.
+//! their averages. Imports from the crate: nothing. It sees words, never HTML.
 
 pub mod lcs;
 pub mod score;

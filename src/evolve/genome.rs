@@ -6,6 +6,7 @@
 //! two genomes that become equal after repair share one fitness-cache entry.
 
 use crate::error::{Error, Result};
+use crate::params::snap;
 use serde::{Deserialize, Serialize};
 
 /// One parameter as the optimiser sees it.
@@ -57,7 +58,7 @@ impl Gene {
         let (lo, hi) = self.bounds();
         let x = if x.is_nan() { lo } else { x.clamp(lo, hi) };
         let v = match *self {
-            Gene::Real { step: Some(s), .. } if s > 0.0 && s.is_finite() => snap(x, lo, hi, s),
+            Gene::Real { step: Some(s), .. } => snap(x, lo, hi, s),
             Gene::Real { .. } => x,
             Gene::Int { .. } | Gene::Cat { .. } => x.round(),
             Gene::Bool => f64::from(u8::from(x >= 0.5)),
@@ -155,8 +156,8 @@ impl Space {
 
 /// Repairs a genome in place: clamps every value into its bounds (NaN becomes the lower bound),
 /// rounds integers and categorical indices, maps bools to 0/1, and rounds a Real with a `step`
-/// to the grid `lo + k·step` and then to the step's number of decimals (so `0.1 + 0.2` becomes
-/// exactly `0.3`). Reals without a step are only clamped. Extra values beyond the space are
+/// by [`params::snap`](crate::params::snap), the rule that also turns a gene into a setting's
+/// value, so a genome and its setting never disagree. Reals without a step are only clamped. Extra values beyond the space are
 /// dropped; missing ones are not added (see [`Space::check_len`]).
 pub fn repair(space: &Space, g: &mut Genome) {
     g.truncate(space.len());
@@ -170,28 +171,6 @@ pub fn repair(space: &Space, g: &mut Genome) {
 pub fn key(space: &Space, g: &[f64]) -> String {
     let n = space.len().min(g.len());
     g[..n].iter().map(|x| format!("{x}")).collect::<Vec<_>>().join(",")
-}
-
-/// Rounds `x` (already in `[lo, hi]`) to the nearest `lo + k·step` not above `hi`, written with
-/// the decimals of `lo` and `step`.
-fn snap(x: f64, lo: f64, hi: f64, step: f64) -> f64 {
-    let decimals = decimals(step).max(decimals(lo));
-    let at = |k: f64| round_decimal(lo + k * step, decimals);
-    let k = ((x - lo) / step).round();
-    let v = at(k);
-    if v > hi && k >= 1.0 { at(k - 1.0) } else { v.min(hi) }
-}
-
-/// Number of decimals in the shortest text of `x` (at most 15).
-fn decimals(x: f64) -> usize {
-    let s = format!("{x}");
-    s.split_once('.').map_or(0, |(_, f)| f.len()).min(15)
-}
-
-/// `x` rounded to `d` decimals through its decimal text, so the result is the nearest `f64` to
-/// the rounded decimal.
-fn round_decimal(x: f64, d: usize) -> f64 {
-    format!("{x:.d$}").parse().unwrap_or(x)
 }
 
 #[cfg(test)]

@@ -14,8 +14,9 @@
 //! - [`executor`]: [`run`], stopping rules, [`Observer`]s;
 //! - [`testutil`]: toy problems (OneMax, sphere, a mixed space).
 //!
-//! This module knows nothing about HTML: it must not import `document`, `extract`, `eval`,
-//! `goldset`, `objective`, `store` or `report` (only `error`). Randomness comes only from RNGs
+//! This module knows nothing about HTML. Imports from the crate: `params` (the one
+//! step-rounding rule, [`params::snap`](crate::params::snap)) and `error`; never `document`,
+//! `extract`, `eval`, `goldset`, `objective`, `store` or `report`. Randomness comes only from RNGs
 //! seeded from `(seed, generation)`; nothing here reads entropy.
 
 pub mod baseline;

@@ -2,7 +2,7 @@
 //! kept text units out (a [`Selection`] of one of the document's views). One file per family;
 //! [`build`] is the registry that turns a [`Setting`] into a configured extractor.
 //!
-//! Imports `document`, `params` and `error` only.
+//! Imports from the crate: `document`, `params` and `error`.
 
 pub mod bte;
 pub mod ccb;

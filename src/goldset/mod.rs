@@ -1,16 +1,23 @@
 //! Gold sets: named collections of pages with the true main text of each, grouped into
 //! *packages* (one site, portal or page type each, like the 14 packages of Gottron's
 //! collection). The native on-disk format, the importers of published sets, decoding and the
-//! stratified sample live here. Imports only `error` (and `eval`'s token rule, a plain value).
+//! stratified sample live here. Imports from the crate: `error`, `eval` (its token rule, a
+//! plain value) and `paths` (the output-folder safety rule). The importers (`import/`) state their own, wider rule.
 
 pub mod decode;
 pub mod import;
 pub mod native;
 pub mod sample;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::eval::words::TokenRule;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+/// The error for a gold-set folder that does not exist, the same for every command that reads
+/// one (`goldset import | sample | stats`, `evaluate`, `optimise`, ...): a usage error, exit 2.
+pub fn not_found(root: &Path) -> Error {
+    Error::not_found(root, "gold set not found: not a folder")
+}
 
 /// One gold document: where its page and gold text are, plus optional metadata.
 #[derive(Debug, Clone)]

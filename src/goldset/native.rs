@@ -84,7 +84,7 @@ fn list_dir(dir: &Path) -> Result<Vec<PathBuf>> {
 /// and listed in [`GoldSet::skipped`] (kept when `keep_empty`).
 pub fn open(root: &Path, keep_empty: bool) -> Result<GoldSet> {
     if !root.is_dir() {
-        return Err(Error::config("gold set not found: not a folder").with_path(root));
+        return Err(super::not_found(root));
     }
     let manifest = read_manifest(root)?;
     let mut packages = Vec::new();

@@ -4,13 +4,13 @@
 //! A [`ParamSpace`] lists typed parameters with ranges, precision, defaults and meanings, the
 //! known-good individuals from the literature and the correlated parameters. A [`Setting`] gives
 //! a value to every parameter; [`compose`] namespaces and composes spaces (`accb.r`, `lqf.t`).
-//! Imports only `error`.
+//! Imports from the crate: `error`.
 
 pub mod compose;
 mod space;
 mod value;
 mod yaml;
 
-pub use space::{KnownGood, ParamSpace, ParamSpec, Spec};
+pub use space::{KnownGood, ParamSpace, ParamSpec, Spec, snap};
 pub use value::{Setting, SettingReader, Value};
 pub use yaml::{ParamsFile, builtin, builtin_names, builtin_text, load_file, parse_str};

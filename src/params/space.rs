@@ -70,17 +70,6 @@ pub struct ParamSpace {
     pub known_good: Vec<KnownGood>,
 }
 
-/// Number of decimals of a step such as 0.01 (2) or 0.25 (2), for exact rounding.
-fn decimals(step: f64) -> i32 {
-    for d in 0..10 {
-        let scaled = step * 10f64.powi(d);
-        if (scaled - scaled.round()).abs() < 1e-9 {
-            return d;
-        }
-    }
-    10
-}
-
 impl Spec {
     /// Checks and normalises a value for this spec (floats rounded to their step; integers given
     /// as whole floats accepted). The error names the rule that failed.
@@ -95,14 +84,15 @@ impl Spec {
                 if !x.is_finite() {
                     return Err(format!("must be a finite number, got {x}"));
                 }
-                let x = match step {
-                    Some(s) => round_to(x, *s),
-                    None => x,
-                };
-                if x < *min - 1e-12 || x > *max + 1e-12 {
+                // A value within half a step of the range rounds into it (0.994 is 0.99).
+                let slack = step.map_or(0.0, |s| s / 2.0) + 1e-12;
+                if x < *min - slack || x > *max + slack {
                     return Err(format!("must lie in [{min}, {max}], got {x}"));
                 }
-                Ok(Value::Float(x.clamp(*min, *max)))
+                Ok(Value::Float(match step {
+                    Some(s) => snap(x, *min, *max, *s),
+                    None => x.clamp(*min, *max),
+                }))
             }
             (Spec::Int { min, max }, Value::Int(i)) => {
                 if i < min || i > max {
@@ -177,13 +167,10 @@ impl Spec {
     pub fn from_internal(&self, x: f64) -> Value {
         let x = if x.is_finite() { x } else { 0.0 };
         match self {
-            Spec::Float { min, max, step } => {
-                let y = x.clamp(*min, *max);
-                Value::Float(match step {
-                    Some(s) => round_to(y, *s).clamp(*min, *max),
-                    None => y,
-                })
-            }
+            Spec::Float { min, max, step } => Value::Float(match step {
+                Some(s) => snap(x, *min, *max, *s),
+                None => x.clamp(*min, *max),
+            }),
             Spec::Int { min, max } => Value::Int((x.round() as i64).clamp(*min, *max)),
             Spec::Categorical { choices } => {
                 let i = (x.round().max(0.0) as usize).min(choices.len().saturating_sub(1));
@@ -194,13 +181,33 @@ impl Spec {
     }
 }
 
-/// Rounds `x` to a multiple of `step`, in decimal so that 0.1 + 0.2 prints as 0.3.
-pub fn round_to(x: f64, step: f64) -> f64 {
-    let d = decimals(step);
-    let k = (x / step).round();
-    let y = k * step;
-    let f = 10f64.powi(d);
-    (y * f).round() / f
+/// The one step-rounding rule (the optimiser's genes use it too): `x` clamped to `[min, max]`
+/// and rounded to the nearest point of the grid `min + k·step` that is not above `max`, written
+/// with the decimals of `min` and `step` (so `0.1 + 0.2` becomes exactly `0.3`). The grid is
+/// anchored at `min`, not at 0: with `min: 0.05, step: 0.1` the values are 0.05, 0.15, ...
+/// A non-positive or non-finite step only clamps; NaN becomes `min`.
+pub fn snap(x: f64, min: f64, max: f64, step: f64) -> f64 {
+    let x = if x.is_nan() { min } else { x.clamp(min, max) };
+    if !(step > 0.0 && step.is_finite()) {
+        return x;
+    }
+    let decimals = decimals(step).max(decimals(min));
+    let at = |k: f64| round_decimal(min + k * step, decimals);
+    let k = ((x - min) / step).round();
+    let v = at(k);
+    if v > max && k >= 1.0 { at(k - 1.0) } else { v.min(max) }
+}
+
+/// Number of decimals in the shortest text of `x` (at most 15).
+fn decimals(x: f64) -> usize {
+    let s = format!("{x}");
+    s.split_once('.').map_or(0, |(_, f)| f.len()).min(15)
+}
+
+/// `x` rounded to `d` decimals through its decimal text, so the result is the nearest `f64` to
+/// the rounded decimal.
+fn round_decimal(x: f64, d: usize) -> f64 {
+    format!("{x:.d$}").parse().unwrap_or(x)
 }
 
 impl ParamSpace {
@@ -299,13 +306,29 @@ mod tests {
     #[test]
     #[allow(clippy::float_cmp)] // rounding must give these exact decimals
     fn rounds_to_declared_precision() {
-        assert_eq!(round_to(0.19000000000000003, 0.01), 0.19);
-        assert_eq!(round_to(0.2649, 0.01), 0.26);
-        assert_eq!(round_to(7.3, 0.5), 7.5);
+        assert_eq!(snap(0.19000000000000003, 0.0, 1.0, 0.01), 0.19);
+        assert_eq!(snap(0.2649, 0.0, 1.0, 0.01), 0.26);
+        assert_eq!(snap(7.3, 0.0, 10.0, 0.5), 7.5);
         let s = Spec::Float { min: 0.05, max: 0.99, step: Some(0.01) };
         assert_eq!(s.from_internal(2.0), Value::Float(0.99));
         assert_eq!(s.parse("0.754"), Ok(Value::Float(0.75)));
         assert!(s.parse("1.5").unwrap_err().contains("[0.05, 0.99]"));
+        assert_eq!(s.parse("0.994"), Ok(Value::Float(0.99)));
+        assert!(s.parse("0.996").is_err());
+    }
+
+    #[test]
+    #[allow(clippy::float_cmp)] // the grid points are exact decimals
+    fn the_grid_is_anchored_at_min() {
+        // Issue 10: rounding to multiples of 0.1 from 0 turned 0.25 and 0.35 into the same 0.3.
+        let s = Spec::Float { min: 0.05, max: 1.0, step: Some(0.1) };
+        assert_eq!(s.from_internal(0.25), Value::Float(0.25));
+        assert_eq!(s.from_internal(0.35), Value::Float(0.35));
+        assert_eq!(s.parse("0.3"), Ok(Value::Float(0.35)));
+        assert_eq!(s.from_internal(1.0), Value::Float(0.95));
+        assert_eq!(snap(0.31, 0.05, 1.0, 0.1), 0.35);
+        assert_eq!(snap(0.249, 0.0, 0.25, 0.1), 0.2);
+        assert_eq!(snap(f64::NAN, 0.05, 1.0, 0.1), 0.05);
     }
 
     #[test]

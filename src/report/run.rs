@@ -3,7 +3,7 @@
 //! here recomputes a fitness, so `cetune report RUN_DIR` rebuilds everything from the journal.
 
 use super::plot::{GenRow, SpaceInfo, SpacePoint};
-use super::{f3, write_atomic};
+use super::{csv, f3, write_atomic};
 use crate::error::Result;
 use crate::evolve::Trial;
 use crate::params::ParamSpace;
@@ -62,13 +62,21 @@ pub fn gene_values(space: &ParamSpace, g: &[f64]) -> Vec<String> {
 
 /// Writes `generations.csv`: `generation, evaluations, best, mean, worst, best_so_far`.
 pub fn write_generations(path: &Path, trials: &[Trial]) -> Result<()> {
-    let mut s = String::from("generation,evaluations,best,mean,worst,best_so_far\n");
+    let mut rows =
+        vec![["generation", "evaluations", "best", "mean", "worst", "best_so_far"].map(String::from).to_vec()];
     let mut so_far = f64::NEG_INFINITY;
     for (r, evals) in generations_info(trials) {
         so_far = so_far.max(r.best);
-        s += &format!("{},{evals},{},{},{},{}\n", r.generation, r.best, r.mean, r.worst, so_far);
+        rows.push(vec![
+            r.generation.to_string(),
+            evals.to_string(),
+            r.best.to_string(),
+            r.mean.to_string(),
+            r.worst.to_string(),
+            so_far.to_string(),
+        ]);
     }
-    write_atomic(path, s.as_bytes())
+    csv::write(path, rows)
 }
 
 /// Writes `top.csv` (`rank, <parameters>, fitness, precision, recall, feasible, generation,
@@ -76,7 +84,10 @@ pub fn write_generations(path: &Path, trials: &[Trial]) -> Result<()> {
 pub fn write_top(dir: &Path, space: &ParamSpace, trials: &[Trial], n: usize, title: &str) -> Result<()> {
     let names = gene_names(space);
     let best = top(trials, n);
-    let mut csv = format!("rank,{},fitness,precision,recall,feasible,generation,trial\n", names.join(","));
+    let mut head = vec!["rank".to_string()];
+    head.extend(names.iter().cloned());
+    head.extend(["fitness", "precision", "recall", "feasible", "generation", "trial"].map(String::from));
+    let mut rows = vec![head];
     let mut md = format!(
         "# {title}\n\n| rank | {} | fitness | precision | recall | generation |\n|{}\n",
         names.join(" | "),
@@ -85,17 +96,17 @@ pub fn write_top(dir: &Path, space: &ParamSpace, trials: &[Trial], n: usize, tit
     for (k, t) in best.iter().enumerate() {
         let vals = gene_values(space, &t.genome);
         let f = &t.fitness;
-        csv += &format!(
-            "{},{},{},{},{},{},{},{}\n",
-            k + 1,
-            vals.join(","),
-            f.value,
-            f.precision,
-            f.recall,
-            f.feasible,
-            t.generation,
-            t.number
-        );
+        let mut row = vec![(k + 1).to_string()];
+        row.extend(vals.iter().cloned());
+        row.extend([
+            f.value.to_string(),
+            f.precision.to_string(),
+            f.recall.to_string(),
+            f.feasible.to_string(),
+            t.generation.to_string(),
+            t.number.to_string(),
+        ]);
+        rows.push(row);
         md += &format!(
             "| {} | {} | {}{} | {} | {} | {} |\n",
             k + 1,
@@ -107,7 +118,7 @@ pub fn write_top(dir: &Path, space: &ParamSpace, trials: &[Trial], n: usize, tit
             t.generation
         );
     }
-    write_atomic(&dir.join("top.csv"), csv.as_bytes())?;
+    csv::write(&dir.join("top.csv"), rows)?;
     write_atomic(&dir.join("top.md"), md.as_bytes())
 }
 
@@ -129,4 +140,26 @@ pub fn space_info(space: &ParamSpace, trials: &[Trial], title: &str) -> SpaceInf
         .map(|t| SpacePoint { values: t.genome.clone(), fitness: t.fitness.value, generation: t.generation })
         .collect();
     SpaceInfo { title: title.to_string(), names: gene_names(space), ranges, points }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evolve::Fitness;
+
+    #[test]
+    fn top_csv_quotes_a_value_holding_a_comma() {
+        // Issue 10: top.csv was written with `format!` and no quoting, so a categorical choice
+        // with a comma shifted every later column.
+        let yaml = "extractor: x\nparameters:\n  - {name: k, type: categorical, choices: [\"a,b\", c], default: c}\n";
+        let space = crate::params::parse_str(yaml, Path::new("x.yaml")).unwrap().space;
+        let fitness = Fitness { value: 0.5, feasible: true, precision: 0.4, recall: 0.6, ms: 1.0, partial: None };
+        let trials = [Trial { number: 0, generation: 0, genome: vec![0.0], fitness, cached: false }];
+        let dir = std::env::temp_dir().join(format!("cetune-top-csv-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        write_top(&dir, &space, &trials, 10, "t").unwrap();
+        let text = std::fs::read_to_string(dir.join("top.csv")).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(text, "rank,k,fitness,precision,recall,feasible,generation,trial\n1,\"a,b\",0.5,0.4,0.6,true,0,0\n");
+    }
 }

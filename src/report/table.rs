@@ -1,7 +1,7 @@
 //! Gottron's Table 3 layout: a row per setting, a column per package, then the macro average
 //! (and the micro average, which the paper does not report). Written as CSV and markdown.
 
-use super::{f3, write_atomic};
+use super::f3;
 use crate::error::Result;
 use std::path::Path;
 
@@ -74,20 +74,18 @@ impl Table3 {
     /// Writes the CSV rendering: `setting`, one column per package, `macro_precision`,
     /// `macro_recall`, `macro_f1`, `micro_f1`, `errors`.
     pub fn write_csv(&self, path: &Path) -> Result<()> {
-        let mut w = csv::Writer::from_writer(Vec::new());
         let mut head = vec!["setting".to_string()];
         head.extend(self.packages.iter().cloned());
         head.extend(["macro_precision", "macro_recall", "macro_f1", "micro_f1", "errors"].map(String::from));
-        let _ = w.write_record(&head);
+        let mut rows = vec![head];
         for r in &self.rows {
             let mut rec = vec![r.label.clone()];
             rec.extend(r.per_package.iter().map(|v| v.map_or(String::new(), |x| format!("{x:.6}"))));
             rec.extend([r.macro_prf.0, r.macro_prf.1, r.macro_prf.2, r.micro_f1].map(|x| format!("{x:.6}")));
             rec.push(r.errors.to_string());
-            let _ = w.write_record(&rec);
+            rows.push(rec);
         }
-        let bytes = w.into_inner().map_err(|e| crate::error::Error::bug(e.to_string()))?;
-        write_atomic(path, &bytes)
+        super::csv::write(path, rows)
     }
 }
 

@@ -6,6 +6,7 @@
 use crate::error::{Error, Result};
 use crate::evolve::{Fitness, Trial};
 use crate::params::{ParamSpace, Value};
+use crate::report::csv;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -26,16 +27,12 @@ pub fn header(space: &ParamSpace) -> Vec<String> {
     h
 }
 
-fn quote(s: &str) -> String {
-    if s.contains([',', '"', '\n']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
-}
-
-/// The CSV line of one trial.
-pub fn line(space: &ParamSpace, t: &Trial) -> String {
+/// The CSV cells of one trial.
+pub fn cells(space: &ParamSpace, t: &Trial) -> Vec<String> {
     let mut cells = vec![t.number.to_string(), t.generation.to_string()];
     for (g, i) in space.genes().into_iter().enumerate() {
         let v = space.params[i].spec.from_internal(t.genome.get(g).copied().unwrap_or(0.0));
-        cells.push(quote(&v.to_string()));
+        cells.push(v.to_string());
     }
     let f = &t.fitness;
     cells.extend([
@@ -46,7 +43,7 @@ pub fn line(space: &ParamSpace, t: &Trial) -> String {
         t.cached.to_string(),
         format!("{:.3}", f.ms),
     ]);
-    cells.join(",")
+    cells
 }
 
 impl Journal {
@@ -55,7 +52,8 @@ impl Journal {
         // create_new: a journal is never appended to by two runs, nor silently replaced.
         let mut file =
             OpenOptions::new().write(true).create_new(true).open(path).map_err(|e| Error::io(path, "create", e))?;
-        writeln!(file, "{}", header(space).join(",")).map_err(|e| Error::io(path, "write", e))?;
+        let head = csv::to_bytes([header(space)]).map_err(|e| e.with_path(path))?;
+        file.write_all(&head).map_err(|e| Error::io(path, "write", e))?;
         Ok(Journal { path: path.to_path_buf(), file, rows: 0 })
     }
 
@@ -85,12 +83,8 @@ impl Journal {
 
     /// Appends trials and syncs them to disk.
     pub fn append(&mut self, space: &ParamSpace, trials: &[Trial]) -> Result<()> {
-        let mut buf = String::new();
-        for t in trials {
-            buf.push_str(&line(space, t));
-            buf.push('\n');
-        }
-        self.file.write_all(buf.as_bytes()).map_err(|e| Error::io(&self.path, "write", e))?;
+        let buf = csv::to_bytes(trials.iter().map(|t| cells(space, t))).map_err(|e| e.with_path(&self.path))?;
+        self.file.write_all(&buf).map_err(|e| Error::io(&self.path, "write", e))?;
         self.file.sync_data().map_err(|e| Error::io(&self.path, "sync", e))?;
         self.rows += trials.len();
         Ok(())
@@ -130,7 +124,7 @@ pub fn read_rows(path: &Path, space: &ParamSpace, limit: usize) -> Result<Vec<Tr
         Some(end) => &text[..=end],
         None => "",
     };
-    let mut r = csv::ReaderBuilder::new().flexible(true).has_headers(false).from_reader(whole.as_bytes());
+    let mut r = ::csv::ReaderBuilder::new().flexible(true).has_headers(false).from_reader(whole.as_bytes());
     let header_cells = header(space);
     let n_genes = space.genes().len();
     let mut out = Vec::new();
@@ -184,4 +178,44 @@ pub fn read_rows(path: &Path, space: &ParamSpace, limit: usize) -> Result<Vec<Tr
         });
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evolve::{Gene, Space, key, repair};
+    use std::collections::HashMap;
+
+    #[test]
+    fn a_grid_off_zero_evaluates_no_setting_twice_and_resumes_to_the_same_keys() {
+        // Issue 10: with `min: 0.05, step: 0.1` the genomes 0.25 and 0.35 both became `t=0.3`
+        // (evaluated twice), and resume read `t=0.3` back as a third genome.
+        let yaml =
+            "extractor: lqf\nparameters:\n  - {name: t, type: float, min: 0.05, max: 1.0, step: 0.1, default: 0.25}\n";
+        let space = crate::params::parse_str(yaml, Path::new("t.yaml")).unwrap().space;
+        let genes = Space { genes: vec![Gene::Real { lo: 0.05, hi: 1.0, step: Some(0.1) }], correlated: vec![] };
+        let mut trials = Vec::new();
+        for i in 0..=1000 {
+            let mut g = vec![f64::from(i) / 1000.0];
+            repair(&genes, &mut g);
+            let t = Trial { number: i as usize, generation: 0, genome: g, fitness: Fitness::default(), cached: false };
+            trials.push(t);
+        }
+        let mut key_of_setting: HashMap<String, String> = HashMap::new();
+        for t in &trials {
+            let setting = cells(&space, t)[2].clone();
+            let k = key(&genes, &t.genome);
+            assert_eq!(key_of_setting.entry(setting.clone()).or_insert_with(|| k.clone()), &k, "t={setting}");
+        }
+        assert_eq!(key_of_setting.len(), 10, "0.05, 0.15, ..., 0.95");
+        let path = std::env::temp_dir().join(format!("cetune-journal-grid-{}.csv", std::process::id()));
+        let mut j = Journal::create(&path, &space).unwrap();
+        j.append(&space, &trials).unwrap();
+        let back = read_trials(&path, &space).unwrap();
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(back.len(), trials.len());
+        for (a, b) in trials.iter().zip(&back) {
+            assert_eq!(key(&genes, &a.genome), key(&genes, &b.genome));
+        }
+    }
 }

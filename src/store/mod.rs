@@ -1,6 +1,7 @@
 //! The run folder: `run.yaml` (everything needed to understand and repeat the run), the
 //! append-only `individuals.csv` journal, and the checkpoint written atomically after every
-//! generation. Imports `evolve`, `params`, `report` (atomic writes) and `error`.
+//! generation. Imports from the crate: `evolve`, `params`, `report` (atomic writes, the CSV
+//! writer), `paths` (the output-folder safety rule) and `error`.
 
 mod folder;
 mod journal;

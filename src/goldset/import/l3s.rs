@@ -4,6 +4,7 @@
 //! or `x-nc-sel2` (full text). Package: the news site, from `url-mapping.txt`.
 
 use super::{Item, bytes, files_with};
+use crate::document::hidden::never_text;
 use crate::document::tags::Tag;
 use crate::error::{Error, Result};
 use crate::goldset::decode::decode_html;
@@ -57,12 +58,10 @@ fn sel_class(el: &scraper::node::Element) -> Option<u8> {
     })
 }
 
+/// Annotated invisible, or never text by the rule both document views use.
 fn invisible(el: &scraper::node::Element) -> bool {
     el.attr("class").is_some_and(|c| c.split_whitespace().any(|c| c.eq_ignore_ascii_case("x-nc-invisible")))
-        || matches!(
-            el.name().to_ascii_lowercase().as_str(),
-            "script" | "style" | "noscript" | "head" | "title" | "template"
-        )
+        || never_text(el.name(), |a| el.attr(a))
 }
 
 /// The gold text of an annotated page: headline and full-text nodes, a newline at block
@@ -138,6 +137,14 @@ mod tests {
             <p><span class=\"x-nc-sel3\">By a reporter</span> <span class=\"x-nc-sel5\">comment</span></p>\
             <div class=\"x-nc-sel2 x-nc-invisible\">hidden</div><p>unlabelled</p></body></html>";
         assert_eq!(gold_text(page), "Body inside nav\nBig Headline\nFirst para bold end");
+    }
+
+    #[test]
+    fn hidden_annotated_text_is_not_gold() {
+        // The same never-text rule as the document views: `hidden`, `display:none`, iframes.
+        let page = "<body><p class=\"x-nc-sel2\">Kept <span hidden>secret</span>\
+            <span style=\"display: none\">gone</span><iframe>frame</iframe> text</p></body>";
+        assert_eq!(gold_text(page), "Kept  text");
     }
 
     #[test]

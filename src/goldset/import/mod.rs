@@ -1,6 +1,8 @@
 //! Importers of published gold sets, each reading its set in the original layout and writing a
 //! native gold set: the page as UTF-8 HTML (decoded once here), the gold text, and metadata.
-//! Document ids are the source file stems, so results join with other tools.
+//! Document ids are the source file stems, so results join with other tools. Imports from the
+//! crate: `document` (reading an annotated gold page is reading HTML: the tag table, the
+//! character references and the never-text rule the document views use), `eval` and `error`.
 
 mod cleaneval;
 mod l3s;
@@ -77,7 +79,7 @@ pub(crate) struct Item {
 /// Imports the set in `src` (laid out as `format`) into a native gold set in `out`.
 pub fn import(format: Format, src: &Path, out: &Path, opts: &Options) -> Result<Report> {
     if !src.is_dir() {
-        return Err(Error::config("gold set not found: not a folder").with_path(src));
+        return Err(super::not_found(src));
     }
     check_layout(format, src)?;
     let name = src.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "imported".into());

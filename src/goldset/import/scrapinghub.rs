@@ -10,7 +10,7 @@ use std::path::Path;
 pub fn read(src: &Path) -> Result<Vec<Item>> {
     let gt_path = src.join("ground-truth.json");
     let gt: Value = serde_json::from_slice(&bytes(&gt_path)?)
-        .map_err(|e| Error::input(format!("malformed JSON: {e}")).with_path(&gt_path))?;
+        .map_err(|e| Error::input(format!("malformed JSON: {e}")).with_path(&gt_path).with_source(e))?;
     let mut out = Vec::new();
     for (stem, path) in files_with(&src.join("html"), ".html.gz")? {
         let entry = gt.get(&stem);

@@ -12,7 +12,7 @@ pub const CREDIT: &str = "\"WCXB: Web Content Extraction Benchmark\", (c) 2026 M
 
 fn json(path: &Path) -> Result<Value> {
     let b = bytes(path)?;
-    serde_json::from_slice(&b).map_err(|e| Error::input(format!("malformed JSON: {e}")).with_path(path))
+    serde_json::from_slice(&b).map_err(|e| Error::input(format!("malformed JSON: {e}")).with_path(path).with_source(e))
 }
 
 /// Reads every document.
