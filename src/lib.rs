@@ -12,7 +12,8 @@
 //! - [`eval`]: tokens, LCS, precision/recall/F1;
 //! - [`objective`]: where documents meet settings: scoring a setting over a corpus in parallel;
 //! - [`evolve`]: the evolutionary loop (knows nothing about HTML);
-//! - [`store`], [`report`]: run folders, CSV, tables and plots.
+//! - [`store`], [`report`]: run folders, CSV, tables and plots;
+//! - [`study`]: the run lifecycle (start, resume, checkpoints, Ctrl-C, final reports).
 #![warn(missing_docs)]
 #![deny(clippy::float_cmp)]
 
@@ -28,6 +29,7 @@ pub mod params;
 pub mod paths;
 pub mod report;
 pub mod store;
+pub mod study;
 
 pub use error::{Error, ErrorKind, Result};
 

@@ -4,13 +4,13 @@
 
 use super::common::label;
 use super::evaluate::table_row;
-use super::runfiles::load_run;
 use crate::error::Result;
 use crate::goldset::native;
 use crate::objective::score::summarise;
 use crate::objective::stream::score_set;
 use crate::report::{Progress, Table3, write_atomic};
 use crate::store::{files, prepare_out, read_trials};
+use crate::study::load_run;
 use std::path::PathBuf;
 
 /// Arguments of `compare`.

@@ -10,7 +10,6 @@ mod extractors;
 mod goldset;
 mod optimise;
 mod report;
-mod runfiles;
 
 use crate::error::Result;
 use clap::{Parser, Subcommand};

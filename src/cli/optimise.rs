@@ -1,21 +1,12 @@
-//! `cetune optimise`: the main job. Parses a gold set (sample) once, runs the evolutionary search
-//! over an extractor's parameter description, journals every individual, checkpoints after
-//! every generation and writes the reports. `--resume RUN_DIR` continues an interrupted run.
+//! `cetune optimise`: the main job. Turns the arguments into a [`study::Plan`] (or a resume) and
+//! prints the [`study::Summary`]; the run lifecycle itself lives in [`crate::study`].
 
-use super::common::{SettingArgs, default_goldset, timestamp};
-use super::runfiles::{load_run, write_reports};
+use super::common::{SettingArgs, default_goldset};
 use crate::error::{Error, ErrorKind, Result};
-use crate::evolve::{self, Blend, Config, GenerationInfo, Observer, State, StrategyKind, Trial};
-use crate::goldset::native;
-use crate::objective::problem::{ExtractionProblem, Objective};
-use crate::objective::{Corpus, set_threads};
-use crate::params::{self, ParamSpace};
-use crate::report::Progress;
-use crate::store::{self, BestRecord, Checkpoint, GoldsetRecord, Journal, RunRecord, files};
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use crate::evolve::{Blend, Config, StrategyKind};
+use crate::params;
+use crate::study;
+use std::path::PathBuf;
 
 /// Arguments of `optimise`.
 #[derive(clap::Args, Debug)]
@@ -119,317 +110,71 @@ fn config(a: &Args) -> Result<Config> {
 
 /// Runs `optimise`.
 pub fn run(a: Args) -> Result<()> {
-    if let Some(dir) = &a.resume {
-        return resume(dir, &a);
-    }
-    let (space, base) = a.setting.resolve()?;
-    if space.genes().is_empty() {
-        return Err(Error::config(format!(
-            "extractor '{}' has no tuned parameters: nothing to optimise",
-            space.extractor
-        )));
-    }
-    let config = config(&a)?;
-    let objective: Objective = a.objective.parse()?;
-    let initial = initial_genomes(&space, &base, &a.individuals)?;
-    let params_yaml = match &a.setting.params {
-        Some(p) => std::fs::read_to_string(p).map_err(|e| Error::io(p, "read", e))?,
-        None => params::builtin_text(&space.extractor).unwrap_or_default().to_string(),
-    };
-    let gs_path = crate::paths::absolute(&a.goldset.clone().unwrap_or_else(default_goldset));
-    let set = native::open(&gs_path, false)?;
-    let dir = match &a.out {
-        Some(out) => out.clone(),
-        None => store::unique_dir(Path::new(&format!("results/{}-{}", space.extractor, timestamp())))?,
-    };
-    // Held until the run ends: a second process can neither write into nor replace this run.
-    let _lock = store::create_run_dir(&dir, a.force, &gs_path)?;
-    let threads = set_threads(a.threads)?;
-    let record = RunRecord {
-        cetune_version: env!("CARGO_PKG_VERSION").to_string(),
-        command: std::env::args().collect::<Vec<_>>().join(" "),
-        extractor: space.extractor.clone(),
-        params_file: a.setting.params.as_ref().map(|p| p.display().to_string()),
-        params_yaml,
-        sets: a.setting.sets.clone(),
-        individuals: a.individuals.clone(),
-        goldset: GoldsetRecord {
-            name: set.name.clone(),
-            path: gs_path.display().to_string(),
-            content_hash: set.content_hash(),
-            documents: set.docs.len(),
-            packages: set.packages.len(),
-        },
-        objective: objective.to_string(),
-        threads,
-        config: config.clone(),
-        started: timestamp(),
-        status: "running".into(),
-        reason: None,
-        evaluations: 0,
-        wall_seconds: 0.0,
-        best: None,
-    };
-    store::write_yaml(&dir.join(files::RUN), &record)?;
-    start(dir, &a, record, space, base, set, initial)
-}
-
-/// The first generation's fixed members: the known-good individuals, then `--individual`s.
-fn initial_genomes(space: &ParamSpace, base: &crate::params::Setting, individuals: &[String]) -> Result<Vec<Vec<f64>>> {
-    let mut initial: Vec<Vec<f64>> = space.known_good.iter().map(|k| space.to_genome(&k.setting)).collect();
-    for ind in individuals {
-        initial.push(space.to_genome(&space.with_assignments(base, std::slice::from_ref(ind))?));
-    }
-    Ok(initial)
-}
-
-/// Runs from generation 0 with a new journal.
-fn start(
-    dir: PathBuf,
-    a: &Args,
-    record: RunRecord,
-    space: ParamSpace,
-    base: crate::params::Setting,
-    set: crate::goldset::GoldSet,
-    initial: Vec<Vec<f64>>,
-) -> Result<()> {
-    let journal = Journal::create(&dir.join(files::INDIVIDUALS), &space)?;
-    execute(Session {
-        dir,
-        space,
-        base,
-        set,
-        record,
-        journal,
-        initial,
-        prior: Vec::new(),
-        state: None,
-        quiet: a.quiet,
-        top: a.top,
-    })
-}
-
-fn resume(dir: &Path, a: &Args) -> Result<()> {
-    if a.force || a.out.is_some() {
-        return Err(Error::config("--resume continues a run in its own folder: it takes neither --out nor --force"));
-    }
-    let (record, space, base) = load_run(dir)?;
-    let _lock = store::RunLock::acquire(dir)?;
-    if record.status == "finished" {
-        return Err(Error::config(format!("the run in {} has finished: nothing to resume", dir.display())));
-    }
-    let set = native::open(Path::new(&record.goldset.path), false)
-        .map_err(|e| Error::config(format!("cannot resume: the run's gold set cannot be read: {e}")))?;
-    if set.content_hash() != record.goldset.content_hash {
-        return Err(Error::config(format!(
-            "cannot resume: the gold set {} changed since the run started (pages, gold texts or goldset.yaml)",
-            record.goldset.path
-        )));
-    }
-    set_threads(a.threads)?;
-    if !dir.join(files::CHECKPOINT).exists() {
-        // Interrupted before generation 0 finished: start over with the recorded settings.
-        return restart(dir, a, record, space, base, set);
-    }
-    let ck: Checkpoint<State> = store::read_yaml(&dir.join(files::CHECKPOINT))
-        .map_err(|e| Error::config(format!("cannot resume: no usable checkpoint ({e})")))?;
-    let now = store::RunInputs::of(&record);
-    let changed = match &ck.inputs {
-        Some(started) => started.changed(&now),
-        None => Vec::new(),
-    };
-    if !changed.is_empty() {
-        return Err(Error::config(format!(
-            "cannot resume: run.yaml changed since the run started ({}); restore it, or start a new run",
-            changed.join(", ")
-        ))
-        .with_path(&dir.join(files::RUN)));
-    }
-    let journal_path = dir.join(files::INDIVIDUALS);
-    let prior = store::read_rows(&journal_path, &space, ck.state.trials)?;
-    if prior.len() != ck.state.trials {
-        return Err(Error::input(format!(
-            "cannot resume: the journal has {} whole rows but the checkpoint expects {}",
-            prior.len(),
-            ck.state.trials
-        ))
-        .with_path(&journal_path));
-    }
-    let journal = Journal::reopen(&journal_path, ck.state.trials)?;
-    let mut record = record;
-    record.wall_seconds = ck.wall_seconds;
-    record.status = "running".into();
-    eprintln!(
-        "resuming {} after generation {} ({} individuals so far)",
-        dir.display(),
-        ck.state.generation,
-        prior.len()
-    );
-    execute(Session {
-        dir: dir.to_path_buf(),
-        space,
-        base,
-        set,
-        record,
-        journal,
-        initial: Vec::new(),
-        prior,
-        state: Some(ck.state),
-        quiet: a.quiet,
-        top: a.top,
-    })
-}
-
-/// Starts a run again from generation 0 with the settings in its `run.yaml`.
-fn restart(
-    dir: &Path,
-    a: &Args,
-    mut record: RunRecord,
-    space: ParamSpace,
-    base: crate::params::Setting,
-    set: crate::goldset::GoldSet,
-) -> Result<()> {
-    let initial = initial_genomes(&space, &base, &record.individuals)?;
-    eprintln!("resuming {}: no generation had finished, starting again from generation 0", dir.display());
-    let journal = dir.join(files::INDIVIDUALS);
-    if journal.exists() {
-        std::fs::remove_file(&journal).map_err(|e| Error::io(&journal, "delete the unfinished journal", e))?;
-    }
-    record.status = "running".into();
-    record.wall_seconds = 0.0;
-    start(dir.to_path_buf(), a, record, space, base, set, initial)
-}
-
-struct Session {
-    dir: PathBuf,
-    space: ParamSpace,
-    base: crate::params::Setting,
-    set: crate::goldset::GoldSet,
-    record: RunRecord,
-    journal: Journal,
-    initial: Vec<Vec<f64>>,
-    prior: Vec<Trial>,
-    state: Option<State>,
-    quiet: bool,
-    top: usize,
-}
-
-/// Journal, checkpoint, progress bar and Ctrl-C flag, as one observer.
-struct Watch<'a> {
-    dir: &'a Path,
-    space: &'a ParamSpace,
-    journal: &'a mut Journal,
-    bar: Progress,
-    stop: Arc<AtomicBool>,
-    started: Instant,
-    wall_before: f64,
-    inputs: store::RunInputs,
-}
-
-impl Observer for Watch<'_> {
-    fn on_trials(&mut self, trials: &[Trial]) -> Result<()> {
-        self.journal.append(self.space, trials)
-    }
-    fn on_generation(&mut self, info: &GenerationInfo, state: &State) -> Result<()> {
-        let wall = self.wall_before + self.started.elapsed().as_secs_f64();
-        let ck = Checkpoint {
-            state: state.clone(),
-            inputs: Some(self.inputs.clone()),
-            journal_rows: state.trials,
-            wall_seconds: wall,
-        };
-        store::write_yaml(&self.dir.join(files::CHECKPOINT), &ck)?;
-        let rate = info.total_evaluations as f64 / self.started.elapsed().as_secs_f64().max(1e-9);
-        self.bar.set(info.generation as u64 + 1);
-        self.bar.message(format!(
-            "best {:.4}  evals {}  {:.1} evals/s",
-            info.best_so_far.value, info.total_evaluations, rate
-        ));
-        Ok(())
-    }
-    fn should_stop(&self) -> bool {
-        self.stop.load(Ordering::SeqCst)
-    }
-}
-
-fn execute(mut s: Session) -> Result<()> {
-    let docs: Vec<_> = s.set.docs.iter().collect();
-    let bar = Progress::new(docs.len() as u64, "parse", s.quiet);
-    let corpus = Corpus::load(&s.set, &docs, &|| bar.inc());
-    bar.finish();
-    let objective: Objective = s.record.objective.parse()?;
-    let mut problem = ExtractionProblem::new(&corpus, &s.space, s.base.clone(), objective);
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = stop.clone();
-    // A second Ctrl-C kills the process at once; the first lets the generation in flight finish.
-    let _ = ctrlc::set_handler(move || {
-        if flag.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
+    let opts = study::Options { quiet: a.quiet, top: a.top, ctrl_c: true, ..Default::default() };
+    let summary = match &a.resume {
+        Some(dir) => {
+            if a.force || a.out.is_some() {
+                return Err(Error::config(
+                    "--resume continues a run in its own folder: it takes neither --out nor --force",
+                ));
+            }
+            study::resume(dir, a.threads, &opts)?
         }
-        eprintln!("\ncetune: interrupted: finishing the generation in flight, then saving a checkpoint");
-    });
-    let config = s.record.config.clone();
-    let bar = Progress::new(config.max_generations as u64, "generation", s.quiet);
-    let started = Instant::now();
-    let mut watch = Watch {
-        dir: &s.dir,
-        space: &s.space,
-        journal: &mut s.journal,
-        bar: bar.clone(),
-        stop,
-        started,
-        wall_before: s.record.wall_seconds,
-        inputs: store::RunInputs::of(&s.record),
+        None => study::start(plan(&a)?, &opts)?,
     };
-    let outcome =
-        evolve::run(&mut problem, &config, std::mem::take(&mut s.initial), &s.prior, &mut watch, s.state.take());
-    bar.finish();
-    let outcome = outcome?;
-    let mut trials = std::mem::take(&mut s.prior);
-    trials.extend(outcome.trials.iter().cloned());
-    let best_setting = s.space.from_genome(&s.base, &outcome.best.genome);
-    let interrupted = outcome.reason == evolve::TerminationReason::Interrupted;
-    s.record.status = if interrupted { "interrupted" } else { "finished" }.into();
-    s.record.reason = Some(outcome.reason.to_string());
-    s.record.evaluations = outcome.state.evaluations;
-    s.record.wall_seconds += started.elapsed().as_secs_f64();
-    let f = outcome.best.fitness;
-    s.record.best = Some(BestRecord {
-        fitness: f.value,
-        precision: f.precision,
-        recall: f.recall,
-        values: best_setting.values.iter().map(|(k, v)| format!("{k}={v}")).collect(),
-    });
-    // Reports first: a run marked finished always has all of them.
-    write_reports(&s.dir, &s.record, &s.space, &s.base, &trials, s.top)?;
-    store::write_yaml(&s.dir.join(files::RUN), &s.record)?;
+    let r = &summary.record;
+    let best = r.best.as_ref().ok_or_else(|| Error::bug("a finished run has no best individual"))?;
     println!(
         "{}: best fitness {:.4} (P {:.3}, R {:.3}) with {}\n{} distinct settings evaluated in {:.1} s; stopped: {}\nresults in {}",
-        s.space.extractor,
-        f.value,
-        f.precision,
-        f.recall,
-        best_setting.label(),
-        outcome.state.evaluations,
-        s.record.wall_seconds,
-        outcome.reason,
-        s.dir.display()
+        r.extractor,
+        best.fitness,
+        best.precision,
+        best.recall,
+        summary.label,
+        r.evaluations,
+        r.wall_seconds,
+        summary.reason,
+        summary.dir.display()
     );
-    if !f.feasible {
+    if !summary.feasible {
         eprintln!(
             "cetune: warning: no setting met the objective's constraint ({}); the best shown is the closest, ranked by mean precision",
-            s.record.objective
+            r.objective
         );
     }
-    if interrupted {
+    if summary.interrupted() {
         return Err(Error::new(
             ErrorKind::Interrupted,
             format!(
                 "interrupted after generation {}; resume with: cetune optimise --resume {}",
-                outcome.state.generation,
-                s.dir.display()
+                summary.generation,
+                summary.dir.display()
             ),
         ));
     }
     Ok(())
+}
+
+/// The new run the arguments describe.
+fn plan(a: &Args) -> Result<study::Plan> {
+    let (space, base) = a.setting.resolve()?;
+    let params_yaml = match &a.setting.params {
+        Some(p) => std::fs::read_to_string(p).map_err(|e| Error::io(p, "read", e))?,
+        None => params::builtin_text(&space.extractor).unwrap_or_default().to_string(),
+    };
+    Ok(study::Plan {
+        config: config(a)?,
+        objective: a.objective.parse()?,
+        params_file: a.setting.params.as_ref().map(|p| p.display().to_string()),
+        params_yaml,
+        sets: a.setting.sets.clone(),
+        individuals: a.individuals.clone(),
+        goldset: a.goldset.clone().unwrap_or_else(default_goldset),
+        threads: a.threads,
+        out: a.out.clone(),
+        force: a.force,
+        command: std::env::args().collect::<Vec<_>>().join(" "),
+        space,
+        base,
+    })
 }

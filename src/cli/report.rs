@@ -1,8 +1,8 @@
 //! `cetune report RUN_DIR`: regenerates every table and plot of a run from its folder alone.
 
-use super::runfiles::{load_run, write_reports};
 use crate::error::Result;
 use crate::store::{files, read_trials};
+use crate::study::{load_run, write_reports};
 use std::path::PathBuf;
 
 /// Arguments of `report`.

@@ -95,6 +95,23 @@ pub mod files {
     pub const CHECKPOINT: &str = "checkpoint.yaml";
 }
 
+/// UTC time as `YYYYMMDD-HHMMSS`, for run folder names.
+pub fn timestamp() -> String {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs()) as i64;
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}{m:02}{d:02}-{:02}{:02}{:02}", rem / 3600, rem % 3600 / 60, rem % 60)
+}
+
 /// Writes a YAML file atomically.
 pub fn write_yaml<T: Serialize>(path: &Path, value: &T) -> Result<()> {
     let text = serde_yaml::to_string(value).map_err(|e| Error::bug(e.to_string()))?;

@@ -1,5 +1,5 @@
-//! Reading a run folder back and writing its reports (shared by `optimise`, `report` and
-//! `compare`).
+//! Reading a run folder back and writing its reports: the tables, the plots and `best.yaml`
+//! (shared by a run's end, `cetune report` and `cetune compare`).
 
 use crate::error::{Error, Result};
 use crate::evolve::Trial;

@@ -1,0 +1,380 @@
+//! The run lifecycle as a library type (argmin's executor with checkpointing and observers,
+//! Optuna's study): a new run's folder, `run.yaml`, journal and lock; resume and restart; the
+//! observer that journals, checkpoints and shows progress; Ctrl-C; the final reports and
+//! `best.yaml`. The command line only turns arguments into a [`Plan`] and prints the
+//! [`Summary`]; tests drive whole runs through [`start`] and [`resume`] without the binary.
+//!
+//! Imports from the crate: `error`, `evolve`, `goldset`, `objective`, `params`, `paths`,
+//! `report` and `store`.
+
+mod reports;
+
+pub use reports::{load_run, write_reports};
+
+use crate::error::{Error, Result};
+use crate::evolve::{self, Config, GenerationInfo, Observer, State, TerminationReason, Trial};
+use crate::goldset::{GoldSet, native};
+use crate::objective::problem::{ExtractionProblem, Objective};
+use crate::objective::{Corpus, set_threads};
+use crate::params::{ParamSpace, Setting};
+use crate::report::Progress;
+use crate::store::{self, BestRecord, Checkpoint, GoldsetRecord, Journal, RunInputs, RunRecord, files};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Everything a new run needs.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// The parameter space searched.
+    pub space: ParamSpace,
+    /// The setting that fixes the parameters that are not genes.
+    pub base: Setting,
+    /// The text of the parameter description (kept in `run.yaml`).
+    pub params_yaml: String,
+    /// The parameter file given, if any.
+    pub params_file: Option<String>,
+    /// `--set` assignments (recorded; already applied to `base`).
+    pub sets: Vec<String>,
+    /// `--individual`s for generation 0.
+    pub individuals: Vec<String>,
+    /// The gold set (sample) the fitness is measured on.
+    pub goldset: PathBuf,
+    /// What is maximised.
+    pub objective: Objective,
+    /// The optimiser's settings.
+    pub config: Config,
+    /// Worker threads (default: all cores).
+    pub threads: Option<usize>,
+    /// The run folder; default `results/<extractor>-<timestamp>` (made unique).
+    pub out: Option<PathBuf>,
+    /// Replace an existing run folder (only cetune's files in it).
+    pub force: bool,
+    /// The command line, for `run.yaml`.
+    pub command: String,
+}
+
+/// How a run is watched and reported.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// No progress bars.
+    pub quiet: bool,
+    /// Rows of Table 2 (`top.csv`, `top.md`).
+    pub top: usize,
+    /// Set to stop after the generation in flight (as Ctrl-C does); shared with the caller.
+    pub stop: Arc<AtomicBool>,
+    /// Install a Ctrl-C handler that sets `stop` (a second Ctrl-C exits at once).
+    pub ctrl_c: bool,
+}
+
+/// What a run ended with.
+#[derive(Debug, Clone)]
+pub struct Summary {
+    /// The run folder.
+    pub dir: PathBuf,
+    /// The run record as written at the end.
+    pub record: RunRecord,
+    /// The best setting.
+    pub best: Setting,
+    /// Its label (`name=value,...`).
+    pub label: String,
+    /// Why the run stopped.
+    pub reason: TerminationReason,
+    /// The generation the run stopped after.
+    pub generation: usize,
+    /// Whether the best setting meets the objective's constraint (always, but for
+    /// `recall-at-precision`).
+    pub feasible: bool,
+}
+
+impl Summary {
+    /// Whether the run stopped on a stop request (Ctrl-C) and can be resumed.
+    pub fn interrupted(&self) -> bool {
+        self.reason == TerminationReason::Interrupted
+    }
+}
+
+/// Starts a new run: creates and locks its folder, writes `run.yaml`, runs from generation 0.
+pub fn start(plan: Plan, opts: &Options) -> Result<Summary> {
+    if plan.space.genes().is_empty() {
+        return Err(Error::config(format!(
+            "extractor '{}' has no tuned parameters: nothing to optimise",
+            plan.space.extractor
+        )));
+    }
+    plan.config.validate()?;
+    let initial = initial_genomes(&plan.space, &plan.base, &plan.individuals)?;
+    let gs_path = crate::paths::absolute(&plan.goldset);
+    let set = native::open(&gs_path, false)?;
+    let dir = match &plan.out {
+        Some(out) => out.clone(),
+        None => store::unique_dir(Path::new(&format!("results/{}-{}", plan.space.extractor, store::timestamp())))?,
+    };
+    // Held until the run ends: a second process can neither write into nor replace this run.
+    let _lock = store::create_run_dir(&dir, plan.force, &gs_path)?;
+    let threads = set_threads(plan.threads)?;
+    let record = RunRecord {
+        cetune_version: env!("CARGO_PKG_VERSION").to_string(),
+        command: plan.command.clone(),
+        extractor: plan.space.extractor.clone(),
+        params_file: plan.params_file.clone(),
+        params_yaml: plan.params_yaml.clone(),
+        sets: plan.sets.clone(),
+        individuals: plan.individuals.clone(),
+        goldset: GoldsetRecord {
+            name: set.name.clone(),
+            path: gs_path.display().to_string(),
+            content_hash: set.content_hash(),
+            documents: set.docs.len(),
+            packages: set.packages.len(),
+        },
+        objective: plan.objective.to_string(),
+        threads,
+        config: plan.config.clone(),
+        started: store::timestamp(),
+        status: "running".into(),
+        reason: None,
+        evaluations: 0,
+        wall_seconds: 0.0,
+        best: None,
+    };
+    store::write_yaml(&dir.join(files::RUN), &record)?;
+    let journal = Journal::create(&dir.join(files::INDIVIDUALS), &plan.space)?;
+    execute(
+        Session {
+            dir,
+            space: plan.space,
+            base: plan.base,
+            set,
+            record,
+            journal,
+            initial,
+            prior: Vec::new(),
+            state: None,
+        },
+        opts,
+    )
+}
+
+/// The first generation's fixed members: the known-good individuals, then `--individual`s.
+fn initial_genomes(space: &ParamSpace, base: &Setting, individuals: &[String]) -> Result<Vec<Vec<f64>>> {
+    let mut initial: Vec<Vec<f64>> = space.known_good.iter().map(|k| space.to_genome(&k.setting)).collect();
+    for ind in individuals {
+        initial.push(space.to_genome(&space.with_assignments(base, std::slice::from_ref(ind))?));
+    }
+    Ok(initial)
+}
+
+/// Continues an interrupted run from its folder: every input a fitness depends on is verified
+/// first (the gold set's hash, `run.yaml` against the checkpoint's copy, every journal row).
+pub fn resume(dir: &Path, threads: Option<usize>, opts: &Options) -> Result<Summary> {
+    let (record, space, base) = load_run(dir)?;
+    let _lock = store::RunLock::acquire(dir)?;
+    if record.status == "finished" {
+        return Err(Error::config(format!("the run in {} has finished: nothing to resume", dir.display())));
+    }
+    let set = native::open(Path::new(&record.goldset.path), false)
+        .map_err(|e| Error::config(format!("cannot resume: the run's gold set cannot be read: {e}")))?;
+    if set.content_hash() != record.goldset.content_hash {
+        return Err(Error::config(format!(
+            "cannot resume: the gold set {} changed since the run started (pages, gold texts or goldset.yaml)",
+            record.goldset.path
+        )));
+    }
+    set_threads(threads)?;
+    if !dir.join(files::CHECKPOINT).exists() {
+        return restart(dir, record, space, base, set, opts);
+    }
+    let ck: Checkpoint<State> = store::read_yaml(&dir.join(files::CHECKPOINT))
+        .map_err(|e| Error::config(format!("cannot resume: no usable checkpoint ({e})")))?;
+    let changed = ck.inputs.as_ref().map(|started| started.changed(&RunInputs::of(&record))).unwrap_or_default();
+    if !changed.is_empty() {
+        return Err(Error::config(format!(
+            "cannot resume: run.yaml changed since the run started ({}); restore it, or start a new run",
+            changed.join(", ")
+        ))
+        .with_path(&dir.join(files::RUN)));
+    }
+    let journal_path = dir.join(files::INDIVIDUALS);
+    let prior = store::read_rows(&journal_path, &space, ck.state.trials)?;
+    if prior.len() != ck.state.trials {
+        return Err(Error::input(format!(
+            "cannot resume: the journal has {} whole rows but the checkpoint expects {}",
+            prior.len(),
+            ck.state.trials
+        ))
+        .with_path(&journal_path));
+    }
+    let journal = Journal::reopen(&journal_path, ck.state.trials)?;
+    let mut record = record;
+    record.wall_seconds = ck.wall_seconds;
+    record.status = "running".into();
+    eprintln!(
+        "resuming {} after generation {} ({} individuals so far)",
+        dir.display(),
+        ck.state.generation,
+        prior.len()
+    );
+    execute(
+        Session {
+            dir: dir.to_path_buf(),
+            space,
+            base,
+            set,
+            record,
+            journal,
+            initial: Vec::new(),
+            prior,
+            state: Some(ck.state),
+        },
+        opts,
+    )
+}
+
+/// A run killed before its first generation finished has no checkpoint: it starts again from
+/// generation 0 with the settings in its `run.yaml` (nothing computed is kept, so nothing can
+/// disagree).
+fn restart(
+    dir: &Path,
+    mut record: RunRecord,
+    space: ParamSpace,
+    base: Setting,
+    set: GoldSet,
+    opts: &Options,
+) -> Result<Summary> {
+    let initial = initial_genomes(&space, &base, &record.individuals)?;
+    eprintln!("resuming {}: no generation had finished, starting again from generation 0", dir.display());
+    let journal_path = dir.join(files::INDIVIDUALS);
+    if journal_path.exists() {
+        std::fs::remove_file(&journal_path)
+            .map_err(|e| Error::io(&journal_path, "delete the unfinished journal", e))?;
+    }
+    record.status = "running".into();
+    record.wall_seconds = 0.0;
+    let journal = Journal::create(&journal_path, &space)?;
+    execute(
+        Session { dir: dir.to_path_buf(), space, base, set, record, journal, initial, prior: Vec::new(), state: None },
+        opts,
+    )
+}
+
+struct Session {
+    dir: PathBuf,
+    space: ParamSpace,
+    base: Setting,
+    set: GoldSet,
+    record: RunRecord,
+    journal: Journal,
+    initial: Vec<Vec<f64>>,
+    prior: Vec<Trial>,
+    state: Option<State>,
+}
+
+/// The run folder as an observer of the search: journal, checkpoint, progress bar, stop flag.
+struct Watch<'a> {
+    dir: &'a Path,
+    space: &'a ParamSpace,
+    journal: &'a mut Journal,
+    bar: Progress,
+    stop: Arc<AtomicBool>,
+    started: Instant,
+    wall_before: f64,
+    inputs: RunInputs,
+}
+
+impl Observer for Watch<'_> {
+    fn on_trials(&mut self, trials: &[Trial]) -> Result<()> {
+        self.journal.append(self.space, trials)
+    }
+    fn on_generation(&mut self, info: &GenerationInfo, state: &State) -> Result<()> {
+        let wall = self.wall_before + self.started.elapsed().as_secs_f64();
+        let ck = Checkpoint {
+            state: state.clone(),
+            inputs: Some(self.inputs.clone()),
+            journal_rows: state.trials,
+            wall_seconds: wall,
+        };
+        store::write_yaml(&self.dir.join(files::CHECKPOINT), &ck)?;
+        let rate = info.total_evaluations as f64 / self.started.elapsed().as_secs_f64().max(1e-9);
+        self.bar.set(info.generation as u64 + 1);
+        self.bar.message(format!(
+            "best {:.4}  evals {}  {:.1} evals/s",
+            info.best_so_far.value, info.total_evaluations, rate
+        ));
+        Ok(())
+    }
+    fn should_stop(&self) -> bool {
+        self.stop.load(Ordering::SeqCst)
+    }
+}
+
+/// Installs the Ctrl-C handler once per process: the first Ctrl-C sets `stop` (the generation in
+/// flight finishes and is checkpointed), a second one exits at once.
+fn install_ctrl_c(stop: Arc<AtomicBool>) {
+    let _ = ctrlc::set_handler(move || {
+        if stop.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        eprintln!("\ncetune: interrupted: finishing the generation in flight, then saving a checkpoint");
+    });
+}
+
+fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
+    let docs: Vec<_> = s.set.docs.iter().collect();
+    let bar = Progress::new(docs.len() as u64, "parse", opts.quiet);
+    let corpus = Corpus::load(&s.set, &docs, &|| bar.inc());
+    bar.finish();
+    let objective: Objective = s.record.objective.parse()?;
+    let mut problem = ExtractionProblem::new(&corpus, &s.space, s.base.clone(), objective);
+    if opts.ctrl_c {
+        install_ctrl_c(opts.stop.clone());
+    }
+    let config = s.record.config.clone();
+    let bar = Progress::new(config.max_generations as u64, "generation", opts.quiet);
+    let started = Instant::now();
+    let mut watch = Watch {
+        dir: &s.dir,
+        space: &s.space,
+        journal: &mut s.journal,
+        bar: bar.clone(),
+        stop: opts.stop.clone(),
+        started,
+        wall_before: s.record.wall_seconds,
+        inputs: RunInputs::of(&s.record),
+    };
+    let outcome =
+        evolve::run(&mut problem, &config, std::mem::take(&mut s.initial), &s.prior, &mut watch, s.state.take());
+    bar.finish();
+    let outcome = outcome?;
+    let mut trials = std::mem::take(&mut s.prior);
+    trials.extend(outcome.trials.iter().cloned());
+    let best = s.space.from_genome(&s.base, &outcome.best.genome);
+    let interrupted = outcome.reason == TerminationReason::Interrupted;
+    s.record.status = if interrupted { "interrupted" } else { "finished" }.into();
+    s.record.reason = Some(outcome.reason.to_string());
+    s.record.evaluations = outcome.state.evaluations;
+    s.record.wall_seconds += started.elapsed().as_secs_f64();
+    let f = outcome.best.fitness;
+    s.record.best = Some(BestRecord {
+        fitness: f.value,
+        precision: f.precision,
+        recall: f.recall,
+        values: best.values.iter().map(|(k, v)| format!("{k}={v}")).collect(),
+    });
+    // Reports first: a run marked finished always has all of them.
+    write_reports(&s.dir, &s.record, &s.space, &s.base, &trials, opts.top)?;
+    store::write_yaml(&s.dir.join(files::RUN), &s.record)?;
+    Ok(Summary {
+        label: best.label(),
+        best,
+        dir: s.dir,
+        record: s.record,
+        reason: outcome.reason,
+        generation: outcome.state.generation,
+        feasible: f.feasible,
+    })
+}
+
+#[cfg(test)]
+mod tests;
