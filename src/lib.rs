@@ -12,7 +12,8 @@
 //! - [`eval`]: tokens, LCS, precision/recall/F1;
 //! - [`objective`]: where documents meet settings: scoring a setting over a corpus in parallel;
 //! - [`evolve`]: the evolutionary loop (knows nothing about HTML);
-//! - [`store`], [`report`]: run folders, CSV, tables and plots.
+//! - [`store`], [`report`]: run folders, CSV, tables and plots;
+//! - [`yaml`]: reading and writing YAML within input budgets.
 #![warn(missing_docs)]
 #![deny(clippy::float_cmp)]
 
@@ -27,5 +28,6 @@ pub mod objective;
 pub mod params;
 pub mod report;
 pub mod store;
+pub mod yaml;
 
 pub use error::{Error, ErrorKind, Result};

@@ -7,3 +7,4 @@ mod cli;
 mod optimise;
 mod real_data;
 mod robust;
+mod yaml;

@@ -139,7 +139,7 @@ mod tests {
 
     #[test]
     fn config_reads_from_partial_yaml() {
-        let c: Config = serde_yaml::from_str("population: 10\nstrategy: grid\nblend: mean\n").unwrap();
+        let c: Config = serde_saphyr::from_str("population: 10\nstrategy: grid\nblend: mean\n").unwrap();
         assert_eq!((c.population, c.strategy, c.blend, c.elites), (10, Strategy::Grid, Blend::Mean, 1));
     }
 }

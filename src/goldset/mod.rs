@@ -1,7 +1,7 @@
 //! Gold sets: named collections of pages with the true main text of each, grouped into
 //! *packages* (one site, portal or page type each, like the 14 packages of Gottron's
 //! collection). The native on-disk format, the importers of published sets, decoding and the
-//! stratified sample live here. Imports only `error` (and `eval`'s token rule, a plain value).
+//! stratified sample live here. Imports only `error`, `yaml` (and `eval`'s token rule, a plain value).
 
 pub mod decode;
 pub mod import;

@@ -56,13 +56,12 @@ fn read_manifest(root: &Path) -> Result<Manifest> {
         return Ok(Manifest::default());
     }
     let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, "read", e))?;
-    serde_yaml::from_str(&text).map_err(|e| {
-        let err = Error::config(format!("malformed gold-set manifest: {e}")).with_path(&path);
-        match e.location() {
-            Some(l) => err.with_line(l.line(), Some(l.column())),
-            None => err,
-        }
-    })
+    parse_manifest(&text, &path)
+}
+
+/// Parses the text of a `goldset.yaml`; `path` names it in errors.
+pub fn parse_manifest(text: &str, path: &Path) -> Result<Manifest> {
+    crate::yaml::from_str(text, path, |m| Error::config(format!("malformed gold-set manifest: {m}")))
 }
 
 fn stem_of(name: &str) -> Option<&str> {
@@ -196,7 +195,7 @@ impl Writer {
     /// Writes `goldset.yaml`.
     pub fn finish(self) -> Result<PathBuf> {
         let path = self.root.join(MANIFEST);
-        let text = serde_yaml::to_string(&self.manifest).map_err(|e| Error::bug(e.to_string()))?;
+        let text = crate::yaml::to_string(&self.manifest)?;
         std::fs::write(&path, text).map_err(|e| Error::io(&path, "write", e))?;
         Ok(self.root)
     }

@@ -3,7 +3,7 @@
 //!
 //! A [`ParamSpace`] lists typed parameters with ranges, precision, defaults and meanings, the
 //! known-good individuals from the literature and the correlated parameters. A [`Setting`] gives
-//! a value to every parameter. Imports only `error`.
+//! a value to every parameter. Imports only `error` and `yaml`.
 
 mod space;
 mod value;
