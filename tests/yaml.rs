@@ -76,3 +76,74 @@ fn committed_reference_runs_still_load() {
         cetune(&["evaluate", "--params", best.to_str().unwrap(), "--out", out.to_str().unwrap(), "-q"]).ok();
     }
 }
+
+#[test]
+fn bad_ranges_and_options_are_exit_2_never_a_panic() {
+    let d = tmp("bad-options");
+    let page = d.join("page.html");
+    write(&page, "<html><body><p>Some words of text in a paragraph.</p></body></html>");
+    let accb = std::fs::read_to_string(root().join("params/accb.yaml")).unwrap();
+    let bad_files = [
+        ("nan-min", accb.replacen("min: 5\n", "min: .nan\n", 1), "'min' must be a number within"),
+        ("huge-range", accb.replacen("min: 0.05\n    max: 0.99\n", "min: -1e308\n    max: 1e308\n", 1), "within ±1e15"),
+        ("int-step", accb.replacen("max: 300\n", "max: 300\n    step: 5\n", 1), "'step' is for float parameters"),
+        ("tiny-step", accb.replacen("step: 0.01", "step: 1e-12", 1), "'step' must be at least 1e-9"),
+    ];
+    for (name, text, expected) in bad_files {
+        assert_ne!(text, accb, "{name}");
+        let p = d.join(format!("{name}.yaml"));
+        write(&p, text);
+        let p = p.to_str().unwrap();
+        let out = d.join(format!("{name}-out"));
+        let out = out.to_str().unwrap();
+        for args in [
+            vec!["evaluate", "--params", p, "--out", out, "-q"],
+            vec!["extract", "--params", p, page.to_str().unwrap()],
+            vec!["optimise", "--params", p, "--out", out, "-q"],
+        ] {
+            let r = cetune(&args);
+            assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+            assert!(
+                r.stderr.contains(expected) && r.stderr.contains(&format!("{name}.yaml:")),
+                "{args:?}: {}",
+                r.stderr
+            );
+        }
+    }
+    let params = root().join("params/accb.yaml");
+    for (option, expected) in [
+        (vec!["--blx-alpha", "1e308"], "blx_alpha must be in [0, 10]"),
+        (vec!["--mutation-sigma", "1e308"], "mutation_sigma must be in [0, 10]"),
+        (vec!["--objective", "fbeta:1e300"], "beta must lie in [0.001, 1000], got 1e300"),
+        (vec!["--epsilon", "NaN"], "epsilon must be in [0, 1]"),
+        (vec!["--population", "0"], "population"),
+        (vec!["--population", "100000000"], "population must be at most"),
+        (vec!["--threads", "100000"], "--threads must be at most 1024"),
+    ] {
+        let out = d.join("run");
+        let mut args = vec!["optimise", "--params", params.to_str().unwrap(), "--out", out.to_str().unwrap(), "-q"];
+        args.extend(&option);
+        let r = cetune(&args);
+        assert_eq!(r.code, 2, "{option:?}: {}", r.stderr);
+        assert!(r.stderr.contains(expected), "{option:?}: {}", r.stderr);
+        assert!(!out.join("run.yaml").exists(), "{option:?}: nothing starts");
+    }
+}
+
+#[test]
+fn resume_checks_the_settings_in_run_yaml() {
+    let d = tmp("resume-bad-config");
+    let run = d.join("run");
+    copy_dir(&root().join("results/reference/accb"), &run);
+    let text = std::fs::read_to_string(run.join("run.yaml")).unwrap();
+    let edited = text.replacen("  blx_alpha: 0.5\n", "  blx_alpha: 1.0e308\n", 1).replacen(
+        "status: finished",
+        "status: interrupted",
+        1,
+    );
+    assert_ne!(edited, text);
+    write(&run.join("run.yaml"), edited);
+    let r = cetune(&["optimise", "--resume", run.to_str().unwrap(), "-q"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("run.yaml: blx_alpha must be in [0, 10], but got 1e308"), "{}", r.stderr);
+}

@@ -212,6 +212,9 @@ fn start(
 
 fn resume(dir: &Path, a: &Args) -> Result<()> {
     let (record, space, base) = load_run(dir)?;
+    // run.yaml may have been edited: its settings must pass the checks of a new run.
+    record.config.validate().map_err(|e| e.with_path(&dir.join(files::RUN)))?;
+    record.objective.parse::<Objective>().map_err(|e| e.with_path(&dir.join(files::RUN)))?;
     if record.status == "finished" {
         return Err(Error::config(format!("the run in {} has finished: nothing to resume", dir.display())));
     }
