@@ -13,7 +13,9 @@
 //! - [`objective`]: where documents meet settings: scoring a setting over a corpus in parallel;
 //! - [`evolve`]: the evolutionary loop (knows nothing about HTML);
 //! - [`store`], [`report`]: run folders, CSV, tables and plots;
-//! - [`study`]: the run lifecycle (start, resume, checkpoints, Ctrl-C, final reports).
+//! - [`study`]: the run lifecycle (start, resume, checkpoints, Ctrl-C, final reports);
+//! - [`paths`]: the output-folder safety rule;
+//! - [`yaml`]: reading and writing YAML within input budgets.
 #![warn(missing_docs)]
 #![deny(clippy::float_cmp)]
 
@@ -30,6 +32,7 @@ pub mod paths;
 pub mod report;
 pub mod store;
 pub mod study;
+pub mod yaml;
 
 pub use error::{Error, ErrorKind, Result};
 

@@ -8,3 +8,4 @@ mod optimise;
 mod real_data;
 mod robust;
 mod safety;
+mod yaml;

@@ -16,6 +16,13 @@ pub enum Blend {
     Blx,
 }
 
+/// Largest `blx_alpha` and `mutation_sigma`: shares of a parameter's range far beyond any useful
+/// search step (the literature uses 0.1 to 0.5).
+pub const MAX_FACTOR: f64 = 10.0;
+
+/// Largest population: every genome of a generation is held, scored and journalled at once.
+pub const MAX_POPULATION: usize = 1_000_000;
+
 /// Settings of a run. `Config::default()` gives the Part C defaults with seed 0.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -87,12 +94,22 @@ impl Config {
                 return bad(format!("{name} must be in [0, 1], but got {p}"));
             }
         }
-        let nonneg =
-            [("blx_alpha", self.blx_alpha), ("mutation_sigma", self.mutation_sigma), ("epsilon", self.epsilon)];
-        for (name, x) in nonneg {
-            if !(x >= 0.0 && x.is_finite()) {
-                return bad(format!("{name} must be finite and >= 0, but got {x}"));
+        // Upper bounds keep every operator finite: BLX intervals and mutation steps are these
+        // factors times a parameter's range; fitness lies in [0, 1], so a larger epsilon means
+        // that nothing can ever count as an improvement.
+        let bounded = [
+            ("blx_alpha", self.blx_alpha, MAX_FACTOR),
+            ("mutation_sigma", self.mutation_sigma, MAX_FACTOR),
+            ("epsilon", self.epsilon, 1.0),
+        ];
+        for (name, x, max) in bounded {
+            if !(x >= 0.0 && x <= max) {
+                let x = if x.abs() >= 1e6 { format!("{x:e}") } else { format!("{x}") };
+                return bad(format!("{name} must be in [0, {max}], but got {x}"));
             }
+        }
+        if self.population > MAX_POPULATION {
+            return bad(format!("population must be at most {MAX_POPULATION}, but got {}", self.population));
         }
         Ok(())
     }
@@ -126,8 +143,26 @@ mod tests {
     }
 
     #[test]
+    fn huge_or_nan_operator_settings_are_rejected() {
+        let err = |c: Config| c.validate().unwrap_err().message;
+        assert_eq!(
+            err(Config { blx_alpha: 1e308, ..Config::default() }),
+            "blx_alpha must be in [0, 10], but got 1e308"
+        );
+        assert_eq!(
+            err(Config { mutation_sigma: 1e308, ..Config::default() }),
+            "mutation_sigma must be in [0, 10], but got 1e308"
+        );
+        assert_eq!(err(Config { epsilon: f64::NAN, ..Config::default() }), "epsilon must be in [0, 1], but got NaN");
+        assert_eq!(err(Config { epsilon: -1.0, ..Config::default() }), "epsilon must be in [0, 1], but got -1");
+        assert!(err(Config { population: 0, ..Config::default() }).contains("population"));
+        assert!(err(Config { population: 100_000_000, ..Config::default() }).contains("at most 1000000"));
+        assert!(Config { blx_alpha: 10.0, mutation_sigma: 0.0, epsilon: 1.0, ..Config::default() }.validate().is_ok());
+    }
+
+    #[test]
     fn config_reads_from_partial_yaml() {
-        let c: Config = serde_yaml::from_str("population: 10\nstrategy: grid\nblend: mean\n").unwrap();
+        let c: Config = serde_saphyr::from_str("population: 10\nstrategy: grid\nblend: mean\n").unwrap();
         assert_eq!((c.population, c.strategy, c.blend, c.elites), (10, StrategyKind::Grid, Blend::Mean, 1));
     }
 }

@@ -91,8 +91,8 @@ fn resuming_from_any_generation_reproduces_the_run() {
         let (full, rec) = run_toy(&mut Toy::mixed(), &c, initial.clone());
         assert!(rec.states.len() >= 11, "{strategy:?}: {}", rec.states.len());
         for state in &rec.states {
-            let yaml = serde_yaml::to_string(state).unwrap();
-            let state: State = serde_yaml::from_str(&yaml).unwrap();
+            let yaml = serde_saphyr::to_string(state).unwrap();
+            let state: State = serde_saphyr::from_str(&yaml).unwrap();
             let prior = &full.trials[..state.trials];
             // The journal may run ahead of the checkpoint: the extra trials must be ignored.
             let journal = &full.trials[..(state.trials + 5).min(full.trials.len())];

@@ -1,8 +1,9 @@
 //! Gold sets: named collections of pages with the true main text of each, grouped into
 //! *packages* (one site, portal or page type each, like the 14 packages of Gottron's
 //! collection). The native on-disk format, the importers of published sets, decoding and the
-//! stratified sample live here. Imports from the crate: `error`, `eval` (its token rule, a
-//! plain value) and `paths` (the output-folder safety rule). The importers (`import/`) state their own, wider rule.
+//! stratified sample live here. Imports from the crate: `error`, `yaml`, `eval` (its token rule,
+//! a plain value) and `paths` (the output-folder safety rule). The importers (`import/`) state
+//! their own, wider rule.
 
 pub mod decode;
 pub mod import;

@@ -56,13 +56,12 @@ fn read_manifest(root: &Path) -> Result<Manifest> {
         return Ok(Manifest::default());
     }
     let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, "read", e))?;
-    serde_yaml::from_str(&text).map_err(|e| {
-        let err = Error::config(format!("malformed gold-set manifest: {e}")).with_path(&path);
-        match e.location() {
-            Some(l) => err.with_line(l.line(), Some(l.column())),
-            None => err,
-        }
-    })
+    parse_manifest(&text, &path)
+}
+
+/// Parses the text of a `goldset.yaml`; `path` names it in errors.
+pub fn parse_manifest(text: &str, path: &Path) -> Result<Manifest> {
+    crate::yaml::from_str(text, path, |m| Error::config(format!("malformed gold-set manifest: {m}")))
 }
 
 fn stem_of(name: &str) -> Option<&str> {
@@ -229,7 +228,7 @@ impl Writer {
     /// Writes `goldset.yaml` and swaps the new set in place of the old one (if any).
     pub fn finish(mut self) -> Result<PathBuf> {
         let path = self.building.join(MANIFEST);
-        let text = serde_yaml::to_string(&self.manifest).map_err(|e| Error::bug(e.to_string()))?;
+        let text = crate::yaml::to_string(&self.manifest)?;
         std::fs::write(&path, text).map_err(|e| Error::io(&path, "write", e))?;
         let old = self.root.with_file_name(format!(
             ".{}.cetune-old-{}",

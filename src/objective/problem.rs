@@ -25,6 +25,12 @@ pub enum Objective {
     RecallAtPrecision(f64),
 }
 
+/// Smallest beta of `fbeta:B` (F-beta is then precision to within 1e-6).
+const MIN_BETA: f64 = 0.001;
+
+/// Largest beta of `fbeta:B` (F-beta is then recall to within 1e-6).
+const MAX_BETA: f64 = 1000.0;
+
 impl std::str::FromStr for Objective {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self> {
@@ -39,7 +45,11 @@ impl std::str::FromStr for Objective {
         let (name, arg) = s.split_once(':').ok_or_else(bad)?;
         let x: f64 = arg.parse().map_err(|_| bad())?;
         match name {
-            "fbeta" if x > 0.0 && x.is_finite() => Ok(Objective::FBeta(x)),
+            // Beyond these bounds beta squared under- or overflows and F-beta becomes NaN.
+            "fbeta" if !(MIN_BETA..=MAX_BETA).contains(&x) => {
+                Err(Error::config(format!("objective '{s}': beta must lie in [{MIN_BETA}, {MAX_BETA}], got {arg}")))
+            }
+            "fbeta" => Ok(Objective::FBeta(x)),
             "recall-at-precision" if (0.0..=1.0).contains(&x) => Ok(Objective::RecallAtPrecision(x)),
             _ => Err(bad()),
         }
@@ -185,6 +195,11 @@ mod tests {
     fn objectives_parse_and_rank() {
         assert_eq!("f1".parse::<Objective>().unwrap(), Objective::F1);
         assert_eq!("fbeta:2".parse::<Objective>().unwrap(), Objective::FBeta(2.0));
+        for bad in ["fbeta:1e300", "fbeta:1e-300", "fbeta:0", "fbeta:-1", "fbeta:NaN", "fbeta:inf"] {
+            let e = bad.parse::<Objective>().unwrap_err();
+            assert!(e.message.contains("beta must lie in [0.001, 1000]"), "{bad}: {e}");
+            assert_eq!(e.exit_code(), 2);
+        }
         assert_eq!("recall-at-precision:0.8".parse::<Objective>().unwrap(), Objective::RecallAtPrecision(0.8));
         assert!("recall:1".parse::<Objective>().is_err());
         let s = |p: f64, r: f64| DocScore {

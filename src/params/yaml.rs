@@ -60,33 +60,34 @@ pub struct ParamsFile {
     pub setting: Setting,
 }
 
+/// A value with the place (line, column) of its node in the file.
+type At<T> = serde_saphyr::Spanned<T>;
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawFile {
-    extractor: String,
+    extractor: At<String>,
     #[serde(default)]
     description: String,
     parameters: Option<Vec<RawParam>>,
-    #[serde(default)]
-    correlated: Vec<Vec<String>>,
-    #[serde(default)]
-    known_good: Vec<RawKnown>,
-    values: Option<serde_yaml::Mapping>,
+    correlated: Option<At<Vec<Vec<At<String>>>>>,
+    known_good: Option<At<Vec<RawKnown>>>,
+    values: Option<Entries>,
     #[allow(dead_code)]
-    about: Option<serde_yaml::Value>,
+    about: Option<serde::de::IgnoredAny>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawParam {
-    name: String,
+    name: At<String>,
     #[serde(rename = "type")]
-    kind: String,
-    min: Option<f64>,
-    max: Option<f64>,
-    step: Option<f64>,
-    choices: Option<Vec<String>>,
-    default: serde_yaml::Value,
+    kind: At<String>,
+    min: Option<At<f64>>,
+    max: Option<At<f64>>,
+    step: Option<At<f64>>,
+    choices: Option<At<Vec<String>>>,
+    default: At<Scalar>,
     #[serde(default)]
     meaning: String,
     tune: Option<bool>,
@@ -96,7 +97,84 @@ struct RawParam {
 #[serde(deny_unknown_fields)]
 struct RawKnown {
     label: String,
-    values: serde_yaml::Mapping,
+    values: Entries,
+}
+
+/// A scalar YAML value (`None` for a sequence, mapping or null).
+struct Scalar(Option<Value>);
+
+impl<'de> Deserialize<'de> for Scalar {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Scalar;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a number, string or boolean")
+            }
+            fn visit_bool<E>(self, b: bool) -> std::result::Result<Scalar, E> {
+                Ok(Scalar(Some(Value::Bool(b))))
+            }
+            fn visit_i64<E>(self, i: i64) -> std::result::Result<Scalar, E> {
+                Ok(Scalar(Some(Value::Int(i))))
+            }
+            fn visit_u64<E>(self, u: u64) -> std::result::Result<Scalar, E> {
+                Ok(Scalar(Some(i64::try_from(u).map_or(Value::Float(u as f64), Value::Int))))
+            }
+            fn visit_i128<E>(self, i: i128) -> std::result::Result<Scalar, E> {
+                Ok(Scalar(Some(i64::try_from(i).map_or(Value::Float(i as f64), Value::Int))))
+            }
+            fn visit_u128<E>(self, u: u128) -> std::result::Result<Scalar, E> {
+                Ok(Scalar(Some(i64::try_from(u).map_or(Value::Float(u as f64), Value::Int))))
+            }
+            fn visit_f64<E>(self, x: f64) -> std::result::Result<Scalar, E> {
+                Ok(Scalar(Some(Value::Float(x))))
+            }
+            fn visit_str<E>(self, s: &str) -> std::result::Result<Scalar, E> {
+                Ok(Scalar(Some(Value::Cat(s.to_string()))))
+            }
+            fn visit_unit<E>(self) -> std::result::Result<Scalar, E> {
+                Ok(Scalar(None))
+            }
+            fn visit_none<E>(self) -> std::result::Result<Scalar, E> {
+                Ok(Scalar(None))
+            }
+            fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> std::result::Result<Scalar, D::Error> {
+                d.deserialize_any(V)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> std::result::Result<Scalar, A::Error> {
+                while a.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(Scalar(None))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> std::result::Result<Scalar, A::Error> {
+                while a.next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?.is_some() {}
+                Ok(Scalar(None))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A `name: value` mapping in file order, each name with its place in the file.
+struct Entries(Vec<(At<String>, At<Scalar>)>);
+
+impl<'de> Deserialize<'de> for Entries {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Entries;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a mapping of parameter names to values")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> std::result::Result<Entries, A::Error> {
+                let mut out = Vec::new();
+                while let Some(entry) = a.next_entry()? {
+                    out.push(entry);
+                }
+                Ok(Entries(out))
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 
 /// Reads and validates a parameter file.
@@ -105,59 +183,31 @@ pub fn load_file(path: &Path) -> Result<ParamsFile> {
     parse_str(&text, path)
 }
 
-/// 1-based line of the first line declaring `key` (`key:` or `name: key`), for messages.
-fn line_of(text: &str, key: &str) -> Option<usize> {
-    let pats = [format!("name: {key}"), format!("{key}:"), format!("{{{key}:"), format!(" {key}:")];
-    text.lines()
-        .position(|l| {
-            let t = l.trim_start().trim_start_matches("- ");
-            pats.iter().any(|p| {
-                t.starts_with(p.as_str())
-                    || l.contains(&format!("name: {key},"))
-                    || l.contains(&format!("name: {key} "))
-            })
-        })
-        .map(|i| i + 1)
-}
+/// Bounds of int and float parameters must lie within ±this: integers stay exact as `f64`
+/// genes, and no range, mutation step or BLX interval can overflow.
+const MAX_BOUND: f64 = 1e15;
 
-fn yaml_value(v: &serde_yaml::Value) -> Option<Value> {
-    match v {
-        serde_yaml::Value::Bool(b) => Some(Value::Bool(*b)),
-        serde_yaml::Value::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                Some(Value::Int(i))
-            } else {
-                n.as_f64().map(Value::Float)
-            }
-        }
-        serde_yaml::Value::String(s) => Some(Value::Cat(s.clone())),
-        _ => None,
-    }
-}
+/// The smallest `step` accepted: the declared precision is rounded in decimal to at most 9 places.
+const MIN_STEP: f64 = 1e-9;
 
 /// Parses and validates the text of a parameter file; `path` names it in errors.
 pub fn parse_str(text: &str, path: &Path) -> Result<ParamsFile> {
-    let at = |key: &str, msg: String| {
+    let at = |loc: serde_saphyr::Location, msg: String| {
         let e = Error::config(msg).with_path(path);
-        match line_of(text, key) {
-            Some(l) => e.with_line(l, None),
-            None => e,
-        }
+        if loc.line() > 0 { e.with_line(loc.line() as usize, None) } else { e }
     };
-    let raw: RawFile = serde_yaml::from_str(text).map_err(|e| {
-        let err = Error::config(format!("malformed parameter file: {e}")).with_path(path);
-        match e.location() {
-            Some(loc) => err.with_line(loc.line(), Some(loc.column())),
-            None => err,
-        }
-    })?;
+    let raw: RawFile = crate::yaml::from_str(text, path, |m| Error::config(format!("malformed parameter file: {m}")))?;
+    let none = serde_saphyr::Location::UNKNOWN;
+    let known = raw.known_good.map_or((none, Vec::new()), |k| (k.referenced, k.value));
+    let correlated = raw.correlated.map_or((none, Vec::new()), |c| (c.referenced, c.value));
     let space = match raw.parameters {
-        Some(ps) => build_space(&raw.extractor, raw.description, ps, raw.correlated, raw.known_good, &at)?,
+        Some(ps) => build_space(&raw.extractor.value, raw.description, ps, correlated.1, known.1, &at)?,
         None => {
-            if !raw.known_good.is_empty() || !raw.correlated.is_empty() {
-                return Err(at("known_good", "'known_good' and 'correlated' need 'parameters'".into()));
+            if !known.1.is_empty() || !correlated.1.is_empty() {
+                let loc = if known.1.is_empty() { correlated.0 } else { known.0 };
+                return Err(at(loc, "'known_good' and 'correlated' need 'parameters'".into()));
             }
-            builtin(&raw.extractor).map_err(|e| at("extractor", e.message))?
+            builtin(&raw.extractor.value).map_err(|e| at(raw.extractor.referenced, e.message))?
         }
     };
     let mut setting = space.defaults();
@@ -167,74 +217,113 @@ pub fn parse_str(text: &str, path: &Path) -> Result<ParamsFile> {
     Ok(ParamsFile { space, setting })
 }
 
-fn mapping_setting(
-    space: &ParamSpace,
-    values: &serde_yaml::Mapping,
-    what: &str,
-    at: &dyn Fn(&str, String) -> Error,
-) -> Result<Setting> {
+type AtFn<'a> = dyn Fn(serde_saphyr::Location, String) -> Error + 'a;
+
+fn mapping_setting(space: &ParamSpace, values: &Entries, what: &str, at: &AtFn) -> Result<Setting> {
     let mut s = space.defaults();
-    for (k, v) in values {
-        let k = k.as_str().ok_or_else(|| at(what, format!("{what}: parameter names must be strings")))?;
-        let spec = space.param(k).ok_or_else(|| at(k, format!("{what}: {}", space.unknown(k).message)))?;
-        let v = yaml_value(v).ok_or_else(|| at(k, format!("{what}: parameter '{k}' must be a scalar")))?;
-        let v = spec.spec.check(&v).map_err(|e| at(k, format!("{what}: parameter '{k}' {e}")))?;
-        if let Some(slot) = s.values.iter_mut().find(|(n, _)| n == k) {
-            slot.1 = v;
+    for (k, v) in &values.0 {
+        let name = k.value.as_str();
+        let spec =
+            space.param(name).ok_or_else(|| at(k.referenced, format!("{what}: {}", space.unknown(name).message)))?;
+        let value = v
+            .value
+            .0
+            .clone()
+            .ok_or_else(|| at(v.referenced, format!("{what}: parameter '{name}' must be a scalar")))?;
+        let value = spec.spec.check(&value).map_err(|e| at(v.referenced, format!("{what}: parameter '{name}' {e}")))?;
+        if let Some(slot) = s.values.iter_mut().find(|(n, _)| n == name) {
+            slot.1 = value;
         }
     }
     Ok(s)
+}
+
+/// A number for a message: plain, or in exponent form when very large or small.
+fn num(x: f64) -> String {
+    if x != 0.0 && (x.abs() >= 1e6 || x.abs() < 1e-4) { format!("{x:e}") } else { format!("{x}") }
+}
+
+/// Checks the `min`, `max` and `step` of an int or float parameter; errors point at the key.
+fn numeric_spec(p: &RawParam, err: &dyn Fn(serde_saphyr::Location, String) -> Error) -> Result<Spec> {
+    let kind = p.kind.value.as_str();
+    let (min, max) = match (&p.min, &p.max) {
+        (Some(a), Some(b)) => (a, b),
+        _ => return Err(err(p.kind.referenced, format!("a {kind} parameter needs 'min' and 'max'"))),
+    };
+    for (key, b) in [("min", min), ("max", max)] {
+        if b.value.is_nan() || b.value.abs() > MAX_BOUND {
+            return Err(err(
+                b.referenced,
+                format!("'{key}' must be a number within ±{MAX_BOUND:e}, got {}", num(b.value)),
+            ));
+        }
+    }
+    if min.value > max.value {
+        let msg = format!("`min <= max` must hold, but got min={}, max={}", min.value, max.value);
+        return Err(err(min.referenced, msg));
+    }
+    if kind == "int" {
+        if min.value.fract() != 0.0 || max.value.fract() != 0.0 {
+            let msg = format!("an int parameter needs whole bounds, got min={}, max={}", min.value, max.value);
+            return Err(err(min.referenced, msg));
+        }
+        if let Some(s) = &p.step {
+            let msg = "'step' is for float parameters; an int parameter takes every whole value in [min, max]";
+            return Err(err(s.referenced, msg.into()));
+        }
+        return Ok(Spec::Int { min: min.value as i64, max: max.value as i64 });
+    }
+    if let Some(s) = &p.step
+        && !(s.value >= MIN_STEP && s.value.is_finite())
+    {
+        let msg = if s.value > 0.0 && s.value.is_finite() {
+            format!("'step' must be at least {MIN_STEP:e} (the finest precision supported), got {}", num(s.value))
+        } else {
+            format!("'step' must be > 0, got {}", s.value)
+        };
+        return Err(err(s.referenced, msg));
+    }
+    Ok(Spec::Float { min: min.value, max: max.value, step: p.step.as_ref().map(|s| s.value) })
 }
 
 fn build_space(
     extractor: &str,
     description: String,
     raw: Vec<RawParam>,
-    correlated: Vec<Vec<String>>,
+    correlated: Vec<Vec<At<String>>>,
     known: Vec<RawKnown>,
-    at: &dyn Fn(&str, String) -> Error,
+    at: &AtFn,
 ) -> Result<ParamSpace> {
     let mut params: Vec<ParamSpec> = Vec::new();
     for p in raw {
-        let name = p.name.clone();
-        let err = |msg: String| at(&name, format!("parameter '{name}': {msg}"));
+        let name = p.name.value.clone();
+        let err = |loc: serde_saphyr::Location, msg: String| at(loc, format!("parameter '{name}': {msg}"));
         if params.iter().any(|q| q.name == name) {
-            return Err(err("declared twice".into()));
+            return Err(err(p.name.referenced, "declared twice".into()));
         }
-        let spec = match p.kind.as_str() {
-            "float" | "int" => {
-                let (min, max) = match (p.min, p.max) {
-                    (Some(a), Some(b)) => (a, b),
-                    _ => return Err(err(format!("a {} parameter needs 'min' and 'max'", p.kind))),
-                };
-                if min > max {
-                    return Err(err(format!("`min <= max` must hold, but got min={min}, max={max}")));
+        let spec = match p.kind.value.as_str() {
+            "float" | "int" => numeric_spec(&p, &err)?,
+            "categorical" => match &p.choices {
+                Some(c) if !c.value.is_empty() => Spec::Categorical { choices: c.value.clone() },
+                Some(c) => {
+                    return Err(err(c.referenced, "a categorical parameter needs a non-empty 'choices' list".into()));
                 }
-                if p.kind == "int" {
-                    if min.fract() != 0.0 || max.fract() != 0.0 {
-                        return Err(err(format!("an int parameter needs whole bounds, got min={min}, max={max}")));
-                    }
-                    Spec::Int { min: min as i64, max: max as i64 }
-                } else {
-                    if let Some(s) = p.step
-                        && (s <= 0.0 || !s.is_finite())
-                    {
-                        return Err(err(format!("'step' must be > 0, got {s}")));
-                    }
-                    Spec::Float { min, max, step: p.step }
+                None => {
+                    return Err(err(
+                        p.kind.referenced,
+                        "a categorical parameter needs a non-empty 'choices' list".into(),
+                    ));
                 }
-            }
-            "categorical" => match p.choices {
-                Some(c) if !c.is_empty() => Spec::Categorical { choices: c },
-                _ => return Err(err("a categorical parameter needs a non-empty 'choices' list".into())),
             },
             "bool" => Spec::Bool,
             other => {
-                return Err(err(format!("unknown type '{other}' (expected float, int, categorical or bool)")));
+                let msg = format!("unknown type '{other}' (expected float, int, categorical or bool)");
+                return Err(err(p.kind.referenced, msg));
             }
         };
-        let default = yaml_value(&p.default).ok_or_else(|| err("'default' must be a scalar".into()))?;
-        let default = spec.check(&default).map_err(|e| err(format!("default {e}")))?;
+        let default =
+            p.default.value.0.clone().ok_or_else(|| err(p.default.referenced, "'default' must be a scalar".into()))?;
+        let default = spec.check(&default).map_err(|e| err(p.default.referenced, format!("default {e}")))?;
         params.push(ParamSpec { name, spec, default, meaning: p.meaning, tune: p.tune.unwrap_or(true) });
     }
     let mut space = ParamSpace {
@@ -246,16 +335,18 @@ fn build_space(
     };
     for group in &correlated {
         for n in group {
-            match space.param(n) {
-                None => return Err(at("correlated", format!("correlated: {}", space.unknown(n).message))),
+            match space.param(&n.value) {
+                None => {
+                    return Err(at(n.referenced, format!("correlated: {}", space.unknown(&n.value).message)));
+                }
                 Some(p) if !matches!(p.spec, Spec::Float { .. } | Spec::Int { .. }) => {
-                    return Err(at("correlated", format!("correlated: parameter '{n}' is not numeric")));
+                    return Err(at(n.referenced, format!("correlated: parameter '{}' is not numeric", n.value)));
                 }
                 _ => {}
             }
         }
     }
-    space.correlated = correlated;
+    space.correlated = correlated.into_iter().map(|g| g.into_iter().map(|n| n.value).collect()).collect();
     for k in known {
         let setting = mapping_setting(&space, &k.values, &format!("known_good '{}'", k.label), at)?;
         space.known_good.push(KnownGood { label: k.label, setting });
@@ -284,7 +375,7 @@ mod tests {
     #[test]
     fn min_above_max_names_file_line_and_parameter() {
         let e = parse(&GOOD.replace("min: 0.05", "min: 1.5")).unwrap_err();
-        assert_eq!(e.to_string(), "p.yaml:3: parameter 't': `min <= max` must hold, but got min=1.5, max=1");
+        assert_eq!(e.to_string(), "p.yaml:5: parameter 't': `min <= max` must hold, but got min=1.5, max=1");
     }
 
     #[test]
@@ -322,6 +413,52 @@ mod tests {
         assert_eq!(f.setting.get("r"), Some(&Value::Int(38)));
         let e = parse("extractor: nope\nvalues: {r: 38}\n").unwrap_err();
         assert!(e.message.contains("unknown extractor 'nope'"), "{e}");
+    }
+
+    #[test]
+    fn errors_name_the_line_of_the_offending_key() {
+        // GOOD: line 3 `- name: t`, 5 `min`, 7 `step`, 8 `default`, 19 the known-good individual.
+        let line = |text: &str| parse(text).unwrap_err().line;
+        assert_eq!(line(&GOOD.replace("default: 0.25", "default: 2.5")), Some(8));
+        assert_eq!(line(&GOOD.replace("step: 0.01", "step: -1")), Some(7));
+        assert_eq!(line(&GOOD.replace("values: {t: 0.25}", "values: {t: 3}")), Some(19));
+        assert_eq!(line(&GOOD.replace("values: {t: 0.25}", "values: {tt: 0.3}")), Some(19));
+        assert_eq!(line(&GOOD.replace("type: bool", "type: boolean")), Some(15));
+        assert_eq!(line(&GOOD.replace("name: min_chars", "name: t")), Some(9));
+        // `name: t` also occurs in the description: the old text search named line 2.
+        let text = GOOD.replacen("\n", "\ndescription: \"name: t\"\n", 1).replace("default: 0.25", "default: 7");
+        let e = parse(&text).unwrap_err();
+        assert_eq!(e.to_string(), "p.yaml:9: parameter 't': default must lie in [0.05, 1], got 7");
+        let e = parse("extractor: accb\nvalues:\n  t: 0.5\n  r: 1000\n").unwrap_err();
+        assert_eq!(e.to_string(), "p.yaml:4: values: parameter 'r' must lie in [5, 300], got 1000");
+    }
+
+    #[test]
+    fn bad_ranges_and_steps_are_errors_not_panics() {
+        let msg = |text: String| parse(&text).unwrap_err().to_string();
+        let nan = msg(GOOD.replace("min: 0.05", "min: .nan"));
+        assert_eq!(nan, "p.yaml:5: parameter 't': 'min' must be a number within ±1e15, got NaN");
+        let huge = msg(GOOD.replace("min: 0.05", "min: -1e308").replace("max: 1.0", "max: 1e308"));
+        assert!(huge.contains("'min' must be a number within ±1e15, got -1e308"), "{huge}");
+        assert!(msg(GOOD.replace("max: 1.0", "max: .inf")).contains("'max' must be a number within"));
+        let tiny = msg(GOOD.replace("step: 0.01", "step: 1e-12"));
+        assert!(tiny.contains("'step' must be at least 1e-9 (the finest precision supported), got 1e-12"), "{tiny}");
+        assert!(msg(GOOD.replace("step: 0.01", "step: .nan")).contains("'step' must be > 0, got NaN"));
+        let int_step = msg(GOOD.replace("max: 200\n", "max: 200\n    step: 5\n"));
+        assert!(int_step.starts_with("p.yaml:13: parameter 'min_chars': 'step' is for float parameters"), "{int_step}");
+        let big_int = msg(GOOD.replace("max: 200", "max: 1e300"));
+        assert!(big_int.contains("'max' must be a number within ±1e15"), "{big_int}");
+        let nan_default = msg(GOOD.replace("default: 0.25", "default: .nan"));
+        assert!(nan_default.starts_with("p.yaml:8:"), "{nan_default}");
+    }
+
+    #[test]
+    fn deeply_nested_or_huge_files_are_rejected_quickly() {
+        let text = format!("extractor: lqf\nabout: {}\n", "[ ".repeat(100_000));
+        let e = parse(&text).unwrap_err();
+        assert!(e.to_string().starts_with("p.yaml:2:"), "{e}");
+        assert!(e.message.contains("malformed parameter file") && e.message.contains("nested at most 32 deep"), "{e}");
+        assert_eq!(e.exit_code(), 2);
     }
 
     #[test]

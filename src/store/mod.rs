@@ -1,7 +1,7 @@
 //! The run folder: `run.yaml` (everything needed to understand and repeat the run), the
 //! append-only `individuals.csv` journal, and the checkpoint written atomically after every
 //! generation. Imports from the crate: `evolve`, `params`, `report` (atomic writes, the CSV
-//! writer), `paths` (the output-folder safety rule) and `error`.
+//! writer), `paths` (the output-folder safety rule), `yaml` and `error`.
 
 mod folder;
 mod journal;
@@ -114,20 +114,13 @@ pub fn timestamp() -> String {
 
 /// Writes a YAML file atomically.
 pub fn write_yaml<T: Serialize>(path: &Path, value: &T) -> Result<()> {
-    let text = serde_yaml::to_string(value).map_err(|e| Error::bug(e.to_string()))?;
-    write_atomic(path, text.as_bytes())
+    write_atomic(path, crate::yaml::to_string(value)?.as_bytes())
 }
 
 /// Reads a YAML file written by [`write_yaml`].
 pub fn read_yaml<T: DeserializeOwned>(path: &Path) -> Result<T> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, "read", e).with_path(path))?;
-    serde_yaml::from_str(&text).map_err(|e| {
-        let err = Error::input(format!("malformed file: {e}")).with_path(path);
-        match e.location() {
-            Some(l) => err.with_line(l.line(), Some(l.column())),
-            None => err,
-        }
-    })
+    crate::yaml::from_str(&text, path, |m| Error::input(format!("malformed file: {m}")))
 }
 
 /// Everything in `run.yaml` that decides a fitness or the course of the search. The checkpoint
@@ -217,4 +210,40 @@ pub struct Checkpoint<S> {
 /// Paths of a run folder's files.
 pub fn path(dir: &Path, file: &str) -> PathBuf {
     dir.join(file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checkpoint_and_run_floats_round_trip_bit_exactly() {
+        let d = std::env::temp_dir().join(format!("cetune-store-floats-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        let xs = vec![0.1 + 0.2, 1e-300, 5e-324, -0.0, 1.0 / 3.0, f64::MAX, 2.0f64.powi(60) + 1.0];
+        let c = Checkpoint { state: xs.clone(), inputs: None, journal_rows: 7, wall_seconds: 0.1 + 0.7 };
+        let p = d.join(files::CHECKPOINT);
+        write_yaml(&p, &c).unwrap();
+        let back: Checkpoint<Vec<f64>> = read_yaml(&p).unwrap();
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&back.state), bits(&xs));
+        assert_eq!(back.wall_seconds.to_bits(), (0.1f64 + 0.7).to_bits());
+        let config = Config { epsilon: 1e-300, blx_alpha: 0.1 + 0.2, ..Config::default() };
+        let p = d.join("config.yaml");
+        write_yaml(&p, &config).unwrap();
+        assert_eq!(read_yaml::<Config>(&p).unwrap(), config);
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn hostile_run_files_are_input_errors_with_line_and_column() {
+        let d = std::env::temp_dir().join(format!("cetune-store-deep-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        let p = d.join(files::CHECKPOINT);
+        std::fs::write(&p, "[ ".repeat(100_000)).unwrap();
+        let e = read_yaml::<Checkpoint<Vec<f64>>>(&p).unwrap_err();
+        assert_eq!(e.exit_code(), 1);
+        assert!(e.line.is_some() && e.column.is_some() && e.message.starts_with("malformed file: "), "{e}");
+        std::fs::remove_dir_all(&d).unwrap();
+    }
 }

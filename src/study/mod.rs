@@ -4,7 +4,7 @@
 //! `best.yaml`. The command line only turns arguments into a [`Plan`] and prints the
 //! [`Summary`]; tests drive whole runs through [`start`] and [`resume`] without the binary.
 //!
-//! Imports from the crate: `error`, `evolve`, `goldset`, `objective`, `params`, `paths`,
+//! Imports from the crate: `error`, `evolve`, `goldset`, `objective`, `params`, `paths`, `yaml`,
 //! `report` and `store`.
 
 mod reports;
@@ -171,6 +171,9 @@ fn initial_genomes(space: &ParamSpace, base: &Setting, individuals: &[String]) -
 pub fn resume(dir: &Path, threads: Option<usize>, opts: &Options) -> Result<Summary> {
     let (record, space, base) = load_run(dir)?;
     let _lock = store::RunLock::acquire(dir)?;
+    // run.yaml may have been edited: its settings must pass the checks of a new run.
+    record.config.validate().map_err(|e| e.with_path(&dir.join(files::RUN)))?;
+    record.objective.parse::<Objective>().map_err(|e| e.with_path(&dir.join(files::RUN)))?;
     if record.status == "finished" {
         return Err(Error::config(format!("the run in {} has finished: nothing to resume", dir.display())));
     }

@@ -3,11 +3,49 @@
 
 use crate::error::{Error, Result};
 use crate::evolve::Trial;
-use crate::params::{ParamSpace, Setting};
+use crate::params::{ParamSpace, Setting, Value};
 use crate::report::plot::{HistoryInfo, Shade, render_history, render_space};
 use crate::report::run::{generations_info, space_info, write_generations, write_top};
 use crate::store::{self, RunRecord, files};
+use serde::Serialize;
+use serde::ser::SerializeMap;
 use std::path::Path;
+
+/// `best.yaml`: a settings file (`extractor` and `values`) with where the setting comes from.
+#[derive(Serialize)]
+struct BestFile<'a> {
+    extractor: &'a str,
+    values: Values<'a>,
+    about: BestAbout<'a>,
+}
+
+#[derive(Serialize)]
+struct BestAbout<'a> {
+    fitness: f64,
+    precision: f64,
+    recall: f64,
+    objective: &'a str,
+    goldset: &'a str,
+    run: String,
+}
+
+/// A setting's values as a YAML mapping in parameter order.
+struct Values<'a>(&'a [(String, Value)]);
+
+impl Serialize for Values<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in self.0 {
+            match v {
+                Value::Float(x) => m.serialize_entry(k, x)?,
+                Value::Int(x) => m.serialize_entry(k, x)?,
+                Value::Bool(x) => m.serialize_entry(k, x)?,
+                Value::Cat(x) => m.serialize_entry(k, x)?,
+            }
+        }
+        m.end()
+    }
+}
 
 /// The run record, its parameter space and the base setting (fixed parameters).
 pub fn load_run(dir: &Path) -> Result<(RunRecord, ParamSpace, Setting)> {
@@ -37,30 +75,18 @@ pub fn write_reports(
     write_top(dir, space, trials, top, &format!("Top individuals: {title}"))?;
     if let Some(best) = crate::report::run::top(trials, 1).first() {
         let s = space.from_genome(base, &best.genome);
-        let mut values = serde_yaml::Mapping::new();
-        for (k, v) in &s.values {
-            let yv = match v {
-                crate::params::Value::Float(x) => serde_yaml::Value::from(*x),
-                crate::params::Value::Int(x) => serde_yaml::Value::from(*x),
-                crate::params::Value::Bool(x) => serde_yaml::Value::from(*x),
-                crate::params::Value::Cat(x) => serde_yaml::Value::from(x.clone()),
-            };
-            values.insert(serde_yaml::Value::from(k.clone()), yv);
-        }
-        let mut about = serde_yaml::Mapping::new();
-        about.insert("fitness".into(), best.fitness.value.into());
-        about.insert("precision".into(), best.fitness.precision.into());
-        about.insert("recall".into(), best.fitness.recall.into());
-        about.insert("objective".into(), record.objective.clone().into());
-        about.insert("goldset".into(), record.goldset.name.clone().into());
-        about.insert("run".into(), dir.display().to_string().into());
-        let mut doc = serde_yaml::Mapping::new();
-        doc.insert("extractor".into(), record.extractor.clone().into());
-        doc.insert("values".into(), serde_yaml::Value::Mapping(values));
-        doc.insert("about".into(), serde_yaml::Value::Mapping(about));
+        let about = BestAbout {
+            fitness: best.fitness.value,
+            precision: best.fitness.precision,
+            recall: best.fitness.recall,
+            objective: &record.objective,
+            goldset: &record.goldset.name,
+            run: dir.display().to_string(),
+        };
+        let doc = BestFile { extractor: &record.extractor, values: Values(&s.values), about };
         let text = format!(
             "# The best individual of this run; use it with `cetune evaluate --params` or `cetune extract --params`.\n{}",
-            serde_yaml::to_string(&doc).map_err(|e| Error::bug(e.to_string()))?
+            crate::yaml::to_string(&doc)?
         );
         crate::report::write_atomic(&dir.join("best.yaml"), text.as_bytes())?;
     }
