@@ -136,7 +136,7 @@ fn main() {
     let picked = sample::sample(&set, 120, 1);
     let corpus = Corpus::load(&set, &picked, &|| {});
     for name in extract::names() {
-        let ex = extract::build(&cetune::params::builtin(name).unwrap().defaults()).unwrap();
+        let ex = extract::build(&cetune::extract::space(name).unwrap().defaults()).unwrap();
         let warm = median((0..5).map(|_| time(|| score_corpus(&corpus, ex.as_ref()).len()).0).collect());
         let cold = median(
             (0..3)
@@ -159,7 +159,7 @@ fn main() {
 
     // The widest blur the ACCB/CCB ranges allow (r = 300): the cost must not grow with r.
     for name in ["ccb", "accb"] {
-        let space = cetune::params::builtin(name).unwrap();
+        let space = cetune::extract::space(name).unwrap();
         let wide = space.with_assignments(&space.defaults(), &["r=300".to_string(), "t=0.6".to_string()]).unwrap();
         let ex = extract::build(&wide).unwrap();
         let warm = median((0..5).map(|_| time(|| score_corpus(&corpus, ex.as_ref()).len()).0).collect());

@@ -189,8 +189,23 @@ fn params_file_names_the_extractor() {
 #[test]
 fn extractors_lists_every_family_from_the_yaml() {
     let out = cetune(&["extractors"]).ok();
-    for name in ["full:", "lqf:", "ccb:", "accb:", "tccb:", "sw:", "density:", "bte:", "crunch:"] {
-        assert!(out.contains(name), "{name} missing");
+    for f in cetune::extract::FAMILIES {
+        assert!(out.contains(&format!("{}:", f.name)), "{} missing", f.name);
     }
     assert!(out.contains("known good: r=40,t=0.75"), "{out}");
+}
+
+/// The README's family table lists exactly the families of the family table, in its order.
+#[test]
+fn the_readme_family_table_matches_the_family_table() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let section = readme.split("## Extractor families").nth(1).unwrap();
+    let listed: Vec<&str> = section
+        .lines()
+        .skip_while(|l| !l.starts_with("| name |"))
+        .skip(2)
+        .take_while(|l| l.starts_with("| `"))
+        .map(|l| l.trim_start_matches("| `").split('`').next().unwrap())
+        .collect();
+    assert_eq!(listed, cetune::extract::names());
 }

@@ -6,8 +6,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-const EXTRACTORS: &[&str] = &["full", "lqf", "ccb", "accb", "tccb", "sw", "density", "bte", "crunch"];
-
 fn utf16(text: &str, big_endian: bool, bom: bool) -> Vec<u8> {
     let mut out = Vec::new();
     if bom {
@@ -77,7 +75,7 @@ pub fn hostile_set(name: &str, big: bool) -> PathBuf {
 
 /// Runs `evaluate` for every extractor on the set, each within `limit`.
 pub fn evaluate_all(set: &Path, limit: Duration) {
-    for ex in EXTRACTORS {
+    for ex in cetune::extract::names() {
         let out = crate::util::beside(set, &format!("eval-{ex}"));
         let started = Instant::now();
         let mut child = Command::new(env!("CARGO_BIN_EXE_cetune"))

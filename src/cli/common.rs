@@ -1,7 +1,7 @@
 //! Argument handling shared by several subcommands.
 
 use crate::error::{Error, Result};
-use crate::params::{self, ParamSpace, Setting, Spec};
+use crate::params::{ParamSpace, Setting, Spec};
 use clap::Args;
 use std::path::{Path, PathBuf};
 
@@ -24,7 +24,7 @@ impl SettingArgs {
     pub fn resolve(&self) -> Result<(ParamSpace, Setting)> {
         let (space, base) = match (&self.params, &self.extractor) {
             (Some(p), ex) => {
-                let f = params::load_file(p)?;
+                let f = crate::extract::load_file(p)?;
                 if let Some(e) = ex
                     && *e != f.space.extractor
                 {
@@ -37,7 +37,7 @@ impl SettingArgs {
                 (f.space, f.setting)
             }
             (None, Some(e)) => {
-                let s = params::builtin(e)?;
+                let s = crate::extract::space(e)?;
                 let d = s.defaults();
                 (s, d)
             }

@@ -3,7 +3,6 @@
 
 use super::common::describe;
 use crate::error::Result;
-use crate::params;
 
 /// Arguments of `extractors`.
 #[derive(clap::Args, Debug)]
@@ -16,10 +15,10 @@ pub struct Args {
 pub fn run(a: Args) -> Result<()> {
     let names: Vec<&str> = match &a.name {
         Some(n) => vec![n.as_str()],
-        None => params::builtin_names(),
+        None => crate::extract::names(),
     };
     for n in names {
-        let space = params::builtin(n)?;
+        let space = crate::extract::space(n)?;
         println!("{n}: {}", space.description);
         for p in &space.params {
             let (kind, range) = describe(&p.spec);

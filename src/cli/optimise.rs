@@ -4,7 +4,6 @@
 use super::common::{SettingArgs, default_goldset};
 use crate::error::{Error, ErrorKind, Result};
 use crate::evolve::{Blend, Config, StrategyKind};
-use crate::params;
 use crate::study;
 use std::path::PathBuf;
 
@@ -160,7 +159,7 @@ fn plan(a: &Args) -> Result<study::Plan> {
     let (space, base) = a.setting.resolve()?;
     let params_yaml = match &a.setting.params {
         Some(p) => std::fs::read_to_string(p).map_err(|e| Error::io(p, "read", e))?,
-        None => params::builtin_text(&space.extractor).unwrap_or_default().to_string(),
+        None => crate::extract::family(&space.extractor)?.yaml.to_string(),
     };
     Ok(study::Plan {
         config: config(a)?,

@@ -63,8 +63,6 @@ impl Extractor for Bte {
         View::Source
     }
     fn extract(&self, doc: &Document, out: &mut Selection) {
-        out.view = View::Source;
-        out.units.clear();
         let tokens = &doc.source.tokens;
         let from = if self.start_at_body { doc.source.body_start.min(tokens.len()) } else { 0 };
         // Whitespace is not a token: Space entries are skipped, not scored 0.

@@ -52,8 +52,6 @@ impl Extractor for Crunch {
         View::Dom
     }
     fn extract(&self, doc: &Document, out: &mut Selection) {
-        out.view = View::Dom;
-        out.units.clear();
         let nodes = &doc.dom.nodes;
         let n = nodes.len();
         let (mut links, mut nonlink, mut text) = (vec![0u64; n], vec![0u64; n], vec![0u64; n]);

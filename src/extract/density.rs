@@ -61,8 +61,6 @@ impl Extractor for Density {
         View::Dom
     }
     fn extract(&self, doc: &Document, out: &mut Selection) {
-        out.view = View::Dom;
-        out.units.clear();
         let nodes = &doc.dom.nodes;
         if nodes.is_empty() {
             return;

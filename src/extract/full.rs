@@ -32,8 +32,6 @@ impl Extractor for Full {
         View::Dom
     }
     fn extract(&self, doc: &Document, out: &mut Selection) {
-        out.view = View::Dom;
-        out.units.clear();
         out.units.extend(0..doc.dom.texts.len() as u32);
     }
 }

@@ -46,8 +46,6 @@ impl Extractor for Lqf {
         View::Dom
     }
     fn extract(&self, doc: &Document, out: &mut Selection) {
-        out.view = View::Dom;
-        out.units.clear();
         let dom = &doc.dom;
         // own and link characters per owner block, accumulated in a map keyed by node index.
         let mut own = std::collections::HashMap::<u32, (u32, u32)>::new();

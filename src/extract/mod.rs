@@ -1,6 +1,7 @@
 //! The extractor families. Every family implements [`Extractor`]: a parsed [`Document`] in, the
 //! kept text units out (a [`Selection`] of one of the document's views). One file per family;
-//! [`build`] is the registry that turns a [`Setting`] into a configured extractor.
+//! [`FAMILIES`] is the one table of families (name, YAML description, constructor) and [`build`]
+//! turns a [`Setting`] into a configured extractor.
 //!
 //! Imports from the crate: `document`, `params` and `error`.
 
@@ -13,49 +14,91 @@ pub mod lqf;
 pub mod stopwords;
 
 use crate::document::{Document, Selection, View};
-use crate::error::Result;
-use crate::params::{Setting, SettingReader};
+use crate::error::{Error, Result};
+use crate::params::{self, ParamSpace, ParamsFile, Setting, SettingReader};
+use std::path::Path;
 
 /// A configured content extractor. Implementations are immutable and shared across threads;
 /// `extract` may be called concurrently on different documents.
 pub trait Extractor: Send + Sync {
     /// The view whose units this extractor selects.
     fn view(&self) -> View;
-    /// Fills `out.units` (cleared first) with the kept units of `doc`, in increasing order.
+    /// Appends the kept units of `doc`, in increasing order, to `out`. The caller owns the
+    /// selection: it is empty and of this extractor's [`Extractor::view`] when passed in.
     fn extract(&self, doc: &Document, out: &mut Selection);
 }
 
-/// Registry: extractor name → constructor from a setting.
-type Ctor = fn(&mut SettingReader) -> Result<Box<dyn Extractor>>;
+/// A family's constructor: reads its parameters from a setting (each exactly once).
+pub type Build = fn(&mut SettingReader) -> Result<Box<dyn Extractor>>;
 
-const REGISTRY: &[(&str, Ctor)] = &[
-    ("full", full::Full::build),
-    ("lqf", lqf::Lqf::build),
-    ("ccb", ccb::Ccb::build_ccb),
-    ("accb", ccb::Ccb::build_accb),
-    ("tccb", ccb::Ccb::build_tccb),
-    ("sw", stopwords::StopWords::build),
-    ("density", density::Density::build),
-    ("bte", bte::Bte::build),
-    ("crunch", crunch::Crunch::build),
+/// One row of the family table: everything cetune knows of a family.
+#[derive(Debug, Clone, Copy)]
+pub struct Family {
+    /// The registry name (`--extractor`, `extractor:` in YAML).
+    pub name: &'static str,
+    /// Its parameter description (`params/<name>.yaml`), compiled in.
+    pub yaml: &'static str,
+    /// Its constructor.
+    pub build: Build,
+}
+
+/// A row of [`FAMILIES`]: the name, `params/<name>.yaml`, the constructor.
+macro_rules! family {
+    ($name:literal, $build:path) => {
+        Family { name: $name, yaml: include_str!(concat!("../../params/", $name, ".yaml")), build: $build }
+    };
+}
+
+/// The family table: the one list of extractor families. `cetune extractors`, the parameter
+/// descriptions, `build` and every test that covers all families iterate it; adding a family is
+/// its file, its YAML and one row here.
+pub const FAMILIES: &[Family] = &[
+    family!("full", full::Full::build),
+    family!("lqf", lqf::Lqf::build),
+    family!("ccb", ccb::Ccb::build_ccb),
+    family!("accb", ccb::Ccb::build_accb),
+    family!("tccb", ccb::Ccb::build_tccb),
+    family!("sw", stopwords::StopWords::build),
+    family!("density", density::Density::build),
+    family!("bte", bte::Bte::build),
+    family!("crunch", crunch::Crunch::build),
 ];
 
-/// Names of every registered extractor.
+/// Names of every family, in table order.
 pub fn names() -> Vec<&'static str> {
-    REGISTRY.iter().map(|(n, _)| *n).collect()
+    FAMILIES.iter().map(|f| f.name).collect()
+}
+
+/// The family called `name`.
+pub fn family(name: &str) -> Result<&'static Family> {
+    FAMILIES
+        .iter()
+        .find(|f| f.name == name)
+        .ok_or_else(|| Error::config(format!("unknown extractor '{name}' (known: {})", names().join(", "))))
+}
+
+/// The parameter space of family `name`, from its compiled-in YAML description.
+pub fn space(name: &str) -> Result<ParamSpace> {
+    let f = family(name)?;
+    Ok(params::parse_str(f.yaml, Path::new(&format!("params/{}.yaml", f.name)), &space)?.space)
+}
+
+/// Reads a parameter file (a description, or a settings file such as a run's `best.yaml` whose
+/// space is its family's built-in one).
+pub fn load_file(path: &Path) -> Result<ParamsFile> {
+    params::load_file(path, &space)
+}
+
+/// Parses the text of a parameter file; `path` names it in errors.
+pub fn parse_str(text: &str, path: &Path) -> Result<ParamsFile> {
+    params::parse_str(text, path, &space)
 }
 
 /// Builds the extractor a setting names, reading every parameter exactly once.
 pub fn build(setting: &Setting) -> Result<Box<dyn Extractor>> {
-    let ctor = REGISTRY.iter().find(|(n, _)| *n == setting.extractor).map(|(_, c)| *c).ok_or_else(|| {
-        crate::error::Error::config(format!(
-            "unknown extractor '{}' (known: {})",
-            setting.extractor,
-            names().join(", ")
-        ))
-    })?;
+    let f = family(&setting.extractor)?;
     let mut reader = setting.reader();
-    let ex = ctor(&mut reader)?;
+    let ex = (f.build)(&mut reader)?;
     reader.finish()?;
     Ok(ex)
 }
@@ -71,11 +114,9 @@ pub fn extract_text(ex: &dyn Extractor, doc: &Document) -> String {
 pub(crate) mod testutil {
     //! Helpers for the families' unit tests.
     use super::*;
-    use crate::params::builtin;
-
     /// Builds `name` from its built-in defaults with `k=v` overrides.
     pub fn with(name: &str, sets: &[&str]) -> Box<dyn Extractor> {
-        let space = builtin(name).unwrap();
+        let space = space(name).unwrap();
         let s =
             space.with_assignments(&space.defaults(), &sets.iter().map(|s| s.to_string()).collect::<Vec<_>>()).unwrap();
         build(&s).unwrap()

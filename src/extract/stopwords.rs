@@ -123,8 +123,6 @@ impl Extractor for StopWords {
         View::Dom
     }
     fn extract(&self, doc: &Document, out: &mut Selection) {
-        out.view = View::Dom;
-        out.units.clear();
         let dom = &doc.dom;
         let Some((stops, t)) = self.rule(doc.lang.as_deref()) else {
             out.units.extend(0..dom.texts.len() as u32);

@@ -232,7 +232,7 @@ mod tests {
 
     #[test]
     fn gene_space_follows_the_tuned_parameters() {
-        let space = crate::params::builtin("accb").unwrap();
+        let space = crate::extract::space("accb").unwrap();
         let g = gene_space(&space);
         assert_eq!(g.genes.len(), 2);
         assert_eq!(g.correlated, vec![vec![0, 1]]);

@@ -34,7 +34,10 @@ pub fn score_entry(e: &Entry, ex: &dyn Extractor, scratch: &mut Scratch) -> DocS
     let Some(doc) = &e.doc else {
         return DocScore { gold_words, error: e.error.clone(), ..Default::default() };
     };
+    // The caller owns the selection: the extractor's view, empty.
     let mut sel = scratch.sel.take().unwrap_or_else(|| Selection::new(ex.view()));
+    sel.view = ex.view();
+    sel.units.clear();
     let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ex.extract(doc, &mut sel)));
     if ran.is_err() {
         return DocScore { gold_words, error: Some("the extractor failed on this page".into()), ..Default::default() };

@@ -108,8 +108,8 @@ mod tests {
 
     #[test]
     fn two_spaces_compose_under_their_names_and_members_get_their_settings_back() {
-        let accb = crate::params::builtin("accb").unwrap();
-        let lqf = crate::params::builtin("lqf").unwrap();
+        let accb = crate::extract::space("accb").unwrap();
+        let lqf = crate::extract::space("lqf").unwrap();
         // Both have a parameter `t`: unprefixed they collide.
         let e = ParamSpace::compose("pair", "", &[accb.clone(), lqf.clone()]).unwrap_err();
         assert!(e.message.contains("parameter 't' occurs twice"), "{}", e.message);

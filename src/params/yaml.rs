@@ -20,36 +20,10 @@ use crate::error::{Error, Result};
 use serde::Deserialize;
 use std::path::Path;
 
-/// The parameter descriptions compiled into the binary, by extractor name.
-const BUILTIN: &[(&str, &str)] = &[
-    ("full", include_str!("../../params/full.yaml")),
-    ("lqf", include_str!("../../params/lqf.yaml")),
-    ("ccb", include_str!("../../params/ccb.yaml")),
-    ("accb", include_str!("../../params/accb.yaml")),
-    ("tccb", include_str!("../../params/tccb.yaml")),
-    ("sw", include_str!("../../params/sw.yaml")),
-    ("density", include_str!("../../params/density.yaml")),
-    ("bte", include_str!("../../params/bte.yaml")),
-    ("crunch", include_str!("../../params/crunch.yaml")),
-];
-
-/// Names of the built-in descriptions, in listing order.
-pub fn builtin_names() -> Vec<&'static str> {
-    BUILTIN.iter().map(|(n, _)| *n).collect()
-}
-
-/// The text of the built-in description of `name`.
-pub fn builtin_text(name: &str) -> Option<&'static str> {
-    BUILTIN.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
-}
-
-/// The built-in description of `name`.
-pub fn builtin(name: &str) -> Result<ParamSpace> {
-    match BUILTIN.iter().find(|(n, _)| *n == name) {
-        Some((n, text)) => Ok(parse_str(text, Path::new(&format!("params/{n}.yaml")))?.space),
-        None => Err(Error::config(format!("unknown extractor '{name}' (known: {})", builtin_names().join(", ")))),
-    }
-}
+/// Finds the built-in parameter space of an extractor by name: how a settings file without
+/// `parameters` (a run's `best.yaml`) gets its space. The family table (`extract::space`) is the
+/// one implementation; `params` cannot see it, so callers pass it in.
+pub type Builtin<'a> = dyn Fn(&str) -> Result<ParamSpace> + 'a;
 
 /// A loaded parameter file: the space, and the setting it names (its `values`, over defaults).
 #[derive(Debug, Clone)]
@@ -178,9 +152,9 @@ impl<'de> Deserialize<'de> for Entries {
 }
 
 /// Reads and validates a parameter file.
-pub fn load_file(path: &Path) -> Result<ParamsFile> {
+pub fn load_file(path: &Path, builtin: &Builtin) -> Result<ParamsFile> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, "read parameter file", e))?;
-    parse_str(&text, path)
+    parse_str(&text, path, builtin)
 }
 
 /// Bounds of int and float parameters must lie within ±this: integers stay exact as `f64`
@@ -191,7 +165,7 @@ const MAX_BOUND: f64 = 1e15;
 const MIN_STEP: f64 = 1e-9;
 
 /// Parses and validates the text of a parameter file; `path` names it in errors.
-pub fn parse_str(text: &str, path: &Path) -> Result<ParamsFile> {
+pub fn parse_str(text: &str, path: &Path, builtin: &Builtin) -> Result<ParamsFile> {
     let at = |loc: serde_saphyr::Location, msg: String| {
         let e = Error::config(msg).with_path(path);
         if loc.line() > 0 { e.with_line(loc.line() as usize, None) } else { e }
@@ -359,7 +333,7 @@ mod tests {
     use super::*;
 
     fn parse(text: &str) -> Result<ParamsFile> {
-        parse_str(text, Path::new("p.yaml"))
+        parse_str(text, Path::new("p.yaml"), &crate::extract::space)
     }
 
     const GOOD: &str = "extractor: lqf\nparameters:\n  - name: t\n    type: float\n    min: 0.05\n    max: 1.0\n    step: 0.01\n    default: 0.25\n  - name: min_chars\n    type: int\n    min: 0\n    max: 200\n    default: 0\n  - name: href_only\n    type: bool\n    default: true\n    tune: false\nknown_good:\n  - {label: paper, values: {t: 0.25}}\n";
@@ -463,9 +437,9 @@ mod tests {
 
     #[test]
     fn every_builtin_description_is_valid() {
-        for n in builtin_names() {
-            let s = builtin(n).unwrap();
-            assert_eq!(s.extractor, n);
+        for f in crate::extract::FAMILIES {
+            let s = crate::extract::space(f.name).unwrap();
+            assert_eq!(s.extractor, f.name);
         }
     }
 }

@@ -152,7 +152,7 @@ mod tests {
         // Issue 10: top.csv was written with `format!` and no quoting, so a categorical choice
         // with a comma shifted every later column.
         let yaml = "extractor: x\nparameters:\n  - {name: k, type: categorical, choices: [\"a,b\", c], default: c}\n";
-        let space = crate::params::parse_str(yaml, Path::new("x.yaml")).unwrap().space;
+        let space = crate::extract::parse_str(yaml, Path::new("x.yaml")).unwrap().space;
         let fitness = Fitness { value: 0.5, feasible: true, precision: 0.4, recall: 0.6, ms: 1.0, partial: None };
         let trials = [Trial { number: 0, generation: 0, genome: vec![0.0], fitness, cached: false }];
         let dir = std::env::temp_dir().join(format!("cetune-top-csv-{}", std::process::id()));

@@ -4,8 +4,8 @@
 //! `best.yaml`. The command line only turns arguments into a [`Plan`] and prints the
 //! [`Summary`]; tests drive whole runs through [`start`] and [`resume`] without the binary.
 //!
-//! Imports from the crate: `error`, `evolve`, `goldset`, `objective`, `params`, `paths`, `yaml`,
-//! `report` and `store`.
+//! Imports from the crate: `error`, `evolve`, `extract` (the family table), `goldset`,
+//! `objective`, `params`, `paths`, `yaml`, `report` and `store`.
 
 mod reports;
 

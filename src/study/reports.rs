@@ -53,7 +53,7 @@ pub fn load_run(dir: &Path) -> Result<(RunRecord, ParamSpace, Setting)> {
         return Err(Error::config("not a run folder: no run.yaml").with_path(dir));
     }
     let record: RunRecord = store::read_yaml(&dir.join(files::RUN))?;
-    let space = crate::params::parse_str(&record.params_yaml, &dir.join(files::RUN))?.space;
+    let space = crate::extract::parse_str(&record.params_yaml, &dir.join(files::RUN))?.space;
     let base = space.with_assignments(&space.defaults(), &record.sets)?;
     Ok((record, space, base))
 }

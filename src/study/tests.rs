@@ -33,10 +33,10 @@ fn gold_set(root: &Path) -> PathBuf {
 }
 
 fn plan(gs: &Path, out: PathBuf) -> Plan {
-    let space = crate::params::builtin("lqf").unwrap();
+    let space = crate::extract::space("lqf").unwrap();
     let base = space.defaults();
     Plan {
-        params_yaml: crate::params::builtin_text("lqf").unwrap().to_string(),
+        params_yaml: crate::extract::family("lqf").unwrap().yaml.to_string(),
         params_file: None,
         sets: Vec::new(),
         individuals: vec!["t=0.5".into()],
@@ -103,7 +103,7 @@ fn a_plan_without_genes_or_with_a_bad_individual_is_refused_before_any_folder_is
     p.individuals = vec!["t=7".into()];
     assert!(start(p, &quiet).is_err());
     let mut p = plan(&gs, root.join("nogenes"));
-    p.space = crate::params::builtin("full").unwrap();
+    p.space = crate::extract::space("full").unwrap();
     p.base = p.space.defaults();
     let e = start(p, &quiet).unwrap_err();
     assert!(e.message.contains("no tuned parameters"), "{}", e.message);

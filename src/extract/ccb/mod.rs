@@ -147,8 +147,6 @@ impl Extractor for Ccb {
     }
 
     fn extract(&self, doc: &Document, out: &mut Selection) {
-        out.view = View::Source;
-        out.units.clear();
         if doc.source.words.is_empty() {
             return;
         }

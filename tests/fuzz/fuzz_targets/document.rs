@@ -11,7 +11,7 @@ use std::sync::LazyLock;
 static EXTRACTORS: LazyLock<Vec<Box<dyn Extractor>>> = LazyLock::new(|| {
     extract::names()
         .into_iter()
-        .map(|n| extract::build(&cetune::params::builtin(n).unwrap().defaults()).unwrap())
+        .map(|n| extract::build(&cetune::extract::space(n).unwrap().defaults()).unwrap())
         .collect()
 });
 
