@@ -25,7 +25,7 @@ use super::Extractor;
 use crate::document::parse::NONE;
 use crate::document::tags::tag;
 use crate::document::{Document, Selection, View};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::params::SettingReader;
 
 /// A configured density target-node extractor.
@@ -38,6 +38,26 @@ pub struct Density {
     sparse_density: f64,
 }
 
+/// Which elements are structural (the `structural` option).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Structural {
+    /// The block-level elements.
+    Block,
+    /// The block-level elements and `<br>` (Baisa 2009).
+    BlockBr,
+}
+
+impl std::str::FromStr for Structural {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Structural, String> {
+        match s {
+            "block" => Ok(Structural::Block),
+            "block_br" => Ok(Structural::BlockBr),
+            _ => Err("block or block_br".into()),
+        }
+    }
+}
+
 impl Density {
     /// Registry constructor.
     pub fn build(r: &mut SettingReader) -> Result<Box<dyn Extractor>> {
@@ -45,11 +65,7 @@ impl Density {
             p: r.float("p")?,
             min_chars: r.int("min_chars")?.max(0) as u64,
             any_majority: r.bool("any_majority_child")?,
-            with_br: match r.cat("structural")?.as_str() {
-                "block_br" => true,
-                "block" => false,
-                s => return Err(Error::config(format!("unknown structural set '{s}'"))),
-            },
+            with_br: r.choice::<Structural>("structural")? == Structural::BlockBr,
             sparse_rule: r.bool("sparse_rule")?,
             sparse_density: r.float("sparse_density")?,
         }))

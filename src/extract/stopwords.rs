@@ -50,6 +50,18 @@ enum Fallback {
     KeepAll,
 }
 
+impl std::str::FromStr for Fallback {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Fallback, String> {
+        match s {
+            "own_list" => Ok(Fallback::OwnList),
+            "english" => Ok(Fallback::English),
+            "keep_all" => Ok(Fallback::KeepAll),
+            _ => Err("own_list, english or keep_all".into()),
+        }
+    }
+}
+
 /// A configured stop-word filter.
 pub struct StopWords {
     thresholds: Vec<(String, f64, &'static HashSet<&'static str>)>,
@@ -74,12 +86,7 @@ impl StopWords {
         } else {
             thresholds.iter().map(|x| x.1).sum::<f64>() / thresholds.len() as f64
         };
-        let fallback = match r.cat("fallback")?.as_str() {
-            "own_list" => Fallback::OwnList,
-            "english" => Fallback::English,
-            "keep_all" => Fallback::KeepAll,
-            f => return Err(Error::config(format!("unknown fallback '{f}'"))),
-        };
+        let fallback = r.choice("fallback")?;
         Ok(Box::new(StopWords { thresholds, min_words: r.int("min_words")?.max(0) as usize, fallback, mean }))
     }
 

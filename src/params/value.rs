@@ -109,6 +109,13 @@ impl SettingReader<'_> {
         }
     }
 
+    /// A categorical parameter parsed into its type (an enum of the family): the error names the
+    /// parameter and what the type accepts.
+    pub fn choice<T: std::str::FromStr<Err = String>>(&mut self, name: &str) -> Result<T> {
+        let v = self.cat(name)?;
+        v.parse().map_err(|want: String| Error::config(format!("parameter '{name}' must be {want}, got {v}")))
+    }
+
     /// Names of the setting's parameters that start with `prefix` (e.g. the stop-word filter's
     /// `t_<language>` thresholds, which a YAML may extend). They are not marked as read.
     pub fn names_with_prefix(&self, prefix: &str) -> Vec<String> {

@@ -41,7 +41,7 @@ mod blur;
 
 use super::Extractor;
 use crate::document::{Document, Kind, Selection, SrcToken, View};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::params::SettingReader;
 use blur::{Blur, Scratch};
 use std::cell::RefCell;
@@ -64,38 +64,71 @@ pub struct Ccb {
     blur: Blur,
 }
 
+/// The blur's kernel (the `kernel` option).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kernel {
+    /// Gaussian weights with σ = `sigma_ratio` · r (Gottron 2008).
+    Gaussian,
+    /// Equal weights over ±r.
+    Box,
+}
+
+impl std::str::FromStr for Kernel {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Kernel, String> {
+        match s {
+            "gaussian" => Ok(Kernel::Gaussian),
+            "box" => Ok(Kernel::Box),
+            _ => Err("gaussian or box".into()),
+        }
+    }
+}
+
+/// The parameters of the CCB family, read once from a setting.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CcbParams {
+    /// Blur range `r` (at least 1).
+    pub r: usize,
+    /// Content threshold `t`.
+    pub t: f64,
+    /// Gaussian σ as a share of `r`.
+    pub sigma_ratio: f64,
+    /// Blur passes (at least 1).
+    pub passes: usize,
+    /// The kernel.
+    pub kernel: Kernel,
+    /// Threshold relative to the page's largest blurred value.
+    pub relative: bool,
+    /// Anchor tags are not code (always for ACCB, an option of TCCB, never for CCB).
+    pub skip_anchors: bool,
+}
+
+impl CcbParams {
+    fn read(r: &mut SettingReader, variant: Variant) -> Result<CcbParams> {
+        Ok(CcbParams {
+            r: r.int("r")?.max(1) as usize,
+            t: r.float("t")?,
+            sigma_ratio: r.float("sigma_ratio")?,
+            passes: r.int("passes")?.max(1) as usize,
+            kernel: r.choice("kernel")?,
+            relative: r.bool("relative")?,
+            skip_anchors: match variant {
+                Variant::Tccb => r.bool("ignore_anchor_tags")?,
+                Variant::Accb => true,
+                Variant::Ccb => false,
+            },
+        })
+    }
+}
+
 impl Ccb {
     fn build(r: &mut SettingReader, variant: Variant) -> Result<Box<dyn Extractor>> {
-        let range = r.int("r")?.max(1) as usize;
-        let t = r.float("t")?;
-        let sigma_ratio = r.float("sigma_ratio")?;
-        let passes = r.int("passes")?.max(1) as usize;
-        let box_kernel = match r.cat("kernel")?.as_str() {
-            "box" => true,
-            "gaussian" => false,
-            k => return Err(Error::config(format!("unknown kernel '{k}' (known: gaussian, box)"))),
-        };
-        let relative = r.bool("relative")?;
-        let skip_anchors = match variant {
-            Variant::Tccb => r.bool("ignore_anchor_tags")?,
-            Variant::Accb => true,
-            Variant::Ccb => false,
-        };
-        Ok(Box::new(Ccb::new(variant, range, t, sigma_ratio, passes, box_kernel, relative, skip_anchors)))
+        Ok(Box::new(Ccb::new(variant, &CcbParams::read(r, variant)?)))
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        variant: Variant,
-        r: usize,
-        t: f64,
-        sigma_ratio: f64,
-        passes: usize,
-        box_kernel: bool,
-        relative: bool,
-        skip_anchors: bool,
-    ) -> Ccb {
-        Ccb { variant, t, relative, skip_anchors, blur: Blur::new(r, sigma_ratio, passes, box_kernel) }
+    fn new(variant: Variant, p: &CcbParams) -> Ccb {
+        let blur = Blur::new(p.r, p.sigma_ratio, p.passes, p.kernel == Kernel::Box);
+        Ccb { variant, t: p.t, relative: p.relative, skip_anchors: p.skip_anchors, blur }
     }
 
     /// Registry constructor for `ccb`.
@@ -187,7 +220,16 @@ mod tests {
         let doc = Document::parse("<body>\n  <p>ab &amp; <a href=x>c</a></p>\n</body>");
         let vec = |variant, skip| {
             let mut v = Vec::new();
-            Ccb::new(variant, 5, 0.5, 0.3, 1, false, false, skip).vector(&doc.source.tokens, &mut v);
+            let p = CcbParams {
+                r: 5,
+                t: 0.5,
+                sigma_ratio: 0.3,
+                passes: 1,
+                kernel: Kernel::Gaussian,
+                relative: false,
+                skip_anchors: skip,
+            };
+            Ccb::new(variant, &p).vector(&doc.source.tokens, &mut v);
             v.iter().map(|&x| if x > 0.5 { '1' } else { '0' }).collect::<String>()
         };
         // <body> <p> "ab" " " "&" " " <a href=x> "c" </a> </p> </body>; indentation is nothing.
@@ -269,5 +311,16 @@ mod tests {
         }
         let rel = run("tccb", &["relative=true", "t=0.99"], &article());
         assert!(!rel.is_empty());
+    }
+
+    #[test]
+    fn an_option_value_the_family_does_not_know_is_named() {
+        let space = crate::extract::space("accb").unwrap();
+        let mut s = space.defaults();
+        if let Some(v) = s.values.iter_mut().find(|(n, _)| n == "kernel") {
+            v.1 = crate::params::Value::Cat("triangle".into());
+        }
+        let e = crate::extract::build(&s).err().unwrap();
+        assert_eq!(e.message, "parameter 'kernel' must be gaussian or box, got triangle");
     }
 }
