@@ -12,7 +12,7 @@
 use cetune::document::Document;
 use cetune::eval::{GoldIndex, lcs_naive, tokens};
 use cetune::extract;
-use cetune::goldset::import::{Format, Options, import};
+use cetune::goldset::import::{Options, import};
 use cetune::goldset::{native, sample};
 use cetune::objective::{Corpus, score_corpus};
 use std::path::{Path, PathBuf};
@@ -72,8 +72,8 @@ fn main() {
     let opts = Options { keep_empty: false, force: true };
     let l3s = tmp.join("l3s");
     let wcxb = tmp.join("wcxb");
-    import(Format::L3s, &shared.join("l3s-gn1"), &l3s, &opts).expect("import L3S-GN1");
-    import(Format::Wcxb, &shared.join("wcxb-dev"), &wcxb, &opts).expect("import WCXB dev");
+    import("l3s".parse().unwrap(), &shared.join("l3s-gn1"), &l3s, &opts).expect("import L3S-GN1");
+    import("wcxb".parse().unwrap(), &shared.join("wcxb-dev"), &wcxb, &opts).expect("import WCXB dev");
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!(
         "machine: {cores} cores; {}",

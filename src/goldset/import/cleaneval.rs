@@ -9,6 +9,17 @@ use crate::error::Result;
 use crate::goldset::decode::decode_text;
 use std::path::Path;
 
+/// The CleanEval layout (also CleanPortalEval).
+pub const IMPORTER: super::Importer = super::Importer {
+    name: "cleaneval",
+    layout: "input/<stem>.html and GoldStandard/<stem>.txt with plain-text gold (URL: header, <p>/<h>/<l> markers)",
+    looks_like: |src| super::input_and_gold(src) == Some(false) && !src.join("url-mapping.txt").is_file(),
+    read,
+    credit: |name| format!("{name}: CLEANEVAL-format gold standard (licence not stated)"),
+    latin1_gold: false,
+    gz: false,
+};
+
 /// Reads every document.
 pub fn read(src: &Path) -> Result<Vec<Item>> {
     let mut out = Vec::new();

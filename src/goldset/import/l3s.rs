@@ -16,6 +16,17 @@ use std::path::Path;
 /// Licence and credit line.
 pub const CREDIT: &str = "L3S-GN1 (Kohlschütter, Fankhauser & Nejdl, Boilerplate Detection using Shallow Text Features, WSDM 2010), L3S Research Center; research use only";
 
+/// The L3S-GN1 layout.
+pub const IMPORTER: super::Importer = super::Importer {
+    name: "l3s",
+    layout: "input/<id>.html, GoldStandard/<id>.txt with annotated-HTML gold, and url-mapping.txt",
+    looks_like: |src| super::input_and_gold(src).is_some_and(|html| html || src.join("url-mapping.txt").is_file()),
+    read,
+    credit: |_| CREDIT.to_string(),
+    latin1_gold: true,
+    gz: false,
+};
+
 /// Reads every document.
 pub fn read(src: &Path) -> Result<Vec<Item>> {
     let urls = url_mapping(&src.join("url-mapping.txt"))?;

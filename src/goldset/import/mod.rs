@@ -16,30 +16,46 @@ use crate::error::{Error, Result};
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// A published gold-set layout.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    /// CleanEval (and CleanPortalEval): `input/<stem>.html` with a `<text>` wrapper,
-    /// `GoldStandard/<stem>.txt` with block markers.
-    Cleaneval,
-    /// L3S-GN1: annotated HTML golds, `url-mapping.txt`.
-    L3s,
-    /// WCXB: `html/NNNN.html.gz`, `ground-truth/NNNN.json`, `metadata.json`.
-    Wcxb,
-    /// Scrapinghub article-extraction benchmark: `html/<id>.html.gz`, `ground-truth.json`.
-    Scrapinghub,
+/// One importer: a row of [`IMPORTERS`]. Adding an importer is its file (which defines its
+/// `IMPORTER`) and one row.
+pub struct Importer {
+    /// The name used with `--format`.
+    pub name: &'static str,
+    /// What the layout holds, for error messages.
+    pub layout: &'static str,
+    /// Whether a folder looks like this layout (for the layout check and its hint).
+    pub looks_like: fn(&Path) -> bool,
+    /// Reads every document of the set.
+    pub(crate) read: fn(&Path) -> Result<Vec<Item>>,
+    /// The credit line for a set read from a folder of this name.
+    pub credit: fn(&str) -> String,
+    /// Gold characters above U+00FF were replaced: cut page tokens there too.
+    pub latin1_gold: bool,
+    /// Store pages gzip-compressed.
+    pub gz: bool,
+}
+
+/// The importer table.
+pub const IMPORTERS: &[&Importer] = &[&cleaneval::IMPORTER, &l3s::IMPORTER, &wcxb::IMPORTER, &scrapinghub::IMPORTER];
+
+/// A published gold-set layout: one of [`IMPORTERS`], named on the command line.
+#[derive(Clone, Copy)]
+pub struct Format(pub &'static Importer);
+
+impl std::fmt::Debug for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.name)
+    }
 }
 
 impl std::str::FromStr for Format {
     type Err = String;
     fn from_str(s: &str) -> std::result::Result<Self, String> {
-        match s {
-            "cleaneval" => Ok(Format::Cleaneval),
-            "l3s" => Ok(Format::L3s),
-            "wcxb" => Ok(Format::Wcxb),
-            "scrapinghub" => Ok(Format::Scrapinghub),
-            _ => Err(format!("unknown format '{s}' (expected cleaneval, l3s, wcxb or scrapinghub)")),
-        }
+        IMPORTERS.iter().find(|i| i.name == s).map(|i| Format(i)).ok_or_else(|| {
+            let names: Vec<&str> = IMPORTERS.iter().map(|i| i.name).collect();
+            let (last, rest) = names.split_last().unwrap_or((&"", &[]));
+            format!("unknown format '{s}' (expected {} or {last})", rest.join(", "))
+        })
     }
 }
 
@@ -83,25 +99,14 @@ pub fn import(format: Format, src: &Path, out: &Path, opts: &Options) -> Result<
     }
     check_layout(format, src)?;
     let name = src.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "imported".into());
-    let (items, licence, latin1_gold, gz): (Vec<Item>, Option<String>, bool, bool) = match format {
-        Format::Cleaneval => (
-            cleaneval::read(src)?,
-            Some(format!("{name}: CLEANEVAL-format gold standard (licence not stated)")),
-            false,
-            false,
-        ),
-        Format::L3s => (l3s::read(src)?, Some(l3s::CREDIT.into()), true, false),
-        Format::Wcxb => (wcxb::read(src)?, Some(wcxb::CREDIT.into()), false, true),
-        Format::Scrapinghub => {
-            (scrapinghub::read(src)?, Some("Scrapinghub article-extraction-benchmark".into()), false, true)
-        }
-    };
+    let imp = format.0;
+    let (items, licence, latin1_gold, gz) = ((imp.read)(src)?, Some((imp.credit)(&name)), imp.latin1_gold, imp.gz);
     let manifest = Manifest {
         name: Some(name),
         description: None,
         licence,
         latin1_gold,
-        source: Some(format!("imported from {} (format {format:?})", src.display()).to_lowercase()),
+        source: Some(format!("imported from {} (format {})", src.display(), imp.name).to_lowercase()),
         documents: BTreeMap::new(),
     };
     let mut w = Writer::create(out, manifest, opts.force, Some(src))?;
@@ -136,44 +141,26 @@ pub fn import(format: Format, src: &Path, out: &Path, opts: &Options) -> Result<
     Ok(rep)
 }
 
-/// The layout `src` looks like, from its top-level entries (and, for `input/` + `GoldStandard/`,
-/// whether the gold texts are HTML, as L3S-GN1's are, or CleanEval's plain text).
+/// The layout `src` looks like, if any.
 pub fn detect(src: &Path) -> Option<Format> {
-    let dir = |n: &str| src.join(n).is_dir();
-    if dir("html") && dir("ground-truth") {
-        return Some(Format::Wcxb);
-    }
-    if dir("html") && src.join("ground-truth.json").is_file() {
-        return Some(Format::Scrapinghub);
-    }
-    if !(dir("input") && dir("GoldStandard")) {
+    IMPORTERS.iter().find(|i| (i.looks_like)(src)).map(|i| Format(i))
+}
+
+/// Whether `src` holds `input/` and `GoldStandard/` (CleanEval's and L3S-GN1's layout) and its
+/// first gold text is HTML (L3S-GN1's annotated pages) rather than plain text (CleanEval's).
+pub(crate) fn input_and_gold(src: &Path) -> Option<bool> {
+    if !(src.join("input").is_dir() && src.join("GoldStandard").is_dir()) {
         return None;
-    }
-    if src.join("url-mapping.txt").is_file() {
-        return Some(Format::L3s);
     }
     let first_gold = files_with(&src.join("GoldStandard"), ".txt").ok()?.into_iter().next()?;
     let head = bytes(&first_gold.1).ok()?;
     let head = String::from_utf8_lossy(&head[..head.len().min(512)]).trim_start().to_ascii_lowercase();
-    if head.starts_with("<html") || head.starts_with("<!doctype") { Some(Format::L3s) } else { Some(Format::Cleaneval) }
-}
-
-/// What each layout must hold.
-fn expected(format: Format) -> &'static str {
-    match format {
-        Format::Cleaneval => {
-            "input/<stem>.html and GoldStandard/<stem>.txt with plain-text gold (URL: header, <p>/<h>/<l> markers)"
-        }
-        Format::L3s => "input/<id>.html, GoldStandard/<id>.txt with annotated-HTML gold, and url-mapping.txt",
-        Format::Wcxb => "html/<id>.html.gz and ground-truth/<id>.json",
-        Format::Scrapinghub => "html/<id>.html.gz and ground-truth.json",
-    }
+    Some(head.starts_with("<html") || head.starts_with("<!doctype"))
 }
 
 /// Refuses a source folder that is not laid out as `format`, saying what it found instead.
 fn check_layout(format: Format, src: &Path) -> Result<()> {
-    let found = detect(src);
-    if found == Some(format) {
+    if (format.0.looks_like)(src) {
         return Ok(());
     }
     let mut names: Vec<String> = std::fs::read_dir(src)
@@ -192,25 +179,9 @@ fn check_layout(format: Format, src: &Path) -> Result<()> {
     } else {
         names.iter().take(8).cloned().collect::<Vec<_>>().join(", ")
     };
-    let hint = match found {
-        Some(f) => format!("; it looks like --format {}", format_name(f)),
-        None => String::new(),
-    };
-    Err(Error::config(format!(
-        "not a {} gold set: expected {}; found {shown}{hint}",
-        format_name(format),
-        expected(format)
-    ))
-    .with_path(src))
-}
-
-fn format_name(f: Format) -> &'static str {
-    match f {
-        Format::Cleaneval => "cleaneval",
-        Format::L3s => "l3s",
-        Format::Wcxb => "wcxb",
-        Format::Scrapinghub => "scrapinghub",
-    }
+    let hint = detect(src).map(|f| format!("; it looks like --format {}", f.0.name)).unwrap_or_default();
+    Err(Error::config(format!("not a {} gold set: expected {}; found {shown}{hint}", format.0.name, format.0.layout))
+        .with_path(src))
 }
 
 /// Sorted `(stem, path)` of the files in `dir` whose name ends with `suffix`.
@@ -242,6 +213,12 @@ pub(crate) fn tmp(name: &str) -> std::path::PathBuf {
     d
 }
 
+/// The format named `name` (tests).
+#[cfg(test)]
+pub(crate) fn fmt(name: &str) -> Format {
+    name.parse().unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -249,7 +226,7 @@ mod tests {
     #[test]
     fn missing_source_is_a_clear_error() {
         let e =
-            import(Format::Wcxb, Path::new("/nonexistent/wcxb"), Path::new("/tmp/x"), &Options::default()).unwrap_err();
+            import(fmt("wcxb"), Path::new("/nonexistent/wcxb"), Path::new("/tmp/x"), &Options::default()).unwrap_err();
         assert_eq!(e.to_string(), "/nonexistent/wcxb: gold set not found: not a folder");
         assert!("nope".parse::<Format>().unwrap_err().contains("expected cleaneval, l3s, wcxb or scrapinghub"));
     }
@@ -264,20 +241,20 @@ mod tests {
             .unwrap();
         std::fs::write(d.join("url-mapping.txt"), "<urn:uuid:a>\thttp://example.com/a\n").unwrap();
         let out = d.with_extension("out");
-        let e = import(Format::Cleaneval, &d, &out, &Options::default()).unwrap_err();
+        let e = import(fmt("cleaneval"), &d, &out, &Options::default()).unwrap_err();
         let msg = e.to_string();
         assert!(msg.contains("not a cleaneval gold set"), "{msg}");
         assert!(msg.contains("found GoldStandard/, input/, url-mapping.txt"), "{msg}");
         assert!(msg.contains("it looks like --format l3s"), "{msg}");
         assert_eq!(e.exit_code(), 2);
         assert!(!out.exists());
-        let e = import(Format::Wcxb, &d, &out, &Options::default()).unwrap_err();
+        let e = import(fmt("wcxb"), &d, &out, &Options::default()).unwrap_err();
         assert!(e.to_string().contains("expected html/<id>.html.gz and ground-truth/<id>.json"), "{e}");
         // Without url-mapping.txt the HTML gold still gives L3S-GN1 away.
         std::fs::remove_file(d.join("url-mapping.txt")).unwrap();
-        assert_eq!(detect(&d), Some(Format::L3s));
+        assert_eq!(detect(&d).map(|f| f.0.name), Some("l3s"));
         std::fs::write(d.join("GoldStandard/a.txt"), "URL: http://x\n<p>Text\n").unwrap();
-        assert_eq!(detect(&d), Some(Format::Cleaneval));
+        assert_eq!(detect(&d).map(|f| f.0.name), Some("cleaneval"));
         std::fs::remove_dir_all(&d).unwrap();
     }
 }

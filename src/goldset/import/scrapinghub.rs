@@ -6,6 +6,17 @@ use crate::error::{Error, Result};
 use serde_json::Value;
 use std::path::Path;
 
+/// The Scrapinghub article-extraction benchmark layout.
+pub const IMPORTER: super::Importer = super::Importer {
+    name: "scrapinghub",
+    layout: "html/<id>.html.gz and ground-truth.json",
+    looks_like: |src| src.join("html").is_dir() && src.join("ground-truth.json").is_file(),
+    read,
+    credit: |_| "Scrapinghub article-extraction-benchmark".to_string(),
+    latin1_gold: false,
+    gz: true,
+};
+
 /// Reads every document.
 pub fn read(src: &Path) -> Result<Vec<Item>> {
     let gt_path = src.join("ground-truth.json");
@@ -27,7 +38,7 @@ pub fn read(src: &Path) -> Result<Vec<Item>> {
 
 #[cfg(test)]
 mod tests {
-    use crate::goldset::import::{Format, Options, import, tmp};
+    use crate::goldset::import::{Options, fmt, import, tmp};
     use std::io::Write;
 
     #[test]
@@ -45,7 +56,7 @@ mod tests {
         )
         .unwrap();
         let out = d.with_extension("out"); // beside the source: never inside it
-        let rep = import(Format::Scrapinghub, &d, &out, &Options::default()).unwrap();
+        let rep = import(fmt("scrapinghub"), &d, &out, &Options::default()).unwrap();
         assert_eq!(rep.imported, 1);
         assert_eq!(rep.skipped[0].what, "scrapinghub/0500");
         let set = crate::goldset::native::open(&out, false).unwrap();

@@ -15,6 +15,17 @@ fn json(path: &Path) -> Result<Value> {
     serde_json::from_slice(&b).map_err(|e| Error::input(format!("malformed JSON: {e}")).with_path(path).with_source(e))
 }
 
+/// The WCXB layout.
+pub const IMPORTER: super::Importer = super::Importer {
+    name: "wcxb",
+    layout: "html/<id>.html.gz and ground-truth/<id>.json",
+    looks_like: |src| src.join("html").is_dir() && src.join("ground-truth").is_dir(),
+    read,
+    credit: |_| CREDIT.to_string(),
+    latin1_gold: false,
+    gz: true,
+};
+
 /// Reads every document.
 pub fn read(src: &Path) -> Result<Vec<Item>> {
     let meta_path = src.join("metadata.json");
@@ -39,7 +50,7 @@ pub fn read(src: &Path) -> Result<Vec<Item>> {
 
 #[cfg(test)]
 mod tests {
-    use crate::goldset::import::{Format, Options, import, tmp};
+    use crate::goldset::import::{Options, fmt, import, tmp};
     use std::io::Write;
 
     fn gz(s: &str) -> Vec<u8> {
@@ -69,7 +80,7 @@ mod tests {
         )
         .unwrap();
         let out = d.with_extension("out"); // beside the source: never inside it
-        let rep = import(Format::Wcxb, &d, &out, &Options::default()).unwrap();
+        let rep = import(fmt("wcxb"), &d, &out, &Options::default()).unwrap();
         assert_eq!(rep.imported, 1);
         assert_eq!(rep.per_package.get("forum"), Some(&1));
         let why: Vec<&str> = rep.skipped.iter().map(|s| s.why.as_str()).collect();
