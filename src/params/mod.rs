@@ -13,4 +13,4 @@ mod yaml;
 
 pub use space::{KnownGood, ParamSpace, ParamSpec, Spec, snap};
 pub use value::{Setting, SettingReader, Value};
-pub use yaml::{Builtin, ParamsFile, load_file, parse_str};
+pub use yaml::{About, Builtin, ParamsFile, load_file, parse_str, settings_file};

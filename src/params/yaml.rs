@@ -328,6 +328,53 @@ fn build_space(
     Ok(space)
 }
 
+/// Where a setting in a settings file comes from (`best.yaml`'s `about`): informative only,
+/// ignored when the file is read.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct About {
+    /// Fitness on the run's gold set.
+    pub fitness: f64,
+    /// Mean precision there.
+    pub precision: f64,
+    /// Mean recall there.
+    pub recall: f64,
+    /// The run's objective.
+    pub objective: String,
+    /// The run's gold set.
+    pub goldset: String,
+    /// The run folder.
+    pub run: String,
+}
+
+/// The text of a settings file for `setting` (`extractor`, `values` in parameter order, and
+/// optionally `about`): the format [`parse_str`] reads back, written here beside its reader.
+pub fn settings_file(setting: &Setting, about: Option<&About>) -> Result<String> {
+    #[derive(serde::Serialize)]
+    struct File<'a> {
+        extractor: &'a str,
+        values: Values<'a>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        about: Option<&'a About>,
+    }
+    struct Values<'a>(&'a [(String, Value)]);
+    impl serde::Serialize for Values<'_> {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+            use serde::ser::SerializeMap;
+            let mut m = s.serialize_map(Some(self.0.len()))?;
+            for (k, v) in self.0 {
+                match v {
+                    Value::Float(x) => m.serialize_entry(k, x)?,
+                    Value::Int(x) => m.serialize_entry(k, x)?,
+                    Value::Bool(x) => m.serialize_entry(k, x)?,
+                    Value::Cat(x) => m.serialize_entry(k, x)?,
+                }
+            }
+            m.end()
+        }
+    }
+    crate::yaml::to_string(&File { extractor: &setting.extractor, values: Values(&setting.values), about })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -440,6 +487,25 @@ mod tests {
         for f in crate::extract::FAMILIES {
             let s = crate::extract::space(f.name).unwrap();
             assert_eq!(s.extractor, f.name);
+        }
+    }
+
+    #[test]
+    fn a_settings_file_reads_back_as_the_setting_it_was_written_from() {
+        let space = crate::extract::space("ccb").unwrap();
+        let s =
+            space.with_assignments(&space.defaults(), &["r=123".into(), "t=0.61".into(), "kernel=box".into()]).unwrap();
+        let about = About {
+            fitness: 0.9,
+            precision: 0.8,
+            recall: 0.95,
+            objective: "f1".into(),
+            goldset: "x".into(),
+            run: "r".into(),
+        };
+        for a in [None, Some(&about)] {
+            let text = settings_file(&s, a).unwrap();
+            assert_eq!(parse(&text).unwrap().setting, s, "{text}");
         }
     }
 }
