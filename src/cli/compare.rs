@@ -34,6 +34,8 @@ pub struct Args {
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
+    #[command(flatten)]
+    limits: super::common::LimitArgs,
 }
 
 /// Runs `compare`.
@@ -57,7 +59,9 @@ pub fn run(a: Args) -> Result<()> {
             }
         }
     }
-    let set = native::open(&a.goldset, false)?;
+    let limits = a.limits.limits()?;
+    let mut set = native::open(&a.goldset, false)?;
+    set.limits = limits;
     let out = a.out.clone().unwrap_or_else(|| a.run.join(format!("compare-{}", set.name)));
     prepare_out(&out)?;
     let extractors = rows.iter().map(|(_, s)| crate::extract::build(s)).collect::<Result<Vec<_>>>()?;
@@ -82,5 +86,7 @@ pub fn run(a: Args) -> Result<()> {
     write_atomic(&out.join("compare.md"), md.as_bytes())?;
     print!("{md}");
     println!("\nwritten to {}", out.display());
-    Ok(())
+    // Failed: every setting failed on every document (no page could be read).
+    let failed = (0..docs.len()).filter(|&d| scores.iter().all(|s| s[d].error.is_some())).count();
+    crate::objective::corpus::check_some_read(&set, failed, docs.len())
 }

@@ -22,6 +22,8 @@ use std::time::Instant;
 pub struct Args {
     #[command(flatten)]
     setting: SettingArgs,
+    #[command(flatten)]
+    limits: super::common::LimitArgs,
     /// The gold set (sample) used for fitness; default: the embedded one.
     #[arg(long)]
     goldset: Option<PathBuf>,
@@ -142,7 +144,9 @@ pub fn run(a: Args) -> Result<()> {
         None => params::builtin_text(&space.extractor).unwrap_or_default().to_string(),
     };
     let gs_path = a.goldset.clone().unwrap_or_else(default_goldset);
-    let set = native::open(&gs_path, false)?;
+    let limits = a.limits.limits()?;
+    let mut set = native::open(&gs_path, false)?;
+    set.limits = limits;
     let dir = a.out.clone().unwrap_or_else(|| PathBuf::from(format!("results/{}-{}", space.extractor, timestamp())));
     store::create_run_dir(&dir, a.force)?;
     let threads = set_threads(a.threads)?;
@@ -215,7 +219,9 @@ fn resume(dir: &Path, a: &Args) -> Result<()> {
     if record.status == "finished" {
         return Err(Error::config(format!("the run in {} has finished: nothing to resume", dir.display())));
     }
-    let set = native::open(Path::new(&record.goldset.path), false)?;
+    let limits = a.limits.limits()?;
+    let mut set = native::open(Path::new(&record.goldset.path), false)?;
+    set.limits = limits;
     if set.content_hash() != record.goldset.content_hash {
         return Err(Error::config(format!("the gold set {} changed since the run started", record.goldset.path)));
     }
@@ -319,6 +325,8 @@ fn execute(mut s: Session) -> Result<()> {
     let bar = Progress::new(docs.len() as u64, "parse", s.quiet);
     let corpus = Corpus::load(&s.set, &docs, &|| bar.inc());
     bar.finish();
+    let failed = corpus.entries.iter().filter(|e| e.doc.is_none()).count();
+    crate::objective::corpus::check_some_read(&s.set, failed, docs.len())?;
     let objective: Objective = s.record.objective.parse()?;
     let mut problem = ExtractionProblem::new(&corpus, &s.space, s.base.clone(), objective);
     let stop = Arc::new(AtomicBool::new(false));

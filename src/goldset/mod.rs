@@ -1,7 +1,7 @@
 //! Gold sets: named collections of pages with the true main text of each, grouped into
 //! *packages* (one site, portal or page type each, like the 14 packages of Gottron's
 //! collection). The native on-disk format, the importers of published sets, decoding and the
-//! stratified sample live here. Imports only `error` (and `eval`'s token rule, a plain value).
+//! stratified sample live here. Imports only `error`, `limits` (the page budgets) and `eval`'s token rule (plain values).
 
 pub mod decode;
 pub mod import;
@@ -30,9 +30,9 @@ pub struct GoldDoc {
 }
 
 impl GoldDoc {
-    /// Reads and decodes the page.
-    pub fn read_page(&self) -> Result<(String, decode::Decoding)> {
-        let bytes = decode::read_bytes(&self.page)?;
+    /// Reads and decodes the page, within the size budget of `limits`.
+    pub fn read_page(&self, limits: &crate::limits::Limits) -> Result<(String, decode::Decoding)> {
+        let bytes = decode::read_bytes(&self.page, limits.max_page_bytes)?;
         Ok(decode::decode_html(&bytes))
     }
 }
@@ -63,6 +63,8 @@ pub struct GoldSet {
     pub skipped: Vec<Skipped>,
     /// Free-text credit/licence line to print under results.
     pub credit: Option<String>,
+    /// The budgets its pages are read and parsed within (the defaults unless a command sets them).
+    pub limits: crate::limits::Limits,
 }
 
 impl GoldSet {

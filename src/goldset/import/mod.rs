@@ -148,9 +148,9 @@ pub(crate) fn files_with(dir: &Path, suffix: &str) -> Result<Vec<(String, std::p
     Ok(out)
 }
 
-/// Reads a file's bytes (gunzipped when needed).
+/// Reads a file's bytes (gunzipped when needed), within the default page size budget.
 pub(crate) fn bytes(path: &Path) -> Result<Vec<u8>> {
-    read_bytes(path)
+    read_bytes(path, crate::limits::Limits::default().max_page_bytes)
 }
 
 #[cfg(test)]
