@@ -321,6 +321,31 @@ mod tests {
     }
 
     #[test]
+    fn page_files_sharing_an_id_become_one_document_with_a_warning() {
+        let root = tmp("dupid");
+        std::fs::create_dir_all(root.join("news")).unwrap();
+        for (f, text) in [("1.htm", "htm"), ("1.html", "html"), ("10.html", "ten"), ("1-a.html", "a")] {
+            std::fs::write(root.join("news").join(f), format!("<p>{text}</p>")).unwrap();
+        }
+        let mut w = Writer::create(&root.join("gz"), Manifest::default(), false).unwrap();
+        w.add("news", "1", b"<p>gz</p>", true, "x", DocMeta::default()).unwrap();
+        std::fs::rename(root.join("gz/news/1.html.gz"), root.join("news/1.html.gz")).unwrap();
+        std::fs::remove_dir_all(root.join("gz")).unwrap();
+        for id in ["1", "10", "1-a"] {
+            std::fs::write(root.join(format!("news/{id}.txt")), "gold words").unwrap();
+        }
+        let set = open(&root, false).unwrap();
+        // One document per id, in the order of the sorted file names, as before.
+        let ids: Vec<&str> = set.docs.iter().map(|d| d.id.as_str()).collect();
+        assert_eq!(ids, ["1-a", "1", "10"]);
+        assert_eq!(set.docs[1].page, root.join("news/1.html"));
+        assert_eq!(set.skipped.len(), 1, "{:?}", set.skipped);
+        assert_eq!(set.skipped[0].what, "news/1");
+        assert_eq!(set.skipped[0].why, "3 page files share this id (1.html, 1.html.gz, 1.htm): using 1.html");
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
     fn writer_roundtrip_with_gzip_and_metadata() {
         let root = tmp("write");
         let mut w =
