@@ -274,8 +274,11 @@ fn every_command_warns_about_unreadable_and_skipped_documents_and_fails_when_all
     );
     let s = set.to_str().unwrap();
     let run_dir = set.join("run");
-    let args = ["optimise", "-e", "lqf", "--goldset", s, "--population", "4", "--max-generations", "2", "-q", "--out"];
-    let run = cetune(&[&args[..], &[run_dir.to_str().unwrap()]].concat());
+    let optimise = |set: &str, out: &Path| {
+        let out = out.to_str().unwrap().to_string();
+        cetune(&["optimise", "-e", "lqf", "--goldset", set, "--population", "4", "--max-generations", "2", "-q", "--out", &out])
+    };
+    let run = optimise(s, &run_dir);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stderr.contains("cetune: warning: pkg/broken: ") && run.stderr.contains("broken gzip data"), "{}", run.stderr);
     assert!(run.stderr.contains("cetune: warning: skipped pkg/nogold: no gold text"), "{}", run.stderr);
@@ -286,7 +289,7 @@ fn every_command_warns_about_unreadable_and_skipped_documents_and_fails_when_all
     write(&all.join("pkg/a.html.gz"), &broken);
     write(&all.join("pkg/a.txt"), "gold");
     let a = all.to_str().unwrap();
-    let run = cetune(&[&args[..], &[all.join("run").to_str().unwrap()]].concat());
+    let run = optimise(a, &all.join("run"));
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(run.stderr.contains("every document failed (1 of 1"), "{}", run.stderr);
     let out = all.join("eval");
