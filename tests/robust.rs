@@ -125,7 +125,8 @@ pub fn evaluate_all(set: &Path, limit: Duration, errors: &[(&str, &str)], warnin
                 assert!(status.success(), "{ex}: {err}");
                 for (id, text) in warnings {
                     assert!(
-                        err.lines().any(|l| l.starts_with(&format!("cetune: warning: hostile/{id}: ")) && l.contains(text)),
+                        err.lines()
+                            .any(|l| l.starts_with(&format!("cetune: warning: hostile/{id}: ")) && l.contains(text)),
                         "{ex}: no warning about {id} ({text}):\n{err}"
                     );
                 }
@@ -165,9 +166,16 @@ fn hostile_pages_never_stop_an_evaluation() {
     );
     // The pages that hold the article in a readable encoding are extracted by `full`.
     let rows = read_csv(&set.join("eval-full/per-document.csv"));
-    for id in
-        ["truncated", "nested", "utf16-bom", "utf16be-nobom", "utf16le-nobom", "only-text", "invalid-utf8", "attrs-500k"]
-    {
+    for id in [
+        "truncated",
+        "nested",
+        "utf16-bom",
+        "utf16be-nobom",
+        "utf16le-nobom",
+        "only-text",
+        "invalid-utf8",
+        "attrs-500k",
+    ] {
         let r = rows.iter().find(|r| r[1] == id).unwrap();
         assert!(r[3].parse::<f64>().unwrap() > 0.99, "{id}: recall {r:?}");
     }
@@ -216,7 +224,20 @@ fn page_budgets_are_settable_and_make_error_rows_or_cut_pages() {
     let out = set.join("eval");
     let s = set.to_str().unwrap();
     let o = out.to_str().unwrap();
-    let run = cetune(&["evaluate", "--goldset", s, "-e", "full", "--out", o, "-q", "--max-page-mb", "1", "--max-attrs", "100"]);
+    let run = cetune(&[
+        "evaluate",
+        "--goldset",
+        s,
+        "-e",
+        "full",
+        "--out",
+        o,
+        "-q",
+        "--max-page-mb",
+        "1",
+        "--max-attrs",
+        "100",
+    ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let rows = read_csv(&out.join("per-document.csv"));
     let bomb = rows.iter().find(|r| r[1] == "bomb").unwrap();
@@ -231,7 +252,11 @@ fn page_budgets_are_settable_and_make_error_rows_or_cut_pages() {
     assert!(run.stderr.contains("bomb.html.gz: larger than 1 MB after decompression"), "{}", run.stderr);
     let run = cetune(&["extract", "-e", "full", "--max-attrs", "10", set.join("pkg/attrs.html").to_str().unwrap()]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(run.stdout.contains("harbour authority") && run.stderr.contains("more than 10 attributes"), "{}", run.stderr);
+    assert!(
+        run.stdout.contains("harbour authority") && run.stderr.contains("more than 10 attributes"),
+        "{}",
+        run.stderr
+    );
     let run = cetune(&["evaluate", "--goldset", s, "-e", "full", "--out", o, "--max-parse-secs", "0"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
 }
@@ -260,7 +285,8 @@ fn fifos_and_symlink_loops_in_a_gold_set_are_skipped_with_a_warning() {
     let rows = read_csv(&out.join("per-document.csv"));
     assert_eq!(rows.len(), 2, "{rows:?}");
     // A FIFO given as the page to extract is refused at once.
-    let run = cetune_within(&["extract", "-e", "full", pkg.join("fifo.html").to_str().unwrap()], Duration::from_secs(60));
+    let run =
+        cetune_within(&["extract", "-e", "full", pkg.join("fifo.html").to_str().unwrap()], Duration::from_secs(60));
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(run.stderr.contains("not a regular file"), "{}", run.stderr);
 }
@@ -276,11 +302,28 @@ fn every_command_warns_about_unreadable_and_skipped_documents_and_fails_when_all
     let run_dir = set.join("run");
     let optimise = |set: &str, out: &Path| {
         let out = out.to_str().unwrap().to_string();
-        cetune(&["optimise", "-e", "lqf", "--goldset", set, "--population", "4", "--max-generations", "2", "-q", "--out", &out])
+        cetune(&[
+            "optimise",
+            "-e",
+            "lqf",
+            "--goldset",
+            set,
+            "--population",
+            "4",
+            "--max-generations",
+            "2",
+            "-q",
+            "--out",
+            &out,
+        ])
     };
     let run = optimise(s, &run_dir);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(run.stderr.contains("cetune: warning: pkg/broken: ") && run.stderr.contains("broken gzip data"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("cetune: warning: pkg/broken: ") && run.stderr.contains("broken gzip data"),
+        "{}",
+        run.stderr
+    );
     assert!(run.stderr.contains("cetune: warning: skipped pkg/nogold: no gold text"), "{}", run.stderr);
     let about_broken = run.stderr.lines().filter(|l| l.contains("pkg/broken")).count();
     assert_eq!(about_broken, 1, "once per document: {}", run.stderr);
@@ -298,7 +341,8 @@ fn every_command_warns_about_unreadable_and_skipped_documents_and_fails_when_all
     assert!(run.stderr.contains("every document failed"), "{}", run.stderr);
     assert_eq!(read_csv(&out.join("per-document.csv")).len(), 2, "the error row is still written");
     let cmp = all.join("cmp");
-    let run = cetune(&["compare", "--goldset", a, "--run", run_dir.to_str().unwrap(), "--out", cmp.to_str().unwrap(), "-q"]);
+    let run =
+        cetune(&["compare", "--goldset", a, "--run", run_dir.to_str().unwrap(), "--out", cmp.to_str().unwrap(), "-q"]);
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(run.stderr.contains("every document failed"), "{}", run.stderr);
     let dump = all.join("dump");

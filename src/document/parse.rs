@@ -194,7 +194,8 @@ const CHUNK: usize = 1 << 16;
 pub fn parse_within(html: &str, deadline: Option<std::time::Instant>) -> (Dom, Option<usize>) {
     use html5ever::tendril::TendrilSink;
     let html = limit_depth(html);
-    let mut parser = html5ever::driver::parse_document(scraper::HtmlTreeSink::new(Html::new_document()), Default::default());
+    let mut parser =
+        html5ever::driver::parse_document(scraper::HtmlTreeSink::new(Html::new_document()), Default::default());
     let (mut from, mut cut) = (0, None);
     while from < html.len() {
         if deadline.is_some_and(|d| std::time::Instant::now() >= d) {

@@ -55,9 +55,7 @@ pub fn read_raw(path: &Path, max: u64) -> Result<Vec<u8>> {
     }
     let file = std::fs::File::open(path).map_err(|e| Error::io(path, "read", e).with_kind_input())?;
     let mut raw = Vec::new();
-    file.take(max.saturating_add(1))
-        .read_to_end(&mut raw)
-        .map_err(|e| Error::io(path, "read", e).with_kind_input())?;
+    file.take(max.saturating_add(1)).read_to_end(&mut raw).map_err(|e| Error::io(path, "read", e).with_kind_input())?;
     Ok(raw)
 }
 
