@@ -460,6 +460,16 @@ mod tests {
     }
 
     #[test]
+    fn raw_text_elements_do_not_make_the_depth_scan_quadratic() {
+        // Each <style> copied the rest of the page to lower-case it: 200,000 of them never ended.
+        let html = "<style>a</STYLE>".repeat(200_000);
+        assert!(matches!(limit_depth(&html), std::borrow::Cow::Borrowed(_)));
+        let mut tags = 0;
+        for_each_tag(&html, |_, _, _, _| tags += 1);
+        assert_eq!(tags, 400_000);
+    }
+
+    #[test]
     fn detects_german() {
         let d = parse(
             "<p>Die Bundesregierung hat am Mittwoch beschlossen, dass die neuen Regeln für alle Bürger ab dem nächsten Jahr gelten sollen.</p>",

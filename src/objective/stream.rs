@@ -28,14 +28,13 @@ pub fn score_set(
     (0..extractors.len()).map(|e| per_doc.iter().map(|s| s[e].clone()).collect()).collect()
 }
 
+/// The extracted text of a document, or `None` when its page could not be read (the loader
+/// has warned about it), or the message of an extractor failure.
+pub type Extracted = std::result::Result<String, Option<String>>;
+
 /// Extracts the text of every document with `ex` and hands it to `sink` (called from several
-/// threads). A page that cannot be read is handed over as `Err(None)` (the loader has warned
-/// about it), an extractor failure as `Err(Some(message))`.
-pub fn extract_set(
-    set: &GoldSet,
-    ex: &dyn Extractor,
-    sink: &(dyn Fn(&GoldDoc, std::result::Result<String, Option<String>>) + Sync),
-) {
+/// threads).
+pub fn extract_set(set: &GoldSet, ex: &dyn Extractor, sink: &(dyn Fn(&GoldDoc, Extracted) + Sync)) {
     warn_skipped(set);
     set.docs.par_iter().for_each(|d| {
         let e = prepare(set, d);
