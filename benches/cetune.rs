@@ -91,7 +91,7 @@ fn main() {
 
     // 1. Parse throughput.
     let set = native::open(&l3s, false).unwrap();
-    let pages: Vec<String> = set.docs.iter().map(|d| d.read_page().unwrap().0).collect();
+    let pages: Vec<String> = set.docs.iter().map(|d| d.read_page(&set.limits).unwrap().0).collect();
     let mb = pages.iter().map(String::len).sum::<usize>() as f64 / 1e6;
     let single = median(
         (0..3)

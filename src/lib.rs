@@ -9,6 +9,7 @@
 //! - [`document`]: each page parsed once into a compact model;
 //! - [`extract`]: the extractor families, one trait;
 //! - [`params`]: the YAML parameter descriptions and settings;
+//! - [`limits`]: the per-page budgets (size, attributes, tags, parse time);
 //! - [`eval`]: tokens, LCS, precision/recall/F1;
 //! - [`objective`]: where documents meet settings: scoring a setting over a corpus in parallel;
 //! - [`evolve`]: the evolutionary loop (knows nothing about HTML);
@@ -26,6 +27,7 @@ pub mod eval;
 pub mod evolve;
 pub mod extract;
 pub mod goldset;
+pub mod limits;
 pub mod objective;
 pub mod params;
 pub mod paths;

@@ -175,7 +175,7 @@ fn the_word_space_maps_nearly_every_dom_word_on_real_pages() {
         let set = cetune::goldset::native::open(&imported(format, name), false).unwrap();
         let (mut dom_words, mut mapped, mut worst) = (0usize, 0usize, (1.0f64, String::new()));
         for d in &set.docs {
-            let Ok((page, _)) = d.read_page() else { continue };
+            let Ok((page, _)) = d.read_page(&set.limits) else { continue };
             let doc = cetune::document::Document::parse(&page);
             let n: usize = (0..doc.dom.texts.len()).map(|u| doc.dom.texts.get(u).split_whitespace().count()).sum();
             dom_words += n;

@@ -33,6 +33,33 @@ impl Run {
     }
 }
 
+/// Runs the built `cetune` with `args`; kills it and panics if it has not finished within
+/// `limit` (a guard against hangs, not a speed target).
+pub fn cetune_within(args: &[&str], limit: std::time::Duration) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cetune"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run cetune");
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("cetune {args:?} did not finish within {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
 /// A fresh temporary folder for one test.
 pub fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("cetune-it-{name}-{}", std::process::id()));

@@ -1,6 +1,7 @@
 //! Argument handling shared by several subcommands.
 
 use crate::error::{Error, Result};
+use crate::limits::{Limits, MB};
 use crate::params::{ParamSpace, Setting, Spec};
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -49,6 +50,42 @@ impl SettingArgs {
         };
         let setting = space.with_assignments(&base, &self.sets)?;
         Ok((space, setting))
+    }
+}
+
+/// The per-page budgets ([`Limits`]), for the commands that read pages.
+#[derive(Args, Debug, Clone)]
+pub struct LimitArgs {
+    /// Largest page in MB (2^20 bytes) after decompression: a larger page is an error row.
+    #[arg(long, value_name = "MB", default_value_t = Limits::default().max_page_bytes / MB)]
+    pub max_page_mb: u64,
+    /// Attributes kept per tag: the rest are dropped, with a warning.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_attrs)]
+    pub max_attrs: usize,
+    /// Markup characters (`<` and `&`) read per page: the page is cut before the next one,
+    /// with a warning.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_markup)]
+    pub max_markup: usize,
+    /// Seconds the parser may take per page: the rest of the page is dropped, with a warning.
+    #[arg(long, value_name = "SECONDS", default_value_t = Limits::default().max_parse.as_secs_f64())]
+    pub max_parse_secs: f64,
+}
+
+impl LimitArgs {
+    /// The budgets, checked.
+    pub fn limits(&self) -> Result<Limits> {
+        if self.max_page_mb == 0 || self.max_markup == 0 {
+            return Err(Error::config("--max-page-mb and --max-markup must be at least 1"));
+        }
+        if !(self.max_parse_secs.is_finite() && self.max_parse_secs > 0.0) {
+            return Err(Error::config("--max-parse-secs must be a positive number of seconds"));
+        }
+        Ok(Limits {
+            max_page_bytes: self.max_page_mb.saturating_mul(MB),
+            max_attrs: self.max_attrs,
+            max_markup: self.max_markup,
+            max_parse: std::time::Duration::from_secs_f64(self.max_parse_secs.min(1e9)),
+        })
     }
 }
 

@@ -37,6 +37,8 @@ pub struct Args {
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
+    #[command(flatten)]
+    limits: super::common::LimitArgs,
 }
 
 /// Runs `compare`.
@@ -60,7 +62,9 @@ pub fn run(a: Args) -> Result<()> {
             }
         }
     }
-    let set = native::open(&a.goldset, false)?;
+    let limits = a.limits.limits()?;
+    let mut set = native::open(&a.goldset, false)?;
+    set.limits = limits;
     // The set's name comes from its goldset.yaml: made one path component, it cannot climb out.
     let out = a.out.clone().unwrap_or_else(|| a.run.join(format!("compare-{}", crate::paths::component(&set.name))));
     prepare_out(&out, a.force, &set.root)?;
@@ -86,5 +90,7 @@ pub fn run(a: Args) -> Result<()> {
     write_atomic(&out.join("compare.md"), md.as_bytes())?;
     print!("{md}");
     println!("\nwritten to {}", out.display());
-    Ok(())
+    // Failed: every setting failed on every document (no page could be read).
+    let failed = (0..docs.len()).filter(|&d| scores.iter().all(|s| s[d].error.is_some())).count();
+    crate::objective::corpus::check_some_read(&set, failed, docs.len())
 }

@@ -1,10 +1,11 @@
 //! `cetune evaluate`: one setting over a whole gold set, in parallel, with a progress bar;
 //! writes `per-document.csv`, `per-package.csv` and `summary.md` (Table 3 layout).
 
-use super::common::{SettingArgs, default_goldset, label, timestamp};
+use super::common::{LimitArgs, SettingArgs, default_goldset, label, timestamp};
 use crate::error::Result;
 use crate::goldset::native;
-use crate::objective::score::{DocScore, Summary, summarise};
+use crate::objective::corpus::check_some_read;
+use crate::objective::score::{DocScore, EXTRACTOR_FAILED, Summary, summarise};
 use crate::objective::stream::score_set;
 use crate::report::{Progress, Table3, Table3Row, write_atomic};
 use crate::store;
@@ -15,6 +16,8 @@ use std::path::{Path, PathBuf};
 pub struct Args {
     #[command(flatten)]
     setting: SettingArgs,
+    #[command(flatten)]
+    limits: LimitArgs,
     /// The gold set (native format); default: the embedded one.
     #[arg(long)]
     goldset: Option<PathBuf>,
@@ -37,15 +40,14 @@ pub fn run(a: Args) -> Result<()> {
     let (space, setting) = a.setting.resolve()?;
     let ex = crate::extract::build(&setting)?;
     let gs = a.goldset.clone().unwrap_or_else(default_goldset);
-    let set = native::open(&gs, a.keep_empty)?;
+    let limits = a.limits.limits()?;
+    let mut set = native::open(&gs, a.keep_empty)?;
+    set.limits = limits;
     let out = match &a.out {
         Some(out) => out.clone(),
         None => store::unique_dir(Path::new(&format!("results/evaluate-{}-{}", setting.extractor, timestamp())))?,
     };
     store::prepare_out(&out, a.force, &set.root)?;
-    for s in &set.skipped {
-        eprintln!("cetune: warning: skipped {}: {}", s.what, s.why);
-    }
     let docs: Vec<_> = set.docs.iter().collect();
     let bar = Progress::new(docs.len() as u64, "evaluate", a.quiet);
     let started = std::time::Instant::now();
@@ -65,12 +67,13 @@ pub fn run(a: Args) -> Result<()> {
     write_atomic(&out.join("summary.md"), md.as_bytes())?;
     print!("{md}");
     println!("\n{} documents in {:.2} s; results in {}", docs.len(), started.elapsed().as_secs_f64(), out.display());
+    // Unreadable pages were warned about by the loader; extractor failures are named here.
     for (d, s) in docs.iter().zip(&scores) {
-        if let Some(e) = &s.error {
-            eprintln!("cetune: warning: {}/{}: {e}", set.packages[d.package], d.id);
+        if s.error.as_deref() == Some(EXTRACTOR_FAILED) {
+            eprintln!("cetune: warning: {}/{}: {EXTRACTOR_FAILED}", set.packages[d.package], d.id);
         }
     }
-    Ok(())
+    check_some_read(&set, summary.errors, docs.len())
 }
 
 /// A Table 3 row from a summary.

@@ -1,7 +1,7 @@
 //! `cetune extract`: the main text of one page, or of every document of a gold set (`--dump`),
 //! so anyone can re-score the output independently.
 
-use super::common::SettingArgs;
+use super::common::{LimitArgs, SettingArgs};
 use crate::document::Document;
 use crate::error::{Error, Result};
 use crate::goldset::{decode, native};
@@ -15,6 +15,8 @@ use std::sync::Mutex;
 pub struct Args {
     #[command(flatten)]
     setting: SettingArgs,
+    #[command(flatten)]
+    limits: LimitArgs,
     /// The page to extract (HTML, optionally .gz).
     page: Option<PathBuf>,
     /// Extract every document of this gold set instead (with --dump).
@@ -35,16 +37,21 @@ pub struct Args {
 pub fn run(a: Args) -> Result<()> {
     let (_, setting) = a.setting.resolve()?;
     let ex = crate::extract::build(&setting)?;
+    let limits = a.limits.limits()?;
     match (&a.page, &a.goldset, &a.dump) {
         (Some(page), None, None) => {
-            let bytes = decode::read_bytes(page)?;
+            let bytes = decode::read_bytes(page, limits.max_page_bytes)?;
             let (html, _) = decode::decode_html(&bytes);
-            let doc = Document::parse(&html);
+            let (doc, notes) = Document::parse_limited(&html, &limits);
+            for note in notes {
+                crate::objective::corpus::warn(&page.display().to_string(), &note);
+            }
             println!("{}", crate::extract::extract_text(ex.as_ref(), &doc));
             Ok(())
         }
         (None, Some(gs), Some(out)) => {
-            let set = native::open(gs, false)?;
+            let mut set = native::open(gs, false)?;
+            set.limits = limits;
             crate::store::prepare_out(out, a.force, &set.root)?;
             let bar = Progress::new(set.docs.len() as u64, "extract", a.quiet);
             let failures = Mutex::new(Vec::new());
@@ -54,8 +61,10 @@ pub fn run(a: Args) -> Result<()> {
                 let written =
                     std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, text.as_deref().unwrap_or("")));
                 let problem = match (text, written) {
-                    (Err(e), _) => Some(format!("{}/{}: {e}", set.packages[d.package], d.id)),
-                    (_, Err(e)) => Some(format!("{}: cannot write: {e}", path.display())),
+                    // Unreadable pages were warned about by the loader.
+                    (Err(None), _) => Some(None),
+                    (Err(Some(e)), _) => Some(Some(format!("{}/{}: {e}", set.packages[d.package], d.id))),
+                    (_, Err(e)) => Some(Some(format!("{}: cannot write: {e}", path.display()))),
                     _ => None,
                 };
                 if let (Some(p), Ok(mut f)) = (problem, failures.lock()) {
@@ -65,7 +74,7 @@ pub fn run(a: Args) -> Result<()> {
             });
             bar.finish();
             let failures = failures.into_inner().unwrap_or_default();
-            for f in &failures {
+            for f in failures.iter().flatten() {
                 eprintln!("cetune: warning: {f}");
             }
             eprintln!(
@@ -74,7 +83,7 @@ pub fn run(a: Args) -> Result<()> {
                 out.display(),
                 failures.len()
             );
-            Ok(())
+            crate::objective::corpus::check_some_read(&set, failures.len(), set.docs.len())
         }
         _ => Err(Error::config("give either a PAGE, or --goldset DIR with --dump OUT")),
     }

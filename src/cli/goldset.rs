@@ -52,6 +52,8 @@ pub enum Action {
         /// No progress bar.
         #[arg(long, short)]
         quiet: bool,
+        #[command(flatten)]
+        limits: super::common::LimitArgs,
     },
 }
 
@@ -110,12 +112,13 @@ pub fn run(a: Action) -> Result<()> {
             );
             Ok(())
         }
-        Action::Stats { dir, quiet } => stats(&dir, quiet),
+        Action::Stats { dir, quiet, limits } => stats(&dir, quiet, limits.limits()?),
     }
 }
 
-fn stats(dir: &std::path::Path, quiet: bool) -> Result<()> {
-    let set = native::open(dir, false)?;
+fn stats(dir: &std::path::Path, quiet: bool, limits: crate::limits::Limits) -> Result<()> {
+    let mut set = native::open(dir, false)?;
+    set.limits = limits;
     let bar = Progress::new(set.docs.len() as u64, "stats", quiet);
     let facts = doc_facts(&set, &|| bar.inc());
     bar.finish();

@@ -12,6 +12,8 @@ use std::path::PathBuf;
 pub struct Args {
     #[command(flatten)]
     setting: SettingArgs,
+    #[command(flatten)]
+    limits: super::common::LimitArgs,
     /// The gold set (sample) used for fitness; default: the embedded one.
     #[arg(long)]
     goldset: Option<PathBuf>,
@@ -109,7 +111,8 @@ fn config(a: &Args) -> Result<Config> {
 
 /// Runs `optimise`.
 pub fn run(a: Args) -> Result<()> {
-    let opts = study::Options { quiet: a.quiet, top: a.top, ctrl_c: true, ..Default::default() };
+    let opts =
+        study::Options { quiet: a.quiet, top: a.top, ctrl_c: true, limits: a.limits.limits()?, ..Default::default() };
     let summary = match &a.resume {
         Some(dir) => {
             if a.force || a.out.is_some() {

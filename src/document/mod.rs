@@ -11,9 +11,11 @@
 //!   of either view becomes a keep-mask over one word sequence ([`Document::mask`]).
 //!
 //! Scripts, styles, comments, `noscript`, templates, `title` and hidden elements never count as
-//! text in either view: one list, in `hidden.rs`. Imports from the crate: `error` (nothing here
-//! knows about gold sets or scores).
+//! text in either view: one list, in `hidden.rs`. Every page is first kept within its budgets
+//! ([`Limits`], `budget.rs`): attributes per tag, tags per page, parse time. Imports from the
+//! crate: `error` and `limits` (nothing here knows about gold sets or scores).
 
+pub mod budget;
 pub mod entities;
 pub mod hidden;
 pub mod parse;
@@ -25,6 +27,8 @@ pub use parse::{Dom, Node, TextInfo};
 pub use scan::{Kind, Source, SrcToken};
 pub use tags::Tag;
 pub use words::WordMap;
+
+use crate::limits::Limits;
 
 /// Separator constants between units.
 pub mod sep {
@@ -136,13 +140,29 @@ pub struct Document {
 
 impl Document {
     /// Parses a decoded page (line endings already normalised) into both views and detects
-    /// its language.
+    /// its language, within the default budgets; what they cut is not reported (see
+    /// [`Document::parse_limited`]).
     pub fn parse(html: &str) -> Document {
-        let source = scan::scan(html);
-        let dom = parse::parse(html);
+        Document::parse_limited(html, &Limits::default()).0
+    }
+
+    /// Parses a decoded page within the budgets of `limits`, with a note for each budget that
+    /// cut something. The parse-time budget covers both views: what is left of it when the
+    /// source view is built bounds the DOM parse.
+    pub fn parse_limited(html: &str, limits: &Limits) -> (Document, Vec<String>) {
+        let deadline = std::time::Instant::now().checked_add(limits.max_parse);
+        let (html, mut notes) = budget::apply(html, limits);
+        let source = scan::scan(&html);
+        let (dom, cut) = parse::parse_within(&html, deadline);
+        if let Some(at) = cut {
+            notes.push(format!(
+                "parsing took longer than {:.1} s (the parse-time budget): the DOM view holds only the first {at} bytes",
+                limits.max_parse.as_secs_f64()
+            ));
+        }
         let lang = parse::detect_language(&dom);
         let words = WordMap::build(&dom.texts, &source.words);
-        Document { source, dom, lang, words }
+        (Document { source, dom, lang, words }, notes)
     }
 
     /// The keep-mask of a selection over the canonical words (`algorithms.md` §0.3): one flag

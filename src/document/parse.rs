@@ -1,6 +1,7 @@
 //! The DOM view: html5ever (through `scraper`, used only here) parses the page as a browser
 //! would; the tree is flattened into a pre-order array of elements and rendered text nodes.
-//! The walk is iterative, so deeply nested pages cannot overflow the stack.
+//! The walk is iterative, so deeply nested pages cannot overflow the stack. The page is fed to
+//! the parser in chunks, so a parse-time budget can stop it between two.
 
 use super::tags::{Tag, tag};
 use super::{Units, sep};
@@ -118,9 +119,10 @@ fn for_each_tag(html: &str, mut f: impl FnMut(bool, bool, usize, usize)) {
         f(is_end, void, at, end);
         i = end;
         if !is_end && matches!(name.as_str(), "script" | "style" | "textarea" | "title") {
+            // Not `html[i..].to_ascii_lowercase()`: a copy of the rest per element made
+            // 50 MB of `<style></style>` quadratic.
             let close = format!("</{name}");
-            let lower = html[i..].to_ascii_lowercase();
-            i = lower.find(&close).map_or(b.len(), |e| i + e);
+            i = super::budget::find_ci(&b[i..], close.as_bytes()).map_or(b.len(), |e| i + e);
         }
     }
 }
@@ -175,8 +177,38 @@ fn block_ancestor(nodes: &[Node], mut node: u32) -> u32 {
 
 /// Parses a page into the flattened DOM.
 pub fn parse(html: &str) -> Dom {
+    parse_within(html, None).0
+}
+
+/// Bytes handed to the HTML parser at a time, between two looks at the clock.
+const CHUNK: usize = 1 << 16;
+
+/// Parses a page into the flattened DOM, handing the parser no more of the page once
+/// `deadline` has passed; then also returns how many bytes (of the depth-limited page) it read.
+pub fn parse_within(html: &str, deadline: Option<std::time::Instant>) -> (Dom, Option<usize>) {
+    use html5ever::tendril::TendrilSink;
     let html = limit_depth(html);
-    let doc = Html::parse_document(&html);
+    let mut parser =
+        html5ever::driver::parse_document(scraper::HtmlTreeSink::new(Html::new_document()), Default::default());
+    let (mut from, mut cut) = (0, None);
+    while from < html.len() {
+        if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            cut = Some(from);
+            break;
+        }
+        let mut to = (from + CHUNK).min(html.len());
+        while !html.is_char_boundary(to) {
+            to += 1;
+        }
+        parser.process(html[from..to].into());
+        from = to;
+    }
+    let doc = parser.finish();
+    (flatten(&doc), cut)
+}
+
+/// The flattened DOM of a parsed page.
+fn flatten(doc: &Html) -> Dom {
     let mut dom = Dom::default();
     let mut stack: Vec<u32> = Vec::new(); // open flattened elements
     let mut a_href: Vec<bool> = Vec::new(); // open <a> elements: has href
@@ -419,6 +451,16 @@ mod tests {
         assert_eq!(limited.matches("</div>").count(), MAX_DEPTH);
         // Shallow pages are passed through untouched.
         assert!(matches!(limit_depth("<div><p>x</p></div>"), std::borrow::Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn raw_text_elements_do_not_make_the_depth_scan_quadratic() {
+        // Each <style> copied the rest of the page to lower-case it: 200,000 of them never ended.
+        let html = "<style>a</STYLE>".repeat(200_000);
+        assert!(matches!(limit_depth(&html), std::borrow::Cow::Borrowed(_)));
+        let mut tags = 0;
+        for_each_tag(&html, |_, _, _, _| tags += 1);
+        assert_eq!(tags, 400_000);
     }
 
     #[test]

@@ -39,14 +39,47 @@ impl Decoding {
     }
 }
 
-/// Reads a file, gunzipping it when its name ends in `.gz` or it starts with the gzip magic.
-pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
-    let raw = std::fs::read(path).map_err(|e| Error::io(path, "read", e).with_kind_input())?;
+/// Reads a file of at most `max` bytes after decompression, gunzipping it when it starts with
+/// the gzip magic. Only regular files are read: a FIFO, socket or device would block forever.
+/// Neither the file nor its decompressed data is ever held beyond `max` bytes (plus one), so a
+/// gzip bomb or a 200 MB page costs no more memory than the budget.
+pub fn read_bytes(path: &Path, max: u64) -> Result<Vec<u8>> {
+    unpack(read_raw(path, max)?, max).map_err(|e| e.with_path(path))
+}
+
+/// The first `max + 1` bytes of a regular file, as stored (see [`read_bytes`]).
+pub fn read_raw(path: &Path, max: u64) -> Result<Vec<u8>> {
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, "read", e).with_kind_input())?;
+    if !meta.is_file() {
+        return Err(Error::input("not a regular file (a FIFO, socket or device): not read").with_path(path));
+    }
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, "read", e).with_kind_input())?;
+    let mut raw = Vec::new();
+    file.take(max.saturating_add(1)).read_to_end(&mut raw).map_err(|e| Error::io(path, "read", e).with_kind_input())?;
+    Ok(raw)
+}
+
+/// File bytes as read: more than `max` of them are an error; gunzipped when they start with the
+/// gzip magic, where more than `max` bytes of output are an error too.
+pub fn unpack(raw: Vec<u8>, max: u64) -> Result<Vec<u8>> {
+    let too_large = || {
+        Error::input(format!(
+            "larger than {} MB after decompression (the page budget; see --max-page-mb): not read",
+            max.div_ceil(crate::limits::MB)
+        ))
+    };
+    if raw.len() as u64 > max {
+        return Err(too_large());
+    }
     if raw.starts_with(&[0x1f, 0x8b]) {
         let mut out = Vec::new();
         flate2::read::MultiGzDecoder::new(&raw[..])
+            .take(max.saturating_add(1))
             .read_to_end(&mut out)
-            .map_err(|e| Error::input(format!("broken gzip data: {e}")).with_path(path))?;
+            .map_err(|e| Error::input(format!("broken gzip data: {e}")))?;
+        if out.len() as u64 > max {
+            return Err(too_large());
+        }
         Ok(out)
     } else {
         Ok(raw)

@@ -1,9 +1,9 @@
 //! Gold sets: named collections of pages with the true main text of each, grouped into
 //! *packages* (one site, portal or page type each, like the 14 packages of Gottron's
 //! collection). The native on-disk format, the importers of published sets, decoding and the
-//! stratified sample live here. Imports from the crate: `error`, `yaml`, `eval` (its token rule,
-//! a plain value) and `paths` (the output-folder safety rule). The importers (`import/`) state
-//! their own, wider rule.
+//! stratified sample live here. Imports from the crate: `error`, `yaml`, `limits` (the page
+//! budgets), `eval` (its token rule, a plain value) and `paths` (the output-folder safety rule).
+//! The importers (`import/`) state their own, wider rule.
 
 pub mod decode;
 pub mod import;
@@ -38,9 +38,9 @@ pub struct GoldDoc {
 }
 
 impl GoldDoc {
-    /// Reads and decodes the page.
-    pub fn read_page(&self) -> Result<(String, decode::Decoding)> {
-        let bytes = decode::read_bytes(&self.page)?;
+    /// Reads and decodes the page, within the size budget of `limits`.
+    pub fn read_page(&self, limits: &crate::limits::Limits) -> Result<(String, decode::Decoding)> {
+        let bytes = decode::read_bytes(&self.page, limits.max_page_bytes)?;
         Ok(decode::decode_html(&bytes))
     }
 }
@@ -71,6 +71,8 @@ pub struct GoldSet {
     pub skipped: Vec<Skipped>,
     /// Free-text credit/licence line to print under results.
     pub credit: Option<String>,
+    /// The budgets its pages are read and parsed within (the defaults unless a command sets them).
+    pub limits: crate::limits::Limits,
 }
 
 impl GoldSet {

@@ -3,10 +3,11 @@
 //! set's name, credit, token rule and per-document metadata. A folder of package folders with
 //! pages and texts alone is already a valid gold set.
 
-use super::decode::{decode_text, read_bytes};
+use super::decode::{decode_text, read_bytes, read_raw, unpack};
 use super::{GoldDoc, GoldSet, Skipped};
 use crate::error::{Error, Result};
 use crate::eval::words::TokenRule;
+use crate::limits::Limits;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -55,6 +56,10 @@ fn read_manifest(root: &Path) -> Result<Manifest> {
     if !path.exists() {
         return Ok(Manifest::default());
     }
+    // A FIFO here would block every command that opens the set.
+    if let Some(why) = not_regular(&path) {
+        return Err(Error::config(format!("gold-set manifest {why}")).with_path(&path));
+    }
     let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, "read", e))?;
     parse_manifest(&text, &path)
 }
@@ -64,8 +69,27 @@ pub fn parse_manifest(text: &str, path: &Path) -> Result<Manifest> {
     crate::yaml::from_str(text, path, |m| Error::config(format!("malformed gold-set manifest: {m}")))
 }
 
-fn stem_of(name: &str) -> Option<&str> {
-    name.strip_suffix(".html.gz").or_else(|| name.strip_suffix(".html")).or_else(|| name.strip_suffix(".htm"))
+/// Page file suffixes, in the order of preference when several files share one id.
+const PAGE_SUFFIXES: [&str; 3] = [".html", ".html.gz", ".htm"];
+
+/// The id of a page file name and the rank of its suffix in [`PAGE_SUFFIXES`].
+fn stem_of(name: &str) -> Option<(&str, usize)> {
+    PAGE_SUFFIXES.iter().enumerate().find_map(|(rank, s)| Some((name.strip_suffix(s)?, rank)))
+}
+
+/// Why `path` is not a readable regular file (following symbolic links), if it is not one:
+/// FIFOs would block every command, symbolic-link loops cannot be opened.
+fn not_regular(path: &Path) -> Option<String> {
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_file() => None,
+        Ok(_) => Some("not a regular file (a FIFO, socket or device): not read".into()),
+        Err(e) => Some(format!("cannot read: {e}")),
+    }
+}
+
+/// A gold file's bytes as text: gunzipped (within `max` bytes) and decoded.
+pub fn gold_text(raw: Vec<u8>, max: u64) -> Result<String> {
+    Ok(decode_text(&unpack(raw, max)?).0)
 }
 
 fn list_dir(dir: &Path) -> Result<Vec<PathBuf>> {
@@ -89,8 +113,12 @@ pub fn open(root: &Path, keep_empty: bool) -> Result<GoldSet> {
     let mut packages = Vec::new();
     let mut docs = Vec::new();
     let mut skipped = Vec::new();
+    let max = Limits::default().max_page_bytes;
     for pkg_dir in list_dir(root)? {
         if !pkg_dir.is_dir() {
+            if let Some(why) = not_regular(&pkg_dir) {
+                skipped.push(Skipped { what: pkg_dir.display().to_string(), why });
+            }
             continue;
         }
         let pkg = pkg_dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -99,16 +127,54 @@ pub fn open(root: &Path, keep_empty: bool) -> Result<GoldSet> {
         }
         let pkg_index = packages.len();
         let mut n = 0;
+        // Page files by id, ids in the order of their first file (sorted by name).
+        let mut ids: Vec<String> = Vec::new();
+        let mut files: BTreeMap<String, Vec<(usize, PathBuf)>> = BTreeMap::new();
         for f in list_dir(&pkg_dir)? {
             let name = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            let Some(id) = stem_of(&name) else { continue };
+            if let Some(why) = not_regular(&f) {
+                if !f.is_dir() {
+                    skipped.push(Skipped { what: f.display().to_string(), why });
+                }
+                continue;
+            }
+            let Some((id, rank)) = stem_of(&name) else { continue };
+            let same = files.entry(id.to_string()).or_default();
+            if same.is_empty() {
+                ids.push(id.to_string());
+            }
+            same.push((rank, f));
+        }
+        for id in ids {
+            let mut same = files.remove(&id).unwrap_or_default();
+            same.sort();
             let key = format!("{pkg}/{id}");
+            let Some((_, f)) = same.first().cloned() else { continue };
+            if same.len() > 1 {
+                let names: Vec<String> = same
+                    .iter()
+                    .map(|(_, p)| p.file_name().unwrap_or_default().to_string_lossy().into_owned())
+                    .collect();
+                skipped.push(Skipped {
+                    what: key.clone(),
+                    why: format!("{} page files share this id ({}): using {}", same.len(), names.join(", "), names[0]),
+                });
+            }
             let gold_path = pkg_dir.join(format!("{id}.txt"));
-            if !gold_path.exists() {
+            if gold_path.symlink_metadata().is_err() {
                 skipped.push(Skipped { what: key, why: format!("no gold text {}", gold_path.display()) });
                 continue;
             }
-            let (gold, _) = decode_text(&read_bytes(&gold_path)?);
+            // A FIFO, a looping link or a gzip bomb as gold skips the document, not the set.
+            let gold =
+                read_raw(&gold_path, max).and_then(|raw| gold_text(raw, max).map_err(|e| e.with_path(&gold_path)));
+            let gold = match gold {
+                Ok(g) => g,
+                Err(e) => {
+                    skipped.push(Skipped { what: key, why: format!("gold text not read: {e}") });
+                    continue;
+                }
+            };
             if !keep_empty && !gold.chars().any(char::is_alphanumeric) {
                 skipped.push(Skipped { what: key, why: "empty gold text".into() });
                 continue;
@@ -150,6 +216,7 @@ pub fn open(root: &Path, keep_empty: bool) -> Result<GoldSet> {
         token_rule: TokenRule { latin1_only: manifest.latin1_gold },
         skipped,
         credit: manifest.licence.clone(),
+        limits: Limits::default(),
     })
 }
 
@@ -273,7 +340,7 @@ pub fn copy_docs(set: &GoldSet, docs: &[&GoldDoc], out: &Path, source: String, f
     for d in docs {
         let raw = std::fs::read(&d.page).map_err(|e| Error::io(&d.page, "read", e))?;
         let gz = raw.starts_with(&[0x1f, 0x8b]);
-        let page = if gz { read_bytes(&d.page)? } else { raw };
+        let page = if gz { read_bytes(&d.page, Limits::default().max_page_bytes)? } else { raw };
         w.add(
             &set.packages[d.package],
             &d.id,
@@ -316,6 +383,32 @@ mod tests {
     }
 
     #[test]
+    fn page_files_sharing_an_id_become_one_document_with_a_warning() {
+        let root = tmp("dupid");
+        std::fs::create_dir_all(root.join("news")).unwrap();
+        for (f, text) in [("1.htm", "htm"), ("1.html", "html"), ("10.html", "ten"), ("1-a.html", "a")] {
+            std::fs::write(root.join("news").join(f), format!("<p>{text}</p>")).unwrap();
+        }
+        let mut w = Writer::create(&root.join("gz"), Manifest::default(), false, None).unwrap();
+        w.add("news", "1", b"<p>gz</p>", true, "x", DocMeta::default()).unwrap();
+        w.finish().unwrap();
+        std::fs::rename(root.join("gz/news/1.html.gz"), root.join("news/1.html.gz")).unwrap();
+        std::fs::remove_dir_all(root.join("gz")).unwrap();
+        for id in ["1", "10", "1-a"] {
+            std::fs::write(root.join(format!("news/{id}.txt")), "gold words").unwrap();
+        }
+        let set = open(&root, false).unwrap();
+        // One document per id, in the order of the sorted file names, as before.
+        let ids: Vec<&str> = set.docs.iter().map(|d| d.id.as_str()).collect();
+        assert_eq!(ids, ["1-a", "1", "10"]);
+        assert_eq!(set.docs[1].page, root.join("news/1.html"));
+        assert_eq!(set.skipped.len(), 1, "{:?}", set.skipped);
+        assert_eq!(set.skipped[0].what, "news/1");
+        assert_eq!(set.skipped[0].why, "3 page files share this id (1.html, 1.html.gz, 1.htm): using 1.html");
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
     fn writer_roundtrip_with_gzip_and_metadata() {
         let root = tmp("write");
         let mut w = Writer::create(
@@ -339,7 +432,7 @@ mod tests {
         assert_eq!(set.name, "t");
         assert!(set.token_rule.latin1_only);
         assert_eq!(set.docs[0].lang.as_deref(), Some("de"));
-        assert_eq!(set.docs[0].read_page().unwrap().0, "<p>Grüße</p>");
+        assert_eq!(set.docs[0].read_page(&Limits::default()).unwrap().0, "<p>Grüße</p>");
         assert!(Writer::create(&root, Manifest::default(), false, None).is_err());
         std::fs::remove_dir_all(&root).unwrap();
     }

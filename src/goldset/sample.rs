@@ -109,6 +109,7 @@ mod tests {
             token_rule: TokenRule::default(),
             skipped: vec![],
             credit: None,
+            limits: Default::default(),
         }
     }
 

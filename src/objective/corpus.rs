@@ -1,12 +1,40 @@
 //! A gold set (or sample) parsed once: every page as a [`Document`], its gold as a bit-parallel
 //! LCS index, and for every text unit of both views the gold rows of its evaluation tokens, so
 //! that scoring a selection needs no string work at all.
+//!
+//! This is also the one place that warns about documents: every command that reads pages goes
+//! through [`prepare`] (and [`warn_skipped`]), so each document left out, unreadable or cut by a
+//! budget is named once on standard error, whichever command runs.
 
 use crate::document::{Document, Units, View};
+use crate::error::{Error, Result};
 use crate::eval::lcs::{GoldIndex, NO_ROW};
 use crate::eval::words::{TokenRule, for_each_token, tokens};
 use crate::goldset::{GoldDoc, GoldSet};
 use rayon::prelude::*;
+
+/// Prints one warning about a document (or file) on standard error.
+pub fn warn(what: &str, why: &str) {
+    eprintln!("cetune: warning: {what}: {why}");
+}
+
+/// Warns about every document (or file) left out when the set was loaded.
+pub fn warn_skipped(set: &GoldSet) {
+    for s in &set.skipped {
+        warn(&format!("skipped {}", s.what), &s.why);
+    }
+}
+
+/// A run in which no document could be read (or scored) failed: `failed` of `total`.
+pub fn check_some_read(set: &GoldSet, failed: usize, total: usize) -> Result<()> {
+    if total > 0 && failed == total {
+        return Err(Error::input(format!(
+            "every document failed ({failed} of {total}; see the warnings above): nothing was measured"
+        ))
+        .with_path(&set.root));
+    }
+    Ok(())
+}
 
 /// Evaluation tokens of one view's units, as gold rows.
 #[derive(Debug, Clone, Default)]
@@ -49,6 +77,8 @@ pub struct Entry {
     pub doc: Option<Document>,
     /// Why the page could not be prepared.
     pub error: Option<String>,
+    /// What the page budgets cut from the page (it was parsed all the same).
+    pub notes: Vec<String>,
     /// The indexed gold words.
     pub gold: GoldIndex,
     /// Token rows of the source view's words.
@@ -67,20 +97,34 @@ impl Entry {
     }
 }
 
-/// Parses one gold document. Never panics: unreadable pages and parser failures become an
-/// entry with an error.
-pub fn prepare(gd: &GoldDoc, rule: TokenRule) -> Entry {
+/// Parses one gold document of `set` within the set's page budgets, and warns once about it
+/// when it cannot be read or a budget cut it. Never panics: unreadable pages and parser failures
+/// become an entry with an error.
+pub fn prepare(set: &GoldSet, gd: &GoldDoc) -> Entry {
+    let e = prepare_quietly(gd, set.token_rule, &set.limits);
+    let what = format!("{}/{}", set.packages.get(gd.package).map_or("?", String::as_str), gd.id);
+    if let Some(err) = &e.error {
+        warn(&what, err);
+    }
+    for note in &e.notes {
+        warn(&what, &format!("{}: {note}", gd.page.display()));
+    }
+    e
+}
+
+fn prepare_quietly(gd: &GoldDoc, rule: TokenRule, limits: &crate::limits::Limits) -> Entry {
     let gold = GoldIndex::new(&tokens(&gd.gold, rule));
     let mut e = Entry {
         package: gd.package,
         id: gd.id.clone(),
         doc: None,
         error: None,
+        notes: Vec::new(),
         gold,
         source: UnitRows::default(),
         dom: UnitRows::default(),
     };
-    let page = match gd.read_page() {
+    let page = match gd.read_page(limits) {
         Ok((p, _)) => p,
         Err(err) => {
             e.error = Some(err.to_string());
@@ -88,14 +132,15 @@ pub fn prepare(gd: &GoldDoc, rule: TokenRule) -> Entry {
         }
     };
     let parsed = std::panic::catch_unwind(|| {
-        let mut d = Document::parse(&page);
+        let (mut d, notes) = Document::parse_limited(&page, limits);
         if gd.lang.is_some() {
             d.lang = gd.lang.clone();
         }
-        d
+        (d, notes)
     });
     match parsed {
-        Ok(doc) => {
+        Ok((doc, notes)) => {
+            e.notes = notes;
             e.source = UnitRows::build(&doc.source.words, &e.gold, rule);
             e.dom = UnitRows::build(&doc.dom.texts, &e.gold, rule);
             e.doc = Some(doc);
@@ -118,11 +163,13 @@ pub struct Corpus {
 
 impl Corpus {
     /// Parses the given documents of `set` in parallel; `tick` is called once per document.
+    /// Warns about skipped and unreadable documents.
     pub fn load(set: &GoldSet, docs: &[&GoldDoc], tick: &(dyn Fn() + Sync)) -> Corpus {
+        warn_skipped(set);
         let entries = docs
             .par_iter()
             .map(|d| {
-                let e = prepare(d, set.token_rule);
+                let e = prepare(set, d);
                 tick();
                 e
             })

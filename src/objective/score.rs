@@ -28,6 +28,9 @@ pub struct Scratch {
     lcs: Vec<u64>,
 }
 
+/// The error of a document on which the extractor panicked.
+pub const EXTRACTOR_FAILED: &str = "the extractor failed on this page";
+
 /// Scores one entry, reusing `scratch`. An extractor panic becomes an error row.
 pub fn score_entry(e: &Entry, ex: &dyn Extractor, scratch: &mut Scratch) -> DocScore {
     let gold_words = e.gold.len();
@@ -40,7 +43,7 @@ pub fn score_entry(e: &Entry, ex: &dyn Extractor, scratch: &mut Scratch) -> DocS
     sel.units.clear();
     let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ex.extract(doc, &mut sel)));
     if ran.is_err() {
-        return DocScore { gold_words, error: Some("the extractor failed on this page".into()), ..Default::default() };
+        return DocScore { gold_words, error: Some(EXTRACTOR_FAILED.into()), ..Default::default() };
     }
     let rows = e.rows(sel.view);
     scratch.rows.clear();

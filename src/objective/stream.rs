@@ -2,7 +2,7 @@
 //! scored (or extracted) by every given extractor, and dropped. Used by `evaluate`, `compare`
 //! and `extract --dump`, so memory stays flat on large collections.
 
-use super::corpus::prepare;
+use super::corpus::{prepare, warn_skipped};
 use super::score::{DocScore, Scratch, score_entry};
 use crate::extract::Extractor;
 use crate::goldset::{GoldDoc, GoldSet};
@@ -15,10 +15,11 @@ pub fn score_set(
     extractors: &[&dyn Extractor],
     tick: &(dyn Fn() + Sync),
 ) -> Vec<Vec<DocScore>> {
+    warn_skipped(set);
     let per_doc: Vec<Vec<DocScore>> = docs
         .par_iter()
         .map_init(Scratch::default, |scratch, d| {
-            let entry = prepare(d, set.token_rule);
+            let entry = prepare(set, d);
             let scores = extractors.iter().map(|ex| score_entry(&entry, *ex, scratch)).collect();
             tick();
             scores
@@ -27,21 +28,22 @@ pub fn score_set(
     (0..extractors.len()).map(|e| per_doc.iter().map(|s| s[e].clone()).collect()).collect()
 }
 
+/// The extracted text of a document, or `None` when its page could not be read (the loader
+/// has warned about it), or the message of an extractor failure.
+pub type Extracted = std::result::Result<String, Option<String>>;
+
 /// Extracts the text of every document with `ex` and hands it to `sink` (called from several
-/// threads); a page that cannot be read is handed over as an error message.
-pub fn extract_set(
-    set: &GoldSet,
-    ex: &dyn Extractor,
-    sink: &(dyn Fn(&GoldDoc, std::result::Result<String, String>) + Sync),
-) {
+/// threads).
+pub fn extract_set(set: &GoldSet, ex: &dyn Extractor, sink: &(dyn Fn(&GoldDoc, Extracted) + Sync)) {
+    warn_skipped(set);
     set.docs.par_iter().for_each(|d| {
-        let e = prepare(d, set.token_rule);
+        let e = prepare(set, d);
         let out = match &e.doc {
             Some(doc) => {
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| crate::extract::extract_text(ex, doc)))
-                    .map_err(|_| "the extractor failed on this page".to_string())
+                    .map_err(|_| Some(super::score::EXTRACTOR_FAILED.to_string()))
             }
-            None => Err(e.error.clone().unwrap_or_default()),
+            None => Err(None),
         };
         sink(d, out);
     });
@@ -62,10 +64,11 @@ pub struct DocFacts {
 
 /// Gold words, page words and language of every document, in parallel.
 pub fn doc_facts(set: &GoldSet, tick: &(dyn Fn() + Sync)) -> Vec<DocFacts> {
+    warn_skipped(set);
     set.docs
         .par_iter()
         .map(|d| {
-            let e = prepare(d, set.token_rule);
+            let e = prepare(set, d);
             tick();
             DocFacts {
                 gold_words: e.gold.len(),

@@ -4,7 +4,7 @@
 //! `best.yaml`. The command line only turns arguments into a [`Plan`] and prints the
 //! [`Summary`]; tests drive whole runs through [`start`] and [`resume`] without the binary.
 //!
-//! Imports from the crate: `error`, `evolve`, `extract` (the family table), `goldset`,
+//! Imports from the crate: `error`, `evolve`, `extract` (the family table), `goldset`, `limits`,
 //! `objective`, `params`, `paths`, `yaml`, `report` and `store`.
 
 mod reports;
@@ -14,6 +14,7 @@ pub use reports::{load_run, write_reports};
 use crate::error::{Error, Result};
 use crate::evolve::{self, Config, GenerationInfo, Observer, State, TerminationReason, Trial};
 use crate::goldset::{GoldSet, native};
+use crate::limits::Limits;
 use crate::objective::problem::{ExtractionProblem, Objective};
 use crate::objective::{Corpus, set_threads};
 use crate::params::{ParamSpace, Setting};
@@ -66,6 +67,8 @@ pub struct Options {
     pub stop: Arc<AtomicBool>,
     /// Install a Ctrl-C handler that sets `stop` (a second Ctrl-C exits at once).
     pub ctrl_c: bool,
+    /// The budgets every page is read and parsed within.
+    pub limits: Limits,
 }
 
 /// What a run ended with.
@@ -106,7 +109,8 @@ pub fn start(plan: Plan, opts: &Options) -> Result<Summary> {
     plan.config.validate()?;
     let initial = initial_genomes(&plan.space, &plan.base, &plan.individuals)?;
     let gs_path = crate::paths::absolute(&plan.goldset);
-    let set = native::open(&gs_path, false)?;
+    let mut set = native::open(&gs_path, false)?;
+    set.limits = opts.limits;
     let dir = match &plan.out {
         Some(out) => out.clone(),
         None => store::unique_dir(Path::new(&format!("results/{}-{}", plan.space.extractor, store::timestamp())))?,
@@ -177,8 +181,9 @@ pub fn resume(dir: &Path, threads: Option<usize>, opts: &Options) -> Result<Summ
     if record.status == "finished" {
         return Err(Error::config(format!("the run in {} has finished: nothing to resume", dir.display())));
     }
-    let set = native::open(Path::new(&record.goldset.path), false)
+    let mut set = native::open(Path::new(&record.goldset.path), false)
         .map_err(|e| Error::config(format!("cannot resume: the run's gold set cannot be read: {e}")))?;
+    set.limits = opts.limits;
     if set.content_hash() != record.goldset.content_hash {
         return Err(Error::config(format!(
             "cannot resume: the gold set {} changed since the run started (pages, gold texts or goldset.yaml)",
@@ -328,6 +333,8 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
     let bar = Progress::new(docs.len() as u64, "parse", opts.quiet);
     let corpus = Corpus::load(&s.set, &docs, &|| bar.inc());
     bar.finish();
+    let failed = corpus.entries.iter().filter(|e| e.doc.is_none()).count();
+    crate::objective::corpus::check_some_read(&s.set, failed, docs.len())?;
     let objective: Objective = s.record.objective.parse()?;
     let mut problem = ExtractionProblem::new(&corpus, &s.space, s.base.clone(), objective);
     if opts.ctrl_c {

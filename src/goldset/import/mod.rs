@@ -2,7 +2,8 @@
 //! native gold set: the page as UTF-8 HTML (decoded once here), the gold text, and metadata.
 //! Document ids are the source file stems, so results join with other tools. Imports from the
 //! crate: `document` (reading an annotated gold page is reading HTML: the tag table, the
-//! character references and the never-text rule the document views use), `eval` and `error`.
+//! character references and the never-text rule the document views use), `limits` (the page
+//! budgets), `eval` and `error`.
 
 mod cleaneval;
 mod l3s;
@@ -199,9 +200,9 @@ pub(crate) fn files_with(dir: &Path, suffix: &str) -> Result<Vec<(String, std::p
     Ok(out)
 }
 
-/// Reads a file's bytes (gunzipped when needed).
+/// Reads a file's bytes (gunzipped when needed), within the default page size budget.
 pub(crate) fn bytes(path: &Path) -> Result<Vec<u8>> {
-    read_bytes(path)
+    read_bytes(path, crate::limits::Limits::default().max_page_bytes)
 }
 
 #[cfg(test)]

@@ -87,7 +87,7 @@ mod tests {
         assert_eq!(why, ["empty gold", "missing gold", "missing gold"]);
         assert!(out.join("forum/0001.html.gz").exists());
         let set = crate::goldset::native::open(&out, false).unwrap();
-        assert_eq!(set.docs[0].read_page().unwrap().0, "<p>Real text here</p>");
+        assert_eq!(set.docs[0].read_page(&Default::default()).unwrap().0, "<p>Real text here</p>");
         assert!(set.credit.unwrap().contains("CC-BY-4.0"));
         std::fs::remove_dir_all(&out).unwrap();
         std::fs::remove_dir_all(&d).unwrap();

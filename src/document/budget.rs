@@ -1,0 +1,186 @@
+//! The pre-scan that keeps a page within its budgets before either view is built: the page is
+//! cut before the markup character (`<` or `&`) after [`Limits::max_markup`], and attributes
+//! beyond [`Limits::max_attrs`] are dropped from their tag. Linear in the page; it reads tags and
+//! attributes as the HTML tokenizer does (quoted values may hold `>`), and says in notes what it
+//! cut.
+
+use crate::limits::Limits;
+use std::borrow::Cow;
+
+/// Elements whose content is raw text up to their end tag: no tags inside.
+const RAW_TEXT: &[&[u8]] = &[b"script", b"style", b"textarea", b"title", b"xmp", b"iframe", b"noembed", b"noframes"];
+
+/// Position of `needle` (lower-case ASCII) in `hay`, ignoring ASCII case.
+pub(super) fn find_ci(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    if needle.is_empty() || hay.len() < needle.len() {
+        return None;
+    }
+    (0..=hay.len() - needle.len()).find(|&i| hay[i..i + needle.len()].eq_ignore_ascii_case(needle))
+}
+
+fn is_space(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
+}
+
+/// Reads the attributes of a tag whose name ends at `i`: returns the end of the tag (the
+/// position of its `>`, or the end of the page) and where the attribute after the first `max`
+/// starts, if there is one.
+fn attributes(b: &[u8], mut i: usize, max: usize) -> (usize, Option<usize>) {
+    let (mut count, mut cut) = (0, None);
+    loop {
+        while i < b.len() && (is_space(b[i]) || b[i] == b'/') {
+            i += 1;
+        }
+        if i >= b.len() || b[i] == b'>' {
+            return (i, cut);
+        }
+        if count == max && cut.is_none() {
+            cut = Some(i);
+        }
+        // The name: its first character may be anything (even `=`), then up to a delimiter.
+        i += 1;
+        while i < b.len() && !is_space(b[i]) && !matches!(b[i], b'/' | b'>' | b'=') {
+            i += 1;
+        }
+        let mut j = i;
+        while j < b.len() && is_space(b[j]) {
+            j += 1;
+        }
+        if j < b.len() && b[j] == b'=' {
+            j += 1;
+            while j < b.len() && is_space(b[j]) {
+                j += 1;
+            }
+            match b.get(j) {
+                Some(&q @ (b'"' | b'\'')) => {
+                    j = b[j + 1..].iter().position(|&c| c == q).map_or(b.len(), |k| j + 1 + k + 1);
+                }
+                _ => {
+                    while j < b.len() && !is_space(b[j]) && b[j] != b'>' {
+                        j += 1;
+                    }
+                }
+            }
+            i = j;
+        }
+        count += 1;
+    }
+}
+
+/// Where the page must be cut to hold at most `max` markup characters (`<` and `&`).
+fn markup_cut(b: &[u8], max: usize) -> Option<usize> {
+    let mut n = 0;
+    b.iter().position(|&c| {
+        n += usize::from(c == b'<' || c == b'&');
+        n > max
+    })
+}
+
+/// `html` within the markup and attribute budgets of `limits`, and a note for each budget
+/// that cut something.
+pub fn apply<'a>(html: &'a str, limits: &Limits) -> (Cow<'a, str>, Vec<String>) {
+    let cut = markup_cut(html.as_bytes(), limits.max_markup);
+    let b = &html.as_bytes()[..cut.unwrap_or(html.len())];
+    let mut drop: Vec<(usize, usize)> = Vec::new(); // byte ranges to remove
+    let mut i = 0;
+    while let Some(k) = b[i..].iter().position(|&c| c == b'<') {
+        let at = i + k;
+        let rest = &b[at..];
+        if rest.starts_with(b"<!--") {
+            i = find_ci(&b[at + 4..], b"-->").map_or(b.len(), |e| at + 4 + e + 3);
+            continue;
+        }
+        let name_at = at + 1 + usize::from(rest.get(1) == Some(&b'/'));
+        if !b.get(name_at).is_some_and(u8::is_ascii_alphabetic) {
+            i = at + 1;
+            continue;
+        }
+        let mut name_end = name_at;
+        while name_end < b.len() && !is_space(b[name_end]) && !matches!(b[name_end], b'/' | b'>') {
+            name_end += 1;
+        }
+        let (end, from) = attributes(b, name_end, limits.max_attrs);
+        if let Some(from) = from {
+            drop.push((from, end));
+        }
+        i = (end + 1).min(b.len());
+        let name = &b[name_at..name_end];
+        if name_at == at + 1 && RAW_TEXT.iter().any(|r| r.eq_ignore_ascii_case(name)) {
+            let close = [b"</".as_slice(), name].concat().to_ascii_lowercase();
+            i = find_ci(&b[i..], &close).map_or(b.len(), |e| i + e);
+        }
+    }
+    let mut notes = Vec::new();
+    if let Some(at) = cut {
+        notes.push(format!(
+            "more than {} markup characters (< and &): the page was cut after byte {at} of {} (the markup budget)",
+            limits.max_markup,
+            html.len()
+        ));
+    }
+    if !drop.is_empty() {
+        notes.push(format!(
+            "{} tag(s) with more than {} attributes: the rest were dropped (the attribute budget)",
+            drop.len(),
+            limits.max_attrs
+        ));
+    }
+    if drop.is_empty() && cut.is_none() {
+        return (Cow::Borrowed(html), notes);
+    }
+    let mut out = String::with_capacity(b.len());
+    let mut copied = 0;
+    for (from, to) in drop {
+        out.push_str(&html[copied..from]);
+        copied = to;
+    }
+    out.push_str(&html[copied..b.len()]);
+    (Cow::Owned(out), notes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits(max_attrs: usize, max_markup: usize) -> Limits {
+        Limits { max_attrs, max_markup, ..Limits::default() }
+    }
+
+    #[test]
+    fn attributes_beyond_the_budget_are_dropped_and_quoted_gt_is_no_tag_end() {
+        let html = "<div a='x>y' b=\"1\" c=2 d e = 'f'>text</div><p x=1>p</p>";
+        let (out, notes) = apply(html, &limits(2, 100));
+        assert_eq!(out, "<div a='x>y' b=\"1\" >text</div><p x=1>p</p>");
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(notes[0].contains("more than 2 attributes"), "{notes:?}");
+        // Within budget: untouched and borrowed.
+        let (out, notes) = apply(html, &limits(5, 100));
+        assert!(matches!(out, Cow::Borrowed(_)) && notes.is_empty());
+    }
+
+    #[test]
+    fn the_page_is_cut_before_the_markup_beyond_the_budget() {
+        let (out, notes) = apply("<p>a</p><p>b &amp; c</p><p>d</p>", &limits(10, 5));
+        assert_eq!(out, "<p>a</p><p>b &amp; c</p>");
+        assert!(notes[0].contains("more than 5 markup characters"), "{notes:?}");
+        let lts = "<".repeat(1000);
+        assert_eq!(apply(&lts, &limits(10, 10)).0.len(), 10);
+    }
+
+    #[test]
+    fn comments_raw_text_and_stray_lt_are_not_tags() {
+        let html = "<!-- <a b c> --><script>if (a<b) x = '<i j k>'</SCRIPT>a < b <<<< <1><p q r>t";
+        let (out, notes) = apply(html, &limits(1, 100));
+        // Tags: <script>, </SCRIPT>, <p q r> (its second attribute dropped).
+        assert_eq!(out, "<!-- <a b c> --><script>if (a<b) x = '<i j k>'</SCRIPT>a < b <<<< <1><p q >t");
+        assert_eq!(notes.len(), 1, "{notes:?}");
+    }
+
+    #[test]
+    fn unterminated_tags_and_quotes_end_at_the_page_end() {
+        for html in ["<div a='never closed", "<div a b c", "<div a=", "<", "<a", "</"] {
+            let (out, _) = apply(html, &limits(1, 10));
+            assert!(html.starts_with(&*out), "{html}: {out}");
+        }
+    }
+}
