@@ -120,7 +120,12 @@ pub fn write_yaml<T: Serialize>(path: &Path, value: &T) -> Result<()> {
 /// Reads a YAML file written by [`write_yaml`].
 pub fn read_yaml<T: DeserializeOwned>(path: &Path) -> Result<T> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, "read", e).with_path(path))?;
-    crate::yaml::from_str(&text, path, |m| Error::input(format!("malformed file: {m}")))
+    from_str(&text, path)
+}
+
+/// Parses the text of a `run.yaml` or `checkpoint.yaml`; `path` names it in errors.
+pub fn from_str<T: DeserializeOwned>(text: &str, path: &Path) -> Result<T> {
+    crate::yaml::from_str(text, path, |m| Error::input(format!("malformed file: {m}")))
 }
 
 /// Everything in `run.yaml` that decides a fitness or the course of the search. The checkpoint
