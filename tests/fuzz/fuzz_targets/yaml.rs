@@ -7,7 +7,8 @@
 use cetune::evolve::operators::{crossover, mutate, random_genome};
 use cetune::evolve::{Config, State, generation_rng};
 use cetune::objective::problem::{Objective, gene_space};
-use cetune::params::{ParamSpace, parse_str};
+use cetune::extract::parse_str;
+use cetune::params::ParamSpace;
 use cetune::store::{Checkpoint, RunRecord, from_str};
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
