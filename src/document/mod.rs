@@ -18,6 +18,7 @@
 pub mod budget;
 pub mod entities;
 pub mod hidden;
+pub mod lang;
 pub mod parse;
 pub mod scan;
 pub mod tags;
@@ -160,7 +161,7 @@ impl Document {
                 limits.max_parse.as_secs_f64()
             ));
         }
-        let lang = parse::detect_language(&dom);
+        let lang = lang::detect_language(&dom);
         let words = WordMap::build(&dom.texts, &source.words);
         (Document { source, dom, lang, words }, notes)
     }

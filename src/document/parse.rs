@@ -317,99 +317,10 @@ fn flatten(doc: &Html) -> Dom {
     dom
 }
 
-/// ISO 639-1 code of the page's language, detected by whatlang on up to 4,000 bytes of its
-/// longest text nodes; `None` when the text is too short or no language is recognised.
-pub fn detect_language(dom: &Dom) -> Option<String> {
-    // The longest text nodes first: prose says more about the language than the navigation and
-    // boilerplate that open most pages (the first 4,000 characters of a WCXB page are often a menu
-    // of short English-looking labels whatever the language, or of names and brands).
-    let mut order: Vec<usize> = (0..dom.texts.len()).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(dom.texts.get(i).len()));
-    let mut sample = String::new();
-    for i in order {
-        if sample.len() > 4000 {
-            break;
-        }
-        sample.push_str(dom.texts.get(i));
-        sample.push(' ');
-    }
-    if sample.split_whitespace().count() < 5 {
-        return None;
-    }
-    let info = whatlang::detect(&sample)?;
-    iso639_1(info.lang().code()).map(str::to_string)
-}
-
-/// Maps whatlang's ISO 639-3 codes to ISO 639-1 (the stop-words crate's keys).
-fn iso639_1(code3: &str) -> Option<&'static str> {
-    const MAP: &[(&str, &str)] = &[
-        ("afr", "af"),
-        ("ara", "ar"),
-        ("aze", "az"),
-        ("bel", "be"),
-        ("ben", "bn"),
-        ("bul", "bg"),
-        ("cat", "ca"),
-        ("ces", "cs"),
-        ("dan", "da"),
-        ("deu", "de"),
-        ("ell", "el"),
-        ("eng", "en"),
-        ("epo", "eo"),
-        ("est", "et"),
-        ("fin", "fi"),
-        ("fra", "fr"),
-        ("guj", "gu"),
-        ("heb", "he"),
-        ("hin", "hi"),
-        ("hrv", "hr"),
-        ("hun", "hu"),
-        ("hye", "hy"),
-        ("ind", "id"),
-        ("ita", "it"),
-        ("jpn", "ja"),
-        ("kat", "ka"),
-        ("kor", "ko"),
-        ("lat", "la"),
-        ("lav", "lv"),
-        ("lit", "lt"),
-        ("mar", "mr"),
-        ("mkd", "mk"),
-        ("nld", "nl"),
-        ("nob", "no"),
-        ("pan", "pa"),
-        ("pes", "fa"),
-        ("pol", "pl"),
-        ("por", "pt"),
-        ("ron", "ro"),
-        ("rus", "ru"),
-        ("slk", "sk"),
-        ("slv", "sl"),
-        ("spa", "es"),
-        ("srp", "sr"),
-        ("swe", "sv"),
-        ("tam", "ta"),
-        ("tel", "te"),
-        ("tgl", "tl"),
-        ("tha", "th"),
-        ("tur", "tr"),
-        ("ukr", "uk"),
-        ("urd", "ur"),
-        ("vie", "vi"),
-        ("cmn", "zh"),
-        ("yid", "yi"),
-        ("zul", "zu"),
-        ("swa", "sw"),
-        ("som", "so"),
-        ("sna", "sn"),
-        ("yor", "yo"),
-    ];
-    MAP.iter().find(|(c, _)| *c == code3).map(|(_, c)| *c)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::document::lang::detect_language;
 
     #[test]
     fn flattens_rendered_text_with_link_flags() {
