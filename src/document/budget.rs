@@ -2,7 +2,8 @@
 //! cut before the markup character (`<` or `&`) after [`Limits::max_markup`], and attributes
 //! beyond [`Limits::max_attrs`] are dropped from their tag. Linear in the page; it reads tags and
 //! attributes as the HTML tokenizer does (quoted values may hold `>`), and says in notes what it
-//! cut.
+//! cut. The same lexer ([`tags`]) drives the depth limit ([`limit_depth`]): one tag reader for
+//! both, besides html5ever and the source view's scanner.
 
 use crate::limits::Limits;
 use std::borrow::Cow;
@@ -76,12 +77,30 @@ fn markup_cut(b: &[u8], max: usize) -> Option<usize> {
     })
 }
 
-/// `html` within the markup and attribute budgets of `limits`, and a note for each budget
-/// that cut something.
-pub fn apply<'a>(html: &'a str, limits: &Limits) -> (Cow<'a, str>, Vec<String>) {
-    let cut = markup_cut(html.as_bytes(), limits.max_markup);
-    let b = &html.as_bytes()[..cut.unwrap_or(html.len())];
-    let mut drop: Vec<(usize, usize)> = Vec::new(); // byte ranges to remove
+/// One tag as the pre-scan reads it.
+pub(crate) struct TagSpan {
+    /// Where its `<` is.
+    pub start: usize,
+    /// Just after its `>` (or the end of the page).
+    pub end: usize,
+    /// An end tag (`</x>`).
+    pub is_end: bool,
+    /// Self-closing (`<x/>`) or a void element: it opens no scope.
+    pub void: bool,
+    /// Where the attributes beyond the attribute budget start, if there are any.
+    pub attrs_cut: Option<usize>,
+}
+
+/// Elements that never have content.
+const VOID: &[&[u8]] = &[
+    b"area", b"base", b"br", b"col", b"embed", b"hr", b"img", b"input", b"link", b"meta", b"param", b"source",
+    b"track", b"wbr",
+];
+
+/// Walks the tags of `b` as the HTML tokenizer reads them (comments skipped, quoted attribute
+/// values may hold `>`, raw-text elements hold no tags) and calls `f` for each: the one lexer
+/// behind the budgets and the depth limit. Linear in the page.
+pub(crate) fn tags(b: &[u8], max_attrs: usize, mut f: impl FnMut(&TagSpan)) {
     let mut i = 0;
     while let Some(k) = b[i..].iter().position(|&c| c == b'<') {
         let at = i + k;
@@ -90,7 +109,8 @@ pub fn apply<'a>(html: &'a str, limits: &Limits) -> (Cow<'a, str>, Vec<String>) 
             i = find_ci(&b[at + 4..], b"-->").map_or(b.len(), |e| at + 4 + e + 3);
             continue;
         }
-        let name_at = at + 1 + usize::from(rest.get(1) == Some(&b'/'));
+        let is_end = rest.get(1) == Some(&b'/');
+        let name_at = at + 1 + usize::from(is_end);
         if !b.get(name_at).is_some_and(u8::is_ascii_alphabetic) {
             i = at + 1;
             continue;
@@ -99,17 +119,32 @@ pub fn apply<'a>(html: &'a str, limits: &Limits) -> (Cow<'a, str>, Vec<String>) 
         while name_end < b.len() && !is_space(b[name_end]) && !matches!(b[name_end], b'/' | b'>') {
             name_end += 1;
         }
-        let (end, from) = attributes(b, name_end, limits.max_attrs);
-        if let Some(from) = from {
-            drop.push((from, end));
-        }
-        i = (end + 1).min(b.len());
+        let (gt, attrs_cut) = attributes(b, name_end, max_attrs);
         let name = &b[name_at..name_end];
-        if name_at == at + 1 && RAW_TEXT.iter().any(|r| r.eq_ignore_ascii_case(name)) {
+        let end = (gt + 1).min(b.len());
+        let void = VOID.iter().any(|v| v.eq_ignore_ascii_case(name)) || (gt > 0 && b.get(gt - 1) == Some(&b'/'));
+        f(&TagSpan { start: at, end, is_end, void, attrs_cut });
+        i = end;
+        if !is_end && RAW_TEXT.iter().any(|r| r.eq_ignore_ascii_case(name)) {
             let close = [b"</".as_slice(), name].concat().to_ascii_lowercase();
             i = find_ci(&b[i..], &close).map_or(b.len(), |e| i + e);
         }
     }
+}
+
+/// `html` within the markup and attribute budgets of `limits`, and a note for each budget
+/// that cut something.
+pub fn apply<'a>(html: &'a str, limits: &Limits) -> (Cow<'a, str>, Vec<String>) {
+    let cut = markup_cut(html.as_bytes(), limits.max_markup);
+    let b = &html.as_bytes()[..cut.unwrap_or(html.len())];
+    let mut drop: Vec<(usize, usize)> = Vec::new(); // byte ranges to remove
+    tags(b, limits.max_attrs, |t| {
+        if let Some(from) = t.attrs_cut {
+            // Up to the `>` (or the page end), which stays.
+            let to = if t.end > 0 && b.get(t.end - 1) == Some(&b'>') { t.end - 1 } else { t.end };
+            drop.push((from, to));
+        }
+    });
     let mut notes = Vec::new();
     if let Some(at) = cut {
         notes.push(format!(
@@ -136,6 +171,48 @@ pub fn apply<'a>(html: &'a str, limits: &Limits) -> (Cow<'a, str>, Vec<String>) 
     }
     out.push_str(&html[copied..b.len()]);
     (Cow::Owned(out), notes)
+}
+
+/// Deepest element nesting passed to the HTML parser. html5ever checks element scopes by walking
+/// the stack of open elements, so each start tag costs O(depth): 100,000 nested `<div>`s took
+/// about a minute. Start tags nested deeper than this are dropped (their text stays).
+pub const MAX_DEPTH: usize = 1000;
+
+/// `html` with start tags nested deeper than [`MAX_DEPTH`] (and their end tags) removed.
+pub fn limit_depth(html: &str) -> Cow<'_, str> {
+    let b = html.as_bytes();
+    let (mut depth, mut max) = (0usize, 0usize);
+    tags(b, usize::MAX, |t| {
+        if t.is_end {
+            depth = depth.saturating_sub(1);
+        } else if !t.void {
+            depth += 1;
+            max = max.max(depth);
+        }
+    });
+    if max <= MAX_DEPTH {
+        return Cow::Borrowed(html);
+    }
+    let mut out = String::with_capacity(html.len());
+    let mut kept: Vec<bool> = Vec::new();
+    let mut copied = 0;
+    tags(b, usize::MAX, |t| {
+        let keep = if t.is_end {
+            kept.pop().unwrap_or(true)
+        } else if t.void {
+            true
+        } else {
+            let k = kept.len() < MAX_DEPTH;
+            kept.push(k);
+            k
+        };
+        if !keep {
+            out.push_str(&html[copied..t.start]);
+            copied = t.end;
+        }
+    });
+    out.push_str(&html[copied..]);
+    Cow::Owned(out)
 }
 
 #[cfg(test)]
@@ -182,5 +259,22 @@ mod tests {
             let (out, _) = apply(html, &limits(1, 10));
             assert!(html.starts_with(&*out), "{html}: {out}");
         }
+    }
+
+    #[test]
+    fn the_depth_limit_reads_quoted_gt_as_the_tokenizer_does() {
+        // The old depth scan ended `<div title="a>b">` at the first `>`, so `b">` was text and
+        // the nesting count was right only by luck; with a `/>` inside the quotes it saw a
+        // self-closing tag and lost a level per element.
+        let html = "<div title='x/>'>".repeat(MAX_DEPTH + 10) + "deep" + &"</div>".repeat(MAX_DEPTH + 10);
+        let out = limit_depth(&html);
+        assert_eq!(out.matches("<div").count(), MAX_DEPTH);
+        assert!(out.contains("deep"));
+        let mut n = 0;
+        tags(b"<a href='x>y'>t</a>", usize::MAX, |t| {
+            n += 1;
+            assert!(t.end == 14 || t.end == 19, "{}", t.end);
+        });
+        assert_eq!(n, 2);
     }
 }

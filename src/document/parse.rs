@@ -87,81 +87,7 @@ fn collapse(s: &str, out: &mut String) {
     }
 }
 
-/// Deepest element nesting passed to the HTML parser. html5ever checks element scopes by walking
-/// the stack of open elements, so each start tag costs O(depth): 100,000 nested `<div>`s took
-/// about a minute. Start tags nested deeper than this are dropped (their text stays).
-pub const MAX_DEPTH: usize = 1000;
-
-const VOID: &[&str] =
-    &["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"];
-
-/// Walks the tags of `html`, calling `f(is_end, is_void_or_self_closing, start, end)` for each.
-fn for_each_tag(html: &str, mut f: impl FnMut(bool, bool, usize, usize)) {
-    let b = html.as_bytes();
-    let mut i = 0;
-    while let Some(k) = html[i..].find('<') {
-        let at = i + k;
-        let next = b.get(at + 1).copied().unwrap_or(b' ');
-        if html[at..].starts_with("<!--") {
-            i = html[at + 4..].find("-->").map_or(b.len(), |e| at + 4 + e + 3);
-            continue;
-        }
-        if !(next.is_ascii_alphabetic() || next == b'/') {
-            i = at + 1;
-            continue;
-        }
-        let end = html[at..].find('>').map_or(b.len(), |e| at + e + 1);
-        let is_end = next == b'/';
-        let name_start = at + 1 + usize::from(is_end);
-        let name_len = b[name_start..end].iter().take_while(|c| c.is_ascii_alphanumeric()).count();
-        let name = html[name_start..name_start + name_len].to_ascii_lowercase();
-        let void = VOID.contains(&name.as_str()) || html[at..end].ends_with("/>");
-        f(is_end, void, at, end);
-        i = end;
-        if !is_end && matches!(name.as_str(), "script" | "style" | "textarea" | "title") {
-            // Not `html[i..].to_ascii_lowercase()`: a copy of the rest per element made
-            // 50 MB of `<style></style>` quadratic.
-            let close = format!("</{name}");
-            i = super::budget::find_ci(&b[i..], close.as_bytes()).map_or(b.len(), |e| i + e);
-        }
-    }
-}
-
-/// `html` with start tags nested deeper than [`MAX_DEPTH`] (and their end tags) removed.
-pub fn limit_depth(html: &str) -> std::borrow::Cow<'_, str> {
-    let (mut depth, mut max) = (0usize, 0usize);
-    for_each_tag(html, |is_end, void, _, _| {
-        if is_end {
-            depth = depth.saturating_sub(1);
-        } else if !void {
-            depth += 1;
-            max = max.max(depth);
-        }
-    });
-    if max <= MAX_DEPTH {
-        return std::borrow::Cow::Borrowed(html);
-    }
-    let mut out = String::with_capacity(html.len());
-    let mut kept: Vec<bool> = Vec::new();
-    let mut copied = 0;
-    for_each_tag(html, |is_end, void, start, end| {
-        let keep = if is_end {
-            kept.pop().unwrap_or(true)
-        } else if void {
-            true
-        } else {
-            let k = kept.len() < MAX_DEPTH;
-            kept.push(k);
-            k
-        };
-        if !keep {
-            out.push_str(&html[copied..start]);
-            copied = end;
-        }
-    });
-    out.push_str(&html[copied..]);
-    std::borrow::Cow::Owned(out)
-}
+pub use super::budget::{MAX_DEPTH, limit_depth};
 
 /// The first of `node` and its ancestors that is a block-level element other than `body`.
 fn block_ancestor(nodes: &[Node], mut node: u32) -> u32 {
@@ -369,9 +295,9 @@ mod tests {
         // Each <style> copied the rest of the page to lower-case it: 200,000 of them never ended.
         let html = "<style>a</STYLE>".repeat(200_000);
         assert!(matches!(limit_depth(&html), std::borrow::Cow::Borrowed(_)));
-        let mut tags = 0;
-        for_each_tag(&html, |_, _, _, _| tags += 1);
-        assert_eq!(tags, 400_000);
+        let mut n = 0;
+        super::super::budget::tags(html.as_bytes(), usize::MAX, |_| n += 1);
+        assert_eq!(n, 400_000);
     }
 
     #[test]
