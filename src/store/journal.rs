@@ -187,6 +187,20 @@ mod tests {
     use std::collections::HashMap;
 
     #[test]
+    fn a_journal_is_created_only_once() {
+        // Two runs once appended into one journal; create_new makes the second one fail.
+        let dir = std::env::temp_dir().join(format!("cetune-journal-new-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let space = crate::extract::space("lqf").unwrap();
+        let p = dir.join("individuals.csv");
+        let _first = Journal::create(&p, &space).unwrap();
+        let e = Journal::create(&p, &space).err().unwrap();
+        assert!(e.to_string().contains("cannot create"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn a_grid_off_zero_evaluates_no_setting_twice_and_resumes_to_the_same_keys() {
         // Issue 10: with `min: 0.05, step: 0.1` the genomes 0.25 and 0.35 both became `t=0.3`
         // (evaluated twice), and resume read `t=0.3` back as a third genome.
