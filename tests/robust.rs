@@ -112,7 +112,10 @@ pub fn evaluate_all(set: &Path, limit: Duration, errors: &[(&str, &str)], warnin
         let out = crate::util::beside(set, &format!("eval-{ex}"));
         let started = Instant::now();
         let mut child = Command::new(env!("CARGO_BIN_EXE_cetune"))
+            // A generous parse-time budget: the wall-clock budget (tested on its own below) must not
+            // cut pages here when the machine is busy.
             .args(["evaluate", "--goldset", set.to_str().unwrap(), "-e", ex, "--out", out.to_str().unwrap(), "-q"])
+            .args(["--max-parse-secs", "120"])
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::piped())
             .spawn()
