@@ -53,7 +53,18 @@ pub fn journal_without_times(run: &Path) -> Vec<Vec<String>> {
         .collect()
 }
 
-fn optimise_args<'a>(set: &'a str, out: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+/// `evaluate` of a run's best.yaml on `set`; returns the output folder.
+fn evaluate_best(set: &Path, run: &Path) -> PathBuf {
+    let ev = beside(set, "ev");
+    let best = run.join("best.yaml");
+    let args = ["evaluate", "--goldset", set.to_str().unwrap(), "--params", best.to_str().unwrap()];
+    cetune(&[&args[..], &["--out", ev.to_str().unwrap(), "-q"]].concat()).ok();
+    ev
+}
+
+/// `optimise -e lqf` on `set` into `out`: population 8, 6 generations, no patience, seed 5
+/// unless `extra` gives one.
+pub fn optimise_args<'a>(set: &'a str, out: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
     let seed = if extra.contains(&"--seed") { vec![] } else { vec!["--seed", "5"] };
     let mut v = vec![
         "optimise",
@@ -138,18 +149,7 @@ fn best_fitness_never_decreases_and_reports_exist() {
         ]
     );
     // best.yaml is reusable with evaluate --params and gives the fitness it reports (the mean F1).
-    let ev = beside(&set, "ev");
-    cetune(&[
-        "evaluate",
-        "--goldset",
-        set.to_str().unwrap(),
-        "--params",
-        run.join("best.yaml").to_str().unwrap(),
-        "--out",
-        ev.to_str().unwrap(),
-        "-q",
-    ])
-    .ok();
+    let ev = evaluate_best(&set, &run);
     let micro = read_csv(&ev.join("per-package.csv")).into_iter().find(|r| r[0] == "(micro)").unwrap();
     let top1: f64 = read_csv(&run.join("top.csv"))[1][3].parse().unwrap();
     assert!((micro[4].parse::<f64>().unwrap() - top1).abs() < 1e-6, "{micro:?} vs {top1}");
@@ -353,18 +353,7 @@ fn macro_f1_objective_equals_the_macro_average_that_evaluate_reports() {
     let set = linky_set("macro", 9);
     let run = beside(&set, "run");
     cetune(&optimise_args(set.to_str().unwrap(), run.to_str().unwrap(), &["--objective", "macro-f1"])).ok();
-    let ev = beside(&set, "ev");
-    cetune(&[
-        "evaluate",
-        "--goldset",
-        set.to_str().unwrap(),
-        "--params",
-        run.join("best.yaml").to_str().unwrap(),
-        "--out",
-        ev.to_str().unwrap(),
-        "-q",
-    ])
-    .ok();
+    let ev = evaluate_best(&set, &run);
     let rows = read_csv(&ev.join("per-package.csv"));
     let macro_row = rows.iter().find(|r| r[0] == "(macro)").unwrap();
     let micro_row = rows.iter().find(|r| r[0] == "(micro)").unwrap();

@@ -8,25 +8,12 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// A short lqf run (population 6, 3 generations, seed 3) on `set` into `out`.
 fn run_args<'a>(set: &'a str, out: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
-    let mut v = vec![
-        "optimise",
-        "-e",
-        "lqf",
-        "--goldset",
-        set,
-        "--out",
-        out,
-        "--population",
-        "6",
-        "--max-generations",
-        "3",
-        "--patience",
-        "0",
-        "--seed",
-        "3",
-        "-q",
-    ];
+    let mut v = crate::optimise::optimise_args(set, out, &["--seed", "3"]);
+    let n = v.iter().position(|a| *a == "--population").unwrap();
+    v[n + 1] = "6";
+    v[n + 3] = "3";
     v.extend_from_slice(extra);
     v
 }
@@ -142,8 +129,8 @@ fn a_live_run_folder_is_locked_against_a_second_run_resume_and_force() {
     let run = beside(&set, "run");
     let r = run.to_str().unwrap();
     let mut args = run_args(s, r, &[]);
-    let n = args.len();
-    args[n - 6] = "1000"; // --max-generations: runs until killed
+    let n = args.iter().position(|a| *a == "--max-generations").unwrap();
+    args[n + 1] = "1000"; // runs until killed
     let mut child = Command::new(env!("CARGO_BIN_EXE_cetune"))
         .args(&args)
         .stdout(Stdio::null())
