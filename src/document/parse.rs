@@ -98,8 +98,9 @@ impl BpBlock {
 }
 
 /// Tags that do not end a boilerpipe text block (`boilerpipe`'s inline tag actions and `a`).
-const BP_INLINE: &[&str] =
-    &["a", "abbr", "acronym", "b", "code", "em", "font", "i", "span", "strike", "strong", "sub", "sup", "tt", "u", "var"];
+const BP_INLINE: &[&str] = &[
+    "a", "abbr", "acronym", "b", "code", "em", "font", "i", "span", "strike", "strong", "sub", "sup", "tt", "u", "var",
+];
 
 /// Elements whose content boilerpipe ignores (beside the never-text ones).
 const BP_IGNORED: &[&str] = &["applet", "embed", "object", "option"];
@@ -123,9 +124,17 @@ fn bp_terminating(text: &str, words: u32) -> bool {
     t.starts_with("comments")
         || (digits > 0 && (after.starts_with(" comments") || after.starts_with(" users responded in")))
         || ["© reuters", "please rate this", "post a comment"].iter().any(|m| t.starts_with(m))
-        || ["what you think...", "add your comment", "add comment", "reader views", "have your say", "reader comments", "rätta artikeln"]
-            .iter()
-            .any(|m| t.contains(m))
+        || [
+            "what you think...",
+            "add your comment",
+            "add comment",
+            "reader views",
+            "have your say",
+            "reader comments",
+            "rätta artikeln",
+        ]
+        .iter()
+        .any(|m| t.contains(m))
         || t == "thanks for your comments - this feedback is now closed"
 }
 
@@ -208,9 +217,38 @@ pub struct Para {
 /// jusText's paragraph tags (`justext.core.PARAGRAPH_TAGS`): each start or end tag starts a
 /// new paragraph.
 const JT_PARAGRAPH: &[&str] = &[
-    "blockquote", "body", "caption", "center", "col", "colgroup", "dd", "div", "dl", "dt", "fieldset", "form", "h1",
-    "h2", "h3", "h4", "h5", "h6", "legend", "li", "optgroup", "option", "p", "pre", "table", "td", "textarea",
-    "tfoot", "th", "thead", "tr", "ul",
+    "blockquote",
+    "body",
+    "caption",
+    "center",
+    "col",
+    "colgroup",
+    "dd",
+    "div",
+    "dl",
+    "dt",
+    "fieldset",
+    "form",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "legend",
+    "li",
+    "optgroup",
+    "option",
+    "p",
+    "pre",
+    "table",
+    "td",
+    "textarea",
+    "tfoot",
+    "th",
+    "thead",
+    "tr",
+    "ul",
 ];
 
 /// Elements jusText's lxml cleaner deletes with their content (`forms=True`, `embedded=True`).

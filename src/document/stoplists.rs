@@ -18,23 +18,67 @@ macro_rules! lists {
 
 /// Every list compiled in, keyed by the ISO 639-1 code the language detection yields.
 const LISTS: &[(&str, &str, &str)] = lists![
-    ("af", "Afrikaans"), ("ar", "Arabic"), ("az", "Azerbaijani"), ("be", "Belarusian"), ("bn", "Bengali"),
-    ("bg", "Bulgarian"), ("ca", "Catalan"), ("cs", "Czech"), ("da", "Danish"), ("de", "German"), ("el", "Greek"),
-    ("en", "English"), ("eo", "Esperanto"), ("et", "Estonian"), ("fi", "Finnish"), ("fr", "French"),
-    ("gu", "Gujarati"), ("he", "Hebrew"), ("hi", "Hindi"), ("hr", "Croatian"), ("hu", "Hungarian"),
-    ("hy", "Armenian"), ("id", "Indonesian"), ("it", "Italian"), ("ka", "Georgian"), ("ko", "Korean"),
-    ("la", "Latin"), ("lv", "Latvian"), ("lt", "Lithuanian"), ("mr", "Marathi"), ("mk", "Macedonian"),
-    ("nl", "Dutch"), ("no", "Norwegian_Bokmal"), ("fa", "Persian"), ("pl", "Polish"), ("pt", "Portuguese"),
-    ("ro", "Romanian"), ("ru", "Russian"), ("sk", "Slovak"), ("sl", "Slovenian"), ("es", "Spanish"),
-    ("sr", "Serbian"), ("sv", "Swedish"), ("ta", "Tamil"), ("te", "Telugu"), ("tl", "Tagalog"), ("tr", "Turkish"),
-    ("uk", "Ukrainian"), ("ur", "Urdu"), ("vi", "Vietnamese"), ("sw", "Swahili"), ("yo", "Yoruba"),
+    ("af", "Afrikaans"),
+    ("ar", "Arabic"),
+    ("az", "Azerbaijani"),
+    ("be", "Belarusian"),
+    ("bn", "Bengali"),
+    ("bg", "Bulgarian"),
+    ("ca", "Catalan"),
+    ("cs", "Czech"),
+    ("da", "Danish"),
+    ("de", "German"),
+    ("el", "Greek"),
+    ("en", "English"),
+    ("eo", "Esperanto"),
+    ("et", "Estonian"),
+    ("fi", "Finnish"),
+    ("fr", "French"),
+    ("gu", "Gujarati"),
+    ("he", "Hebrew"),
+    ("hi", "Hindi"),
+    ("hr", "Croatian"),
+    ("hu", "Hungarian"),
+    ("hy", "Armenian"),
+    ("id", "Indonesian"),
+    ("it", "Italian"),
+    ("ka", "Georgian"),
+    ("ko", "Korean"),
+    ("la", "Latin"),
+    ("lv", "Latvian"),
+    ("lt", "Lithuanian"),
+    ("mr", "Marathi"),
+    ("mk", "Macedonian"),
+    ("nl", "Dutch"),
+    ("no", "Norwegian_Bokmal"),
+    ("fa", "Persian"),
+    ("pl", "Polish"),
+    ("pt", "Portuguese"),
+    ("ro", "Romanian"),
+    ("ru", "Russian"),
+    ("sk", "Slovak"),
+    ("sl", "Slovenian"),
+    ("es", "Spanish"),
+    ("sr", "Serbian"),
+    ("sv", "Swedish"),
+    ("ta", "Tamil"),
+    ("te", "Telugu"),
+    ("tl", "Tagalog"),
+    ("tr", "Turkish"),
+    ("uk", "Ukrainian"),
+    ("ur", "Urdu"),
+    ("vi", "Vietnamese"),
+    ("sw", "Swahili"),
+    ("yo", "Yoruba"),
 ];
 
 /// The lower-cased sets, built on first use.
 static SETS: LazyLock<HashMap<&'static str, (&'static str, HashSet<String>)>> = LazyLock::new(|| {
     LISTS
         .iter()
-        .map(|(iso, name, text)| (*iso, (*name, text.lines().map(|w| w.trim().to_lowercase()).filter(|w| !w.is_empty()).collect())))
+        .map(|(iso, name, text)| {
+            (*iso, (*name, text.lines().map(|w| w.trim().to_lowercase()).filter(|w| !w.is_empty()).collect()))
+        })
         .collect()
 });
 

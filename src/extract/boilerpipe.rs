@@ -267,7 +267,8 @@ mod tests {
 
     #[test]
     fn article_filters_stop_at_the_end_marker_and_keep_one_block() {
-        let sets = ["variant=words", "t_curr=16", "t_next_low=15", "t_prev=4", "t_next_high=17", "post_filters=article"];
+        let sets =
+            ["variant=words", "t_curr=16", "t_next_low=15", "t_prev=4", "t_next_high=17", "post_filters=article"];
         let t = run("boilerpipe", &sets, &page());
         assert!(t.contains("Budget approved") && t.contains("The council met"), "{t}");
         assert_eq!(t.matches("The council met").count(), 3, "the prose after 'Add your comment' is cut: {t}");
@@ -280,7 +281,14 @@ mod tests {
     fn a_page_without_blocks_gives_an_empty_extract() {
         for post in ["none", "default", "article"] {
             assert_eq!(run("boilerpipe", &[&format!("post_filters={post}")], ""), "");
-            assert_eq!(run("boilerpipe", &[&format!("post_filters={post}")], "<p>| · |</p><select><option>x</option></select>"), "");
+            assert_eq!(
+                run(
+                    "boilerpipe",
+                    &[&format!("post_filters={post}")],
+                    "<p>| · |</p><select><option>x</option></select>"
+                ),
+                ""
+            );
         }
     }
 }
