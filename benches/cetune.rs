@@ -149,7 +149,11 @@ fn main() {
                 })
                 .collect(),
         );
-        let target = if matches!(name, "accb" | "tccb") { "<= 100 ms warm" } else { "" };
+        let target = match name {
+            "accb" | "tccb" => "<= 100 ms warm",
+            "justext" | "boilerpipe" => "<= 10 ms warm",
+            _ => "",
+        };
         row(
             &format!("one {name} individual, 120 L3S docs: warm / cold"),
             format!("{:.1} ms / {:.0} ms", warm * 1e3, cold * 1e3),

@@ -10,6 +10,9 @@ use crate::report::Progress;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
+/// The dump's record of each page's language and the jusText stop list used for it.
+pub const LANGUAGES: &str = "languages.csv";
+
 /// Arguments of `extract`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -22,7 +25,7 @@ pub struct Args {
     /// Extract every document of this gold set instead (with --dump).
     #[arg(long)]
     goldset: Option<PathBuf>,
-    /// Folder for the dump: one OUT/<package>/<id>.txt per document.
+    /// Folder for the dump: one OUT/<package>/<id>.txt per document, and OUT/languages.csv.
     #[arg(long)]
     dump: Option<PathBuf>,
     /// Write into an existing non-empty --dump folder (files of the same names are replaced).
@@ -55,7 +58,12 @@ pub fn run(a: Args) -> Result<()> {
             crate::store::prepare_out(out, a.force, &set.root)?;
             let bar = Progress::new(set.docs.len() as u64, "extract", a.quiet);
             let failures = Mutex::new(Vec::new());
-            extract_set(&set, ex.as_ref(), &|d, text| {
+            let languages = Mutex::new(Vec::new());
+            extract_set(&set, ex.as_ref(), &|d, text, doc| {
+                if let (Some(doc), Ok(mut l)) = (doc, languages.lock()) {
+                    let lang = doc.lang.clone().unwrap_or_default();
+                    l.push([set.packages[d.package].clone(), d.id.clone(), lang, doc.stoplist.to_string()]);
+                }
                 let dir = out.join(&set.packages[d.package]);
                 let path = dir.join(format!("{}.txt", d.id));
                 let written =
@@ -73,6 +81,10 @@ pub fn run(a: Args) -> Result<()> {
                 bar.inc();
             });
             bar.finish();
+            let mut languages = languages.into_inner().unwrap_or_default();
+            languages.sort();
+            let header = ["package", "id", "lang", "justext_stoplist"].map(String::from);
+            crate::report::csv::write(&out.join(LANGUAGES), std::iter::once(header).chain(languages))?;
             let failures = failures.into_inner().unwrap_or_default();
             for f in failures.iter().flatten() {
                 eprintln!("cetune: warning: {f}");

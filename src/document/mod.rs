@@ -21,10 +21,11 @@ pub mod hidden;
 pub mod lang;
 pub mod parse;
 pub mod scan;
+pub mod stoplists;
 pub mod tags;
 pub mod words;
 
-pub use parse::{Dom, Node, TextInfo};
+pub use parse::{BpBlock, Dom, Node, Para, TextInfo};
 pub use scan::{Kind, Source, SrcToken};
 pub use tags::Tag;
 pub use words::WordMap;
@@ -137,6 +138,8 @@ pub struct Document {
     pub lang: Option<String>,
     /// The canonical words (source view) of every DOM text unit: one word space for both views.
     pub words: WordMap,
+    /// The jusText stop list its paragraphs were counted with (`English`, `German`, ...).
+    pub stoplist: &'static str,
 }
 
 impl Document {
@@ -154,7 +157,7 @@ impl Document {
         let deadline = std::time::Instant::now().checked_add(limits.max_parse);
         let (html, mut notes) = budget::apply(html, limits);
         let source = scan::scan(&html);
-        let (dom, cut) = parse::parse_within(&html, deadline);
+        let (mut dom, cut) = parse::parse_within(&html, deadline);
         if let Some(at) = cut {
             notes.push(format!(
                 "parsing took longer than {:.1} s (the parse-time budget): the DOM view holds only the first {at} bytes",
@@ -162,8 +165,19 @@ impl Document {
             ));
         }
         let lang = lang::detect_language(&dom);
+        let stoplist = stoplists::count_paragraph_words(&mut dom, lang.as_deref());
         let words = WordMap::build(&dom.texts, &source.words);
-        (Document { source, dom, lang, words }, notes)
+        (Document { source, dom, lang, words, stoplist }, notes)
+    }
+
+    /// Sets the page language (metadata wins over detection) and recounts what depends on it:
+    /// the jusText paragraphs' stop words.
+    pub fn set_lang(&mut self, lang: Option<String>) {
+        for p in &mut self.dom.paras {
+            (p.words, p.stop_words) = (0, 0);
+        }
+        self.stoplist = stoplists::count_paragraph_words(&mut self.dom, lang.as_deref());
+        self.lang = lang;
     }
 
     /// The keep-mask of a selection over the canonical words (`algorithms.md` §0.3): one flag

@@ -50,6 +50,213 @@ pub struct TextInfo {
     /// The nearest block-level ancestor other than `body` (its index in [`Dom::nodes`]), or
     /// [`NONE`]: the block whose link quota LQF measures.
     pub block: u32,
+    /// Its jusText paragraph (an index into [`Dom::paras`]), or [`NONE`] inside the form
+    /// controls jusText's cleaner deletes (`button select textarea applet`).
+    pub para: u32,
+    /// Its boilerpipe text block (an index into [`Dom::bp_blocks`]), or [`NONE`] inside the
+    /// elements boilerpipe ignores (`option object embed applet`) or in a block without tokens.
+    pub bp_block: u32,
+}
+
+/// Parameter-independent facts of one boilerpipe text block (`algorithms.md` §6a): a run of
+/// text between two tags that are not inline for boilerpipe.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct BpBlock {
+    /// Tokens with a letter or digit.
+    pub words: u32,
+    /// Of them, inside an `a` element.
+    pub linked: u32,
+    /// Words on the full lines when the words are wrapped at 80 characters (all words when the
+    /// block fits on one line).
+    pub wrapped_words: u32,
+    /// Full wrapped lines (1 when the block fits on one line).
+    pub lines: u32,
+    /// boilerpipe's `TerminatingBlocksFinder` marks it as the end of an article (fewer than 15
+    /// words and a text such as `Comments`, `Add your comment`, `Reader views`).
+    pub terminating: bool,
+}
+
+impl BpBlock {
+    /// Words per wrapped line (boilerpipe's text density).
+    pub fn text_density(&self) -> f64 {
+        f64::from(self.wrapped_words) / f64::from(self.lines.max(1))
+    }
+    /// Linked words per word (0 without words).
+    pub fn link_density(&self) -> f64 {
+        if self.words == 0 { 0.0 } else { f64::from(self.linked) / f64::from(self.words) }
+    }
+    /// This block followed by `next`, as boilerpipe's `TextBlock.merge_next` does.
+    pub fn merged(&self, next: &BpBlock) -> BpBlock {
+        BpBlock {
+            words: self.words + next.words,
+            linked: self.linked + next.linked,
+            wrapped_words: self.wrapped_words + next.wrapped_words,
+            lines: self.lines + next.lines,
+            terminating: self.terminating || next.terminating,
+        }
+    }
+}
+
+/// Tags that do not end a boilerpipe text block (`boilerpipe`'s inline tag actions and `a`).
+const BP_INLINE: &[&str] = &[
+    "a", "abbr", "acronym", "b", "code", "em", "font", "i", "span", "strike", "strong", "sub", "sup", "tt", "u", "var",
+];
+
+/// Elements whose content boilerpipe ignores (beside the never-text ones).
+const BP_IGNORED: &[&str] = &["applet", "embed", "object", "option"];
+
+/// boilerpipe's tokens (`[\w"'.,!@\-:;$?()/]+`) of `text`: calls `f(chars, is_word)`.
+fn bp_tokens(text: &str, mut f: impl FnMut(u32, bool)) {
+    let token_char = |c: char| c.is_alphanumeric() || c == '_' || "\"'.,!@-:;$?()/".contains(c);
+    for tok in text.split(|c: char| !token_char(c)).filter(|t| !t.is_empty()) {
+        f(tok.chars().count() as u32, tok.chars().any(char::is_alphanumeric));
+    }
+}
+
+/// boilerpipe's end-of-article markers (`TerminatingBlocksFinder`) on a block's text.
+fn bp_terminating(text: &str, words: u32) -> bool {
+    let t = text.trim().to_lowercase();
+    if words >= 15 || t.chars().count() < 8 {
+        return false;
+    }
+    let digits = t.len() - t.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let after = &t[digits..];
+    t.starts_with("comments")
+        || (digits > 0 && (after.starts_with(" comments") || after.starts_with(" users responded in")))
+        || ["© reuters", "please rate this", "post a comment"].iter().any(|m| t.starts_with(m))
+        || [
+            "what you think...",
+            "add your comment",
+            "add comment",
+            "reader views",
+            "have your say",
+            "reader comments",
+            "rätta artikeln",
+        ]
+        .iter()
+        .any(|m| t.contains(m))
+        || t == "thanks for your comments - this feedback is now closed"
+}
+
+/// The boilerpipe blocks of a flattened page: units with the same segment number form a block;
+/// a block without any token is dropped (its units get [`NONE`]).
+fn bp_blocks(dom: &mut Dom, segs: &[u32]) {
+    let mut start = 0;
+    let mut text = String::new();
+    while start < segs.len() {
+        let seg = segs[start];
+        let mut end = start;
+        while end < segs.len() && segs[end] == seg {
+            end += 1;
+        }
+        if seg == NONE {
+            start = end;
+            continue;
+        }
+        let (mut b, mut tokens, mut line_len, mut line_words) = (BpBlock::default(), 0u32, -1i64, 0u32);
+        text.clear();
+        for u in start..end {
+            let linked = dom.info[u].in_a;
+            let t = dom.texts.get(u);
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            text.push_str(t);
+            bp_tokens(t, |len, word| {
+                tokens += 1;
+                if !word {
+                    return;
+                }
+                b.words += 1;
+                b.linked += u32::from(linked);
+                line_words += 1;
+                line_len += i64::from(len) + 1;
+                if line_len > 80 {
+                    b.lines += 1;
+                    line_len = i64::from(len);
+                    line_words = 1;
+                }
+            });
+        }
+        let id = if tokens == 0 {
+            NONE
+        } else {
+            (b.wrapped_words, b.lines) = if b.lines == 0 { (b.words, 1) } else { (b.words - line_words, b.lines) };
+            if b.wrapped_words == 0 {
+                (b.wrapped_words, b.lines) = (b.words, 1);
+            }
+            b.terminating = bp_terminating(&text, b.words);
+            dom.bp_blocks.push(b);
+            (dom.bp_blocks.len() - 1) as u32
+        };
+        for u in start..end {
+            dom.info[u].bp_block = id;
+        }
+        start = end;
+    }
+}
+/// Parameter-independent facts of one jusText paragraph (`algorithms.md` §3b): a run of text
+/// between two of jusText's paragraph tags (or a `<br><br>`). Words and stop words are counted
+/// after language detection (`stoplists.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Para {
+    /// Characters of its whitespace-normalised text (units joined by one space).
+    pub chars: u32,
+    /// Characters of its units inside an `a` element (with or without `href`).
+    pub link_chars: u32,
+    /// Whitespace-separated words.
+    pub words: u32,
+    /// Words whose lower-case form is in the page language's jusText stop list.
+    pub stop_words: u32,
+    /// An `h1`–`h6` element was open where the paragraph started.
+    pub heading: bool,
+    /// Its text holds `©` or the literal `&copy`.
+    pub copyright: bool,
+}
+
+/// jusText's paragraph tags (`justext.core.PARAGRAPH_TAGS`): each start or end tag starts a
+/// new paragraph.
+const JT_PARAGRAPH: &[&str] = &[
+    "blockquote",
+    "body",
+    "caption",
+    "center",
+    "col",
+    "colgroup",
+    "dd",
+    "div",
+    "dl",
+    "dt",
+    "fieldset",
+    "form",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "legend",
+    "li",
+    "optgroup",
+    "option",
+    "p",
+    "pre",
+    "table",
+    "td",
+    "textarea",
+    "tfoot",
+    "th",
+    "thead",
+    "tr",
+    "ul",
+];
+
+/// Elements jusText's lxml cleaner deletes with their content (`forms=True`, `embedded=True`).
+const JT_KILLED: &[&str] = &["applet", "button", "input", "select", "textarea"];
+
+/// A `form` is unwrapped by jusText's cleaner (`remove_tags`), so it starts no paragraph.
+fn jt_paragraph(name: &str) -> bool {
+    name != "form" && JT_PARAGRAPH.contains(&name)
 }
 
 /// The flattened, rendered DOM.
@@ -63,6 +270,10 @@ pub struct Dom {
     pub info: Vec<TextInfo>,
     /// Index of the `body` element (0 when absent).
     pub body: u32,
+    /// jusText's paragraphs, in document order.
+    pub paras: Vec<Para>,
+    /// boilerpipe's text blocks, in document order.
+    pub bp_blocks: Vec<BpBlock>,
 }
 
 impl Dom {
@@ -99,6 +310,11 @@ fn block_ancestor(nodes: &[Node], mut node: u32) -> u32 {
         node = n.parent;
     }
     NONE
+}
+
+/// `h1` to `h6`.
+fn is_heading(name: &str) -> bool {
+    matches!(name, "h1" | "h2" | "h3" | "h4" | "h5" | "h6")
 }
 
 /// Parses a page into the flattened DOM.
@@ -144,6 +360,11 @@ fn flatten(doc: &Html) -> Dom {
     let mut br_run = false;
     let mut buf = String::new();
     let br = tag("br");
+    // jusText's paragraphs: a boundary counter, whether a boundary is pending since the last
+    // paragraph, the heading depth, the killed-control depth and the `<br>` run.
+    let (mut jt_new, mut jt_heading, mut jt_headings, mut jt_killed, mut jt_br) = (true, false, 0u32, 0u32, false);
+    // boilerpipe's blocks: a segment counter, the ignored-element depth, each unit's segment.
+    let (mut bp_seg, mut bp_ignored, mut bp_segs) = (0u32, 0u32, Vec::new());
     for edge in doc.tree.root().traverse() {
         match edge {
             ego_tree::iter::Edge::Open(n) => {
@@ -165,6 +386,17 @@ fn flatten(doc: &Html) -> Dom {
                         if t.is_anchor() {
                             a_href.push(href);
                         }
+                        let name = t.name();
+                        jt_headings += u32::from(is_heading(name));
+                        jt_killed += u32::from(JT_KILLED.contains(&name));
+                        if jt_paragraph(name) || (t == br && jt_br) {
+                            jt_new = true;
+                            jt_heading = jt_headings > 0;
+                        } else {
+                            jt_br = t == br;
+                        }
+                        bp_ignored += u32::from(BP_IGNORED.contains(&name));
+                        bp_seg += u32::from(!BP_INLINE.contains(&name));
                         if t.is_block() {
                             pending = sep::NEWLINE;
                             segment += 1;
@@ -191,6 +423,23 @@ fn flatten(doc: &Html) -> Dom {
                             continue;
                         }
                         br_run = false;
+                        jt_br = false;
+                        let para = if jt_killed > 0 {
+                            NONE
+                        } else {
+                            if jt_new {
+                                dom.paras.push(Para { heading: jt_heading, ..Para::default() });
+                                jt_new = false;
+                            }
+                            let p = dom.paras.last_mut().expect("pushed above");
+                            let chars = buf.chars().count() as u32;
+                            p.chars += chars + u32::from(p.chars > 0);
+                            if !a_href.is_empty() {
+                                p.link_chars += chars;
+                            }
+                            p.copyright |= buf.contains('©') || buf.contains("&copy");
+                            (dom.paras.len() - 1) as u32
+                        };
                         let unit = dom.texts.push(&buf, pending.max(sep::SPACE));
                         pending = 0;
                         let parent = stack.last().copied().unwrap_or(NONE);
@@ -203,7 +452,10 @@ fn flatten(doc: &Html) -> Dom {
                             in_href: a_href.iter().any(|h| *h),
                             segment,
                             block: block_ancestor(&dom.nodes, parent),
+                            para,
+                            bp_block: NONE,
                         });
+                        bp_segs.push(if bp_ignored > 0 { NONE } else { bp_seg });
                     }
                     _ => {}
                 }
@@ -221,6 +473,15 @@ fn flatten(doc: &Html) -> Dom {
                         if t.is_anchor() {
                             a_href.pop();
                         }
+                        let name = t.name();
+                        jt_headings -= u32::from(is_heading(name) && jt_headings > 0);
+                        jt_killed -= u32::from(JT_KILLED.contains(&name) && jt_killed > 0);
+                        if jt_paragraph(name) {
+                            jt_new = true;
+                            jt_heading = jt_headings > 0;
+                        }
+                        bp_ignored -= u32::from(BP_IGNORED.contains(&name) && bp_ignored > 0);
+                        bp_seg += u32::from(!BP_INLINE.contains(&name));
                         if t.is_block() {
                             pending = sep::NEWLINE;
                             segment += 1;
@@ -240,6 +501,7 @@ fn flatten(doc: &Html) -> Dom {
             }
         }
     }
+    bp_blocks(&mut dom, &bp_segs);
     dom
 }
 

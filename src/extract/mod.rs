@@ -5,11 +5,13 @@
 //!
 //! Imports from the crate: `document`, `params` and `error`.
 
+pub mod boilerpipe;
 pub mod bte;
 pub mod ccb;
 pub mod crunch;
 pub mod density;
 pub mod full;
+pub mod justext;
 pub mod lqf;
 pub mod stopwords;
 
@@ -62,6 +64,8 @@ pub const FAMILIES: &[Family] = &[
     family!("density", density::Density::build),
     family!("bte", bte::Bte::build),
     family!("crunch", crunch::Crunch::build),
+    family!("justext", justext::JusText::build),
+    family!("boilerpipe", boilerpipe::Boilerpipe::build),
 ];
 
 /// Names of every family, in table order.

@@ -134,7 +134,7 @@ fn prepare_quietly(gd: &GoldDoc, rule: TokenRule, limits: &crate::limits::Limits
     let parsed = std::panic::catch_unwind(|| {
         let (mut d, notes) = Document::parse_limited(&page, limits);
         if gd.lang.is_some() {
-            d.lang = gd.lang.clone();
+            d.set_lang(gd.lang.clone());
         }
         (d, notes)
     });

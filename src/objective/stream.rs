@@ -4,6 +4,7 @@
 
 use super::corpus::{prepare, warn_skipped};
 use super::score::{DocScore, Scratch, score_entry};
+use crate::document::Document;
 use crate::extract::Extractor;
 use crate::goldset::{GoldDoc, GoldSet};
 use rayon::prelude::*;
@@ -32,9 +33,9 @@ pub fn score_set(
 /// has warned about it), or the message of an extractor failure.
 pub type Extracted = std::result::Result<String, Option<String>>;
 
-/// Extracts the text of every document with `ex` and hands it to `sink` (called from several
-/// threads).
-pub fn extract_set(set: &GoldSet, ex: &dyn Extractor, sink: &(dyn Fn(&GoldDoc, Extracted) + Sync)) {
+/// Extracts the text of every document with `ex` and hands it, with the parsed page when there
+/// is one, to `sink` (called from several threads).
+pub fn extract_set(set: &GoldSet, ex: &dyn Extractor, sink: &(dyn Fn(&GoldDoc, Extracted, Option<&Document>) + Sync)) {
     warn_skipped(set);
     set.docs.par_iter().for_each(|d| {
         let e = prepare(set, d);
@@ -45,7 +46,7 @@ pub fn extract_set(set: &GoldSet, ex: &dyn Extractor, sink: &(dyn Fn(&GoldDoc, E
             }
             None => Err(None),
         };
-        sink(d, out);
+        sink(d, out, e.doc.as_ref());
     });
 }
 
