@@ -164,7 +164,7 @@ fn collection(a: &Args, ex: &dyn crate::extract::Extractor, limits: crate::limit
         eprintln!("{}", summary.line());
     }
     if summary.interrupted {
-        return Err(Error::new(ErrorKind::Interrupted, "interrupted: the output is complete up to the last page written"));
+        return Err(Error::new(ErrorKind::Interrupted, "stopped by Ctrl-C"));
     }
     if summary.failed > 0 {
         return Err(Error::input(format!("{} of {} pages failed", summary.failed, summary.pages)));

@@ -124,7 +124,9 @@ impl Inputs {
             }
         };
         if paths.is_empty() && files_from.is_none() {
-            return Err(Error::config("name the pages to extract: files, folders, '-' for standard input, or --files-from"));
+            return Err(Error::config(
+                "name the pages to extract: files, folders, '-' for standard input, or --files-from",
+            ));
         }
         Ok(Inputs {
             queue: paths.iter().cloned().collect(),
@@ -147,9 +149,10 @@ impl Inputs {
     pub fn is_one_page(&self) -> bool {
         self.files_from.is_none()
             && self.queue.len() == 1
-            && self.queue.front().is_some_and(|p| {
-                (p.as_os_str() == "-" || !p.is_dir()) && self.kind_of(p) == InputFormat::Html
-            })
+            && self
+                .queue
+                .front()
+                .is_some_and(|p| (p.as_os_str() == "-" || !p.is_dir()) && self.kind_of(p) == InputFormat::Html)
     }
 
     /// How a file is read.
@@ -222,9 +225,17 @@ impl Inputs {
                 return Some(Item { id: "-".into(), url: None, rel: "stdin".into(), payload });
             }
             if !std::fs::metadata(&p).is_ok_and(|m| m.is_file()) {
-                return Some(error_item(id, "not a regular file (a FIFO, socket, device or broken link): not read".into()));
+                return Some(error_item(
+                    id,
+                    "not a regular file (a FIFO, socket, device or broken link): not read".into(),
+                ));
             }
-            return Some(Item { id, url: None, rel: PathBuf::from(strip_ext(&file_name(&p))), payload: Payload::File(p) });
+            return Some(Item {
+                id,
+                url: None,
+                rel: PathBuf::from(strip_ext(&file_name(&p))),
+                payload: Payload::File(p),
+            });
         }
         let name = p.display().to_string();
         let src = match open_source(&p) {

@@ -39,15 +39,26 @@ pub trait Sink {
 
 /// One JSONL line of an outcome (with its newline).
 pub fn jsonl_line(o: &Outcome) -> Vec<u8> {
-    let v = serde_json::json!({
-        "id": o.id,
-        "url": o.url,
-        "text": o.text,
-        "words": o.words,
-        "language": o.language,
-        "ms": (o.ms * 1000.0).round() / 1000.0,
-        "error": o.error,
-    });
+    /// The fields in the documented order.
+    #[derive(serde::Serialize)]
+    struct Line<'a> {
+        id: &'a str,
+        url: Option<&'a str>,
+        text: &'a str,
+        words: usize,
+        language: Option<&'a str>,
+        ms: f64,
+        error: Option<&'a str>,
+    }
+    let v = Line {
+        id: &o.id,
+        url: o.url.as_deref(),
+        text: &o.text,
+        words: o.words,
+        language: o.language.as_deref(),
+        ms: (o.ms * 1000.0).round() / 1000.0,
+        error: o.error.as_deref(),
+    };
     let mut line = serde_json::to_vec(&v).unwrap_or_default();
     line.push(b'\n');
     line
@@ -70,7 +81,9 @@ impl Stream {
     pub fn file(path: &Path, format: OutFormat, force: bool, inputs: &[PathBuf]) -> Result<Stream> {
         refuse_inputs(path, inputs)?;
         if path.is_dir() {
-            return Err(Error::config("output file is a folder (write one .txt per page with --out DIR/)").with_path(path));
+            return Err(
+                Error::config("output file is a folder (write one .txt per page with --out DIR/)").with_path(path)
+            );
         }
         if path.exists() && !force {
             return Err(Error::config("output file exists; use --force to replace it").with_path(path));
@@ -167,6 +180,7 @@ mod tests {
             ..Default::default()
         };
         let line = String::from_utf8(jsonl_line(&o)).unwrap();
+        assert!(line.starts_with("{\"id\":\"a\",\"url\":null,\"text\":"), "{line}");
         assert!(line.ends_with('\n') && line.matches('\n').count() == 1);
         let v: serde_json::Value = serde_json::from_str(&line).unwrap();
         assert_eq!(v["text"], "x \"y\"\nz");

@@ -44,7 +44,9 @@ pub fn process(item: Item, ex: &dyn Extractor, limits: &Limits) -> Outcome {
         Payload::Bytes(b) => {
             decode::unpack(b, limits.max_page_bytes).map(|b| decode::decode_html(&b).0).map_err(|e| e.with_id(&out.id))
         }
-        Payload::JsonLine(line) => json_page(&line, &mut out).map_err(|e| crate::error::Error::input(e).with_id(&out.id)),
+        Payload::JsonLine(line) => {
+            json_page(&line, &mut out).map_err(|e| crate::error::Error::input(e).with_id(&out.id))
+        }
         Payload::Error(e) => Err(crate::error::Error::input(e).with_id(&out.id)),
     };
     match html {

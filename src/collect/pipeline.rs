@@ -168,10 +168,17 @@ mod tests {
     fn unordered_writes_everything_once() {
         let mut got = Vec::new();
         let stop = AtomicBool::new(false);
-        map_ordered(0..300u32, 4, false, &stop, |i| i, |r| {
-            got.push(r);
-            Ok(())
-        })
+        map_ordered(
+            0..300u32,
+            4,
+            false,
+            &stop,
+            |i| i,
+            |r| {
+                got.push(r);
+                Ok(())
+            },
+        )
         .unwrap();
         got.sort();
         assert_eq!(got, (0..300).collect::<Vec<_>>());
@@ -181,13 +188,20 @@ mod tests {
     fn a_stop_ends_reading_and_what_was_written_is_a_prefix() {
         let stop = AtomicBool::new(false);
         let mut got = Vec::new();
-        map_ordered(0..100_000u64, 16, true, &stop, |i| i, |r| {
-            got.push(r);
-            if r == 50 {
-                stop.store(true, Ordering::SeqCst);
-            }
-            Ok(())
-        })
+        map_ordered(
+            0..100_000u64,
+            16,
+            true,
+            &stop,
+            |i| i,
+            |r| {
+                got.push(r);
+                if r == 50 {
+                    stop.store(true, Ordering::SeqCst);
+                }
+                Ok(())
+            },
+        )
         .unwrap();
         assert!(got.len() < 100, "{}", got.len());
         assert_eq!(got, (0..got.len() as u64).collect::<Vec<_>>());
@@ -197,10 +211,17 @@ mod tests {
     fn a_failing_writer_stops_the_run_with_its_error() {
         let stop = AtomicBool::new(false);
         let mut n = 0;
-        let r = map_ordered(0..1_000_000u64, 16, true, &stop, |i| i, |_| {
-            n += 1;
-            if n == 10 { Err(Error::input("disk full")) } else { Ok(()) }
-        });
+        let r = map_ordered(
+            0..1_000_000u64,
+            16,
+            true,
+            &stop,
+            |i| i,
+            |_| {
+                n += 1;
+                if n == 10 { Err(Error::input("disk full")) } else { Ok(()) }
+            },
+        );
         assert_eq!(r.unwrap_err().message, "disk full");
         assert_eq!(n, 10);
     }

@@ -164,9 +164,8 @@ enum Record {
 
 /// The HTML payload of an HTTP response (de-chunked), `None` when it is not HTML.
 fn http_payload(mut body: Vec<u8>) -> std::result::Result<Option<Vec<u8>>, String> {
-    let Some((head_end, body_start)) = find(&body, b"\r\n\r\n")
-        .map(|i| (i, i + 4))
-        .or_else(|| find(&body, b"\n\n").map(|i| (i, i + 2)))
+    let Some((head_end, body_start)) =
+        find(&body, b"\r\n\r\n").map(|i| (i, i + 4)).or_else(|| find(&body, b"\n\n").map(|i| (i, i + 2)))
     else {
         return Err("no HTTP header in the response record".into());
     };
@@ -222,8 +221,8 @@ fn dechunk(mut b: &[u8]) -> Option<Vec<u8>> {
 /// One WARC record (for tests and for generating WARC files): a `response` record of an HTTP
 /// response with content type `ctype` and `payload`.
 pub fn response_record(url: &str, id: &str, ctype: &str, payload: &[u8]) -> Vec<u8> {
-    let mut http = format!("HTTP/1.1 200 OK\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\n\r\n", payload.len())
-        .into_bytes();
+    let mut http =
+        format!("HTTP/1.1 200 OK\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\n\r\n", payload.len()).into_bytes();
     http.extend_from_slice(payload);
     let mut rec = format!(
         "WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:{id}>\r\nWARC-Target-URI: {url}\r\n\
