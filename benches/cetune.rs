@@ -250,7 +250,11 @@ fn main() {
 fn cpu_model() -> String {
     std::fs::read_to_string("/proc/cpuinfo")
         .ok()
-        .and_then(|c| c.lines().find(|l| l.starts_with("model name")).map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string()))
+        .and_then(|c| {
+            c.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+        })
         .unwrap_or_default()
 }
 
@@ -331,11 +335,22 @@ fn collect_bench(shared: &Path, tmp: &Path) {
     let records = write_warc(&input, &warc, mb << 20);
     let (secs, mem_warc) = extract("2", &warc);
     row(
-        &format!("a {:.0} MB WARC.gz of {records} response records, 2 threads", std::fs::metadata(&warc).unwrap().len() as f64 / 1e6),
+        &format!(
+            "a {:.0} MB WARC.gz of {records} response records, 2 threads",
+            std::fs::metadata(&warc).unwrap().len() as f64 / 1e6
+        ),
         format!("{secs:.0} s ({:.0} pages/s), peak {mem_warc:.0} MiB", records as f64 / secs),
         "the same peak memory",
     );
     let _ = std::fs::remove_file(&warc);
+    // The memory bound is a check, not only a figure: within 300 MB and not growing with the
+    // count (a few MiB of allocator noise allowed).
+    for (what, mem) in [("10,000+ pages", mem_many), ("the WARC.gz", mem_warc)] {
+        assert!(
+            mem <= 300.0 && mem <= 2.0 * mem_small + 32.0,
+            "peak memory over {what}: {mem:.0} MiB, over {pages} pages {mem_small:.0} MiB"
+        );
+    }
 }
 
 /// Writes the folder's pages as WARC response records, gzipped one member per record, until the
@@ -392,7 +407,12 @@ fn python_baselines(venv: &Path, input: &Path, tmp: &Path) -> (f64, f64, f64) {
                 .map(|_| {
                     let t = Instant::now();
                     let st = Command::new(venv.join("bin/python"))
-                        .args([script.to_str().unwrap(), input.to_str().unwrap(), procs, tmp.join("res.jsonl").to_str().unwrap()])
+                        .args([
+                            script.to_str().unwrap(),
+                            input.to_str().unwrap(),
+                            procs,
+                            tmp.join("res.jsonl").to_str().unwrap(),
+                        ])
                         .stdout(Stdio::null())
                         .status()
                         .expect("run resiliparse");
