@@ -7,7 +7,14 @@
 //!   and warm (documents parsed once);
 //! - a whole default ACCB `optimise` run on that sample, parsing included (the CLI);
 //! - `evaluate` over all of WCXB dev with peak resident memory (the CLI);
-//! - cost against collection size: WCXB 120 / 500 / all documents.
+//! - cost against collection size: WCXB 120 / 500 / all documents;
+//! - `extract` over collections (issue 15): pages/s over the 621 L3S-GN1 pages with the tuned
+//!   TCCB setting, beside trafilatura's parallel CLI and Resiliparse (when `CETUNE_BENCH_VENV`
+//!   names a virtual environment holding both), and peak memory over 621 pages, over 10,000+
+//!   pages and over a WARC.gz of `CETUNE_BENCH_WARC_MB` (1024) MB made from the pages: memory
+//!   must not grow with the count.
+//!
+//! `cargo bench -- collect` runs only the last part.
 
 use cetune::document::Document;
 use cetune::eval::{GoldIndex, lcs_naive, tokens};
@@ -65,28 +72,24 @@ fn main() {
     if std::env::args().any(|a| a == "--list") {
         return; // cargo bench -- --list
     }
+    let only_collect = std::env::args().skip(1).any(|a| a == "collect");
     let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/goldsets");
     assert!(shared.is_dir(), "the benchmarks read the real gold sets in {}", shared.display());
     let tmp = std::env::temp_dir().join(format!("cetune-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     let opts = Options { keep_empty: false, force: true };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if only_collect {
+        println!("machine: {cores} cores; {}\n\n| measure | median | target |\n|---|---|---|", cpu_model());
+        collect_bench(&shared, &tmp);
+        let _ = std::fs::remove_dir_all(&tmp);
+        return;
+    }
     let l3s = tmp.join("l3s");
     let wcxb = tmp.join("wcxb");
     import("l3s".parse().unwrap(), &shared.join("l3s-gn1"), &l3s, &opts).expect("import L3S-GN1");
     import("wcxb".parse().unwrap(), &shared.join("wcxb-dev"), &wcxb, &opts).expect("import WCXB dev");
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    println!(
-        "machine: {cores} cores; {}",
-        std::fs::read_to_string("/proc/cpuinfo")
-            .ok()
-            .and_then(|c| c.lines().find(|l| l.starts_with("model name")).map(|l| l
-                .split(':')
-                .nth(1)
-                .unwrap_or("")
-                .trim()
-                .to_string()))
-            .unwrap_or_default()
-    );
+    println!("machine: {cores} cores; {}", cpu_model());
     println!("\n| measure | median | target |\n|---|---|---|");
 
     // 1. Parse throughput.
@@ -243,5 +246,185 @@ fn main() {
             "linear",
         );
     }
+
+    collect_bench(&shared, &tmp);
     let _ = std::fs::remove_dir_all(&tmp);
+}
+
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|c| {
+            c.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+        })
+        .unwrap_or_default()
+}
+
+/// `extract` over collections (issue 15): throughput against trafilatura and Resiliparse, and
+/// the memory bound (the same peak over 621 pages, 10,000+ pages and a 1 GB WARC.gz).
+fn collect_bench(shared: &Path, tmp: &Path) {
+    let input = shared.join("l3s-gn1/input");
+    let pages = std::fs::read_dir(&input).unwrap().count();
+    let best = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/reference/tccb/best.yaml");
+    let extract = |threads: &str, what: &Path| {
+        run_cli(&[
+            "extract",
+            "--params",
+            best.to_str().unwrap(),
+            "--format",
+            "jsonl",
+            "--threads",
+            threads,
+            "-q",
+            what.to_str().unwrap(),
+        ])
+    };
+    let two: Vec<(f64, f64)> = (0..5).map(|_| extract("2", &input)).collect();
+    let secs2 = median(two.iter().map(|r| r.0).collect());
+    let mem_small = median(two.iter().map(|r| r.1).collect());
+    row(
+        &format!("extract --format jsonl, tuned TCCB, {pages} L3S-GN1 pages, 2 threads (CLI)"),
+        format!("{:.0} pages/s ({secs2:.2} s), peak {mem_small:.0} MiB", pages as f64 / secs2),
+        ">= 400 pages/s",
+    );
+    let one = median((0..3).map(|_| extract("1", &input).0).collect());
+    row("the same, 1 thread: per page", format!("{:.2} ms", one * 1e3 / pages as f64), "<= Resiliparse's");
+    match std::env::var_os("CETUNE_BENCH_VENV").map(PathBuf::from) {
+        Some(venv) => {
+            let (traf, res1, res2) = python_baselines(&venv, &input, tmp);
+            row(
+                "trafilatura CLI --parallel 2, same folder",
+                format!("{:.1} pages/s ({traf:.1} s); cetune is {:.1}x faster", pages as f64 / traf, traf / secs2),
+                "cetune >= 10x",
+            );
+            row(
+                "Resiliparse main content, 1 process: per page",
+                format!("{:.2} ms; cetune is {:.1}x faster", res1 * 1e3 / pages as f64, res1 / one),
+                "",
+            );
+            row(
+                "Resiliparse main content, 2 processes",
+                format!("{:.0} pages/s ({res2:.2} s)", pages as f64 / res2),
+                "",
+            );
+        }
+        None => row("trafilatura, Resiliparse", "skipped: set CETUNE_BENCH_VENV to a venv with both".into(), ""),
+    }
+    // 10,000+ pages: the folder repeated (hard links, else copies).
+    let many = tmp.join("l3s-many");
+    let copies = 10_000usize.div_ceil(pages);
+    for k in 0..copies {
+        let dir = many.join(format!("copy{k:02}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        for e in std::fs::read_dir(&input).unwrap() {
+            let p = e.unwrap().path();
+            let to = dir.join(p.file_name().unwrap());
+            if std::fs::hard_link(&p, &to).is_err() {
+                std::fs::copy(&p, &to).unwrap();
+            }
+        }
+    }
+    let (secs, mem_many) = extract("2", &many);
+    row(
+        &format!("peak memory over {} pages (the folder {copies} times), 2 threads", copies * pages),
+        format!("{mem_many:.0} MiB ({:.0} pages/s); {mem_small:.0} MiB over {pages}", (copies * pages) as f64 / secs),
+        "<= 300 MB, independent of the count",
+    );
+    let _ = std::fs::remove_dir_all(&many);
+    // A WARC.gz made from the pages, one gzip member per record (as Common Crawl).
+    let mb: u64 = std::env::var("CETUNE_BENCH_WARC_MB").ok().and_then(|v| v.parse().ok()).unwrap_or(1024);
+    let warc = tmp.join("l3s.warc.gz");
+    let records = write_warc(&input, &warc, mb << 20);
+    let (secs, mem_warc) = extract("2", &warc);
+    row(
+        &format!(
+            "a {:.0} MB WARC.gz of {records} response records, 2 threads",
+            std::fs::metadata(&warc).unwrap().len() as f64 / 1e6
+        ),
+        format!("{secs:.0} s ({:.0} pages/s), peak {mem_warc:.0} MiB", records as f64 / secs),
+        "the same peak memory",
+    );
+    let _ = std::fs::remove_file(&warc);
+    // The memory bound is a check, not only a figure: within 300 MB and not growing with the
+    // count (a few MiB of allocator noise allowed).
+    for (what, mem) in [("10,000+ pages", mem_many), ("the WARC.gz", mem_warc)] {
+        assert!(
+            mem <= 300.0 && mem <= 2.0 * mem_small + 32.0,
+            "peak memory over {what}: {mem:.0} MiB, over {pages} pages {mem_small:.0} MiB"
+        );
+    }
+}
+
+/// Writes the folder's pages as WARC response records, gzipped one member per record, until the
+/// file reaches `bytes`; returns the number of records.
+fn write_warc(input: &Path, out: &Path, bytes: u64) -> u64 {
+    use std::io::Write;
+    let pages: Vec<Vec<u8>> =
+        std::fs::read_dir(input).unwrap().map(|e| std::fs::read(e.unwrap().path()).unwrap()).collect();
+    let mut f = std::io::BufWriter::new(std::fs::File::create(out).unwrap());
+    let (mut written, mut n) = (0u64, 0u64);
+    while written < bytes {
+        let page = &pages[n as usize % pages.len()];
+        let rec = cetune::collect::warc::response_record(
+            &format!("http://example.org/{n}"),
+            &format!("{n:08}"),
+            "text/html",
+            page,
+        );
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(&rec).unwrap();
+        let gz = e.finish().unwrap();
+        f.write_all(&gz).unwrap();
+        written += gz.len() as u64;
+        n += 1;
+    }
+    f.flush().unwrap();
+    n
+}
+
+/// Wall seconds of trafilatura's parallel CLI (2 processes) and of Resiliparse (1 and 2
+/// processes) over the folder, each the median of 3 runs.
+fn python_baselines(venv: &Path, input: &Path, tmp: &Path) -> (f64, f64, f64) {
+    let traf = median(
+        (0..3)
+            .map(|_| {
+                let out = tmp.join("trafilatura");
+                let _ = std::fs::remove_dir_all(&out);
+                let t = Instant::now();
+                let st = Command::new(venv.join("bin/trafilatura"))
+                    .args(["--input-dir", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--parallel", "2"])
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .status()
+                    .expect("run trafilatura");
+                assert!(st.success());
+                t.elapsed().as_secs_f64()
+            })
+            .collect(),
+    );
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/resiliparse_folder.py");
+    let res = |procs: &str| {
+        median(
+            (0..3)
+                .map(|_| {
+                    let t = Instant::now();
+                    let st = Command::new(venv.join("bin/python"))
+                        .args([
+                            script.to_str().unwrap(),
+                            input.to_str().unwrap(),
+                            procs,
+                            tmp.join("res.jsonl").to_str().unwrap(),
+                        ])
+                        .stdout(Stdio::null())
+                        .status()
+                        .expect("run resiliparse");
+                    assert!(st.success());
+                    t.elapsed().as_secs_f64()
+                })
+                .collect(),
+        )
+    };
+    (traf, res("1"), res("2"))
 }

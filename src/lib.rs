@@ -7,6 +7,7 @@
 //!
 //! - [`goldset`]: gold sets (packages of pages with their true main text), importers, sampling;
 //! - [`document`]: each page parsed once into a compact model;
+//! - [`collect`]: extraction over a user's collection (folders, JSONL, WARC), streamed in order;
 //! - [`extract`]: the extractor families, one trait;
 //! - [`params`]: the YAML parameter descriptions and settings;
 //! - [`limits`]: the per-page budgets (size, attributes, tags, parse time);
@@ -21,6 +22,7 @@
 #![deny(clippy::float_cmp)]
 
 pub mod cli;
+pub mod collect;
 pub mod document;
 pub mod error;
 pub mod eval;

@@ -4,6 +4,7 @@
 mod util;
 
 mod cli;
+mod collect;
 mod optimise;
 mod real_data;
 mod robust;

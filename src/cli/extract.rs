@@ -1,14 +1,16 @@
-//! `cetune extract`: the main text of one page, or of every document of a gold set (`--dump`),
-//! so anyone can re-score the output independently.
+//! `cetune extract`: the main text of one page or of a whole collection (files, folders,
+//! standard input, JSONL, WARC; the library's `collect`), or of every document of a gold set
+//! (`--dump`), so anyone can re-score the output independently.
 
 use super::common::{LimitArgs, SettingArgs};
-use crate::document::Document;
-use crate::error::{Error, Result};
-use crate::goldset::{decode, native};
+use crate::collect::{self, InputFormat, Inputs, OutFormat, Sink, output};
+use crate::error::{Error, ErrorKind, Result};
+use crate::goldset::native;
 use crate::objective::stream::extract_set;
 use crate::report::Progress;
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// The dump's record of each page's language and the jusText stop list used for it.
 pub const LANGUAGES: &str = "languages.csv";
@@ -20,15 +22,38 @@ pub struct Args {
     setting: SettingArgs,
     #[command(flatten)]
     limits: LimitArgs,
-    /// The page to extract (HTML, optionally .gz).
-    page: Option<PathBuf>,
+    /// Pages to extract: HTML files (optionally .gz), folders (recursive: .html, .htm, .xhtml,
+    /// .html.gz), JSONL files (.jsonl), WARC files (.warc, .warc.gz), `-` for standard input.
+    inputs: Vec<PathBuf>,
+    /// How input files are read: auto (by name), html, jsonl (one JSON object a line with `html`
+    /// and optional `id`, `url`) or warc.
+    #[arg(long, value_name = "FORMAT", default_value = "auto")]
+    input_format: String,
+    /// Read further input paths, one a line, from this file (`-`: standard input).
+    #[arg(long, value_name = "FILE")]
+    files_from: Option<PathBuf>,
+    /// Output format: txt (default for one page) or jsonl (default otherwise: one line a page
+    /// with id, url, text, words, language, ms, error).
+    #[arg(long, value_name = "FORMAT")]
+    format: Option<String>,
+    /// Write to this file instead of standard output; a folder (an existing one, or a path
+    /// ending in `/`) gets one .txt per page, mirroring the input tree.
+    #[arg(long, value_name = "FILE|DIR/")]
+    out: Option<PathBuf>,
+    /// Write pages as they finish instead of in input order (faster when pages vary).
+    #[arg(long)]
+    unordered: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
     /// Extract every document of this gold set instead (with --dump).
     #[arg(long)]
     goldset: Option<PathBuf>,
     /// Folder for the dump: one OUT/<package>/<id>.txt per document, and OUT/languages.csv.
     #[arg(long)]
     dump: Option<PathBuf>,
-    /// Write into an existing non-empty --dump folder (files of the same names are replaced).
+    /// Replace an existing --out file, or write into an existing non-empty --out or --dump
+    /// folder (files of the same names are replaced).
     #[arg(long)]
     force: bool,
     /// No progress bar.
@@ -41,18 +66,9 @@ pub fn run(a: Args) -> Result<()> {
     let (_, setting) = a.setting.resolve()?;
     let ex = crate::extract::build(&setting)?;
     let limits = a.limits.limits()?;
-    match (&a.page, &a.goldset, &a.dump) {
-        (Some(page), None, None) => {
-            let bytes = decode::read_bytes(page, limits.max_page_bytes)?;
-            let (html, _) = decode::decode_html(&bytes);
-            let (doc, notes) = Document::parse_limited(&html, &limits);
-            for note in notes {
-                crate::objective::corpus::warn(&page.display().to_string(), &note);
-            }
-            println!("{}", crate::extract::extract_text(ex.as_ref(), &doc));
-            Ok(())
-        }
-        (None, Some(gs), Some(out)) => {
+    match (&a.goldset, &a.dump) {
+        (None, None) => collection(&a, ex.as_ref(), limits),
+        (Some(gs), Some(out)) if a.inputs.is_empty() && a.files_from.is_none() => {
             let mut set = native::open(gs, false)?;
             set.limits = limits;
             crate::store::prepare_out(out, a.force, &set.root)?;
@@ -97,6 +113,73 @@ pub fn run(a: Args) -> Result<()> {
             );
             crate::objective::corpus::check_some_read(&set, failures.len(), set.docs.len())
         }
-        _ => Err(Error::config("give either a PAGE, or --goldset DIR with --dump OUT")),
+        _ => Err(Error::config("give either pages to extract, or --goldset DIR with --dump OUT")),
     }
+}
+
+/// `extract` over pages, folders, JSONL and WARC files: the library's streamed, ordered run.
+fn collection(a: &Args, ex: &dyn crate::extract::Extractor, limits: crate::limits::Limits) -> Result<()> {
+    let threads = crate::objective::set_threads(a.threads)?;
+    let format: InputFormat = a.input_format.parse()?;
+    let inputs = Inputs::new(&a.inputs, a.files_from.as_deref(), format, limits.max_page_bytes)?;
+    let one_page = inputs.is_one_page();
+    let out_format = match &a.format {
+        Some(f) => f.parse()?,
+        None if one_page => OutFormat::Txt,
+        None => OutFormat::Jsonl,
+    };
+    let to_folder = a.out.as_ref().is_some_and(|o| o.is_dir() || o.to_string_lossy().ends_with('/'));
+    let mut sink: Box<dyn Sink> = match &a.out {
+        Some(_) if to_folder && out_format == OutFormat::Jsonl && a.format.is_some() => {
+            return Err(Error::config("--format jsonl writes one file: give --out FILE, not a folder"));
+        }
+        Some(o) if to_folder => Box::new(output::Folder::create(o, a.force, &a.inputs)?),
+        Some(o) => Box::new(output::Stream::file(o, out_format, a.force, &a.inputs)?),
+        None => Box::new(output::Stream::stdout(out_format)),
+    };
+    let errors_on_stderr = to_folder || out_format == OutFormat::Txt;
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let _ = ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        eprintln!("\ncetune: interrupted: writing the pages in flight, then stopping (Ctrl-C again stops at once)");
+    });
+    let opts = collect::Options { limits, unordered: a.unordered, window: (threads * 16).max(64) };
+    let bar = Progress::counter("extract", "pages", a.quiet || one_page);
+    let mut failed = 0u64;
+    let mut first_error = None;
+    let summary = collect::run(inputs, ex, &opts, sink.as_mut(), &stop, &mut |o| {
+        for note in &o.notes {
+            bar.eprintln(&format!("cetune: warning: {}: {note}", o.id));
+        }
+        if let Some(e) = &o.error {
+            failed += 1;
+            if errors_on_stderr && !one_page {
+                bar.eprintln(&format!("cetune: {e}"));
+            }
+            first_error.get_or_insert_with(|| e.clone());
+        }
+        bar.message(format!("{failed} failed"));
+        bar.inc();
+    })?;
+    bar.finish();
+    if one_page && !summary.interrupted {
+        // One page: its text, or its error as the one line of a failed command.
+        return match first_error {
+            Some(e) => Err(Error::input(e)),
+            None => Ok(()),
+        };
+    }
+    if !a.quiet || summary.failed > 0 || summary.interrupted {
+        eprintln!("{}", summary.line());
+    }
+    if summary.interrupted {
+        return Err(Error::new(ErrorKind::Interrupted, "stopped by Ctrl-C"));
+    }
+    if summary.failed > 0 {
+        return Err(Error::input(format!("{} of {} pages failed", summary.failed, summary.pages)));
+    }
+    Ok(())
 }

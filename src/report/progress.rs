@@ -24,6 +24,21 @@ impl Progress {
         bar.set_prefix(label.to_string());
         Progress { bar }
     }
+    /// A counter without a known end (a streamed collection): items, items per second and a
+    /// message; hidden when `quiet`.
+    pub fn counter(label: &str, unit: &str, quiet: bool) -> Progress {
+        let bar = if quiet {
+            ProgressBar::hidden()
+        } else {
+            ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr())
+        };
+        let template = format!("{{prefix:>10}} [{{elapsed_precise}}] {{pos}} {unit}, {{per_sec}} {{msg}}");
+        if let Ok(style) = ProgressStyle::with_template(&template) {
+            bar.set_style(style);
+        }
+        bar.set_prefix(label.to_string());
+        Progress { bar }
+    }
     /// Advances by one.
     pub fn inc(&self) {
         self.bar.inc(1);
@@ -43,6 +58,11 @@ impl Progress {
     /// Prints a line above the bar.
     pub fn println(&self, line: String) {
         self.bar.println(line);
+    }
+    /// Prints a line on standard error, above the bar when one is drawn (unlike
+    /// [`Progress::println`], also when the bar is hidden).
+    pub fn eprintln(&self, line: &str) {
+        self.bar.suspend(|| eprintln!("{line}"));
     }
     /// Removes the bar.
     pub fn finish(&self) {

@@ -1,0 +1,494 @@
+//! The inputs of a collection run as one lazy sequence of pages ([`Item`]s): files, folders
+//! (walked recursively in name order, HTML files only), `-` for standard input, JSONL files (one
+//! JSON object a line) and WARC files. Nothing is listed or read ahead: a folder is walked one
+//! directory at a time, a JSONL or WARC file one line or record at a time, so memory does not
+//! grow with the size of the collection. Pages are read from disk in the workers (parallel I/O);
+//! JSONL lines are parsed there too.
+
+use super::warc;
+use crate::error::{Error, Result};
+use flate2::read::MultiGzDecoder;
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
+
+/// How input files are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum InputFormat {
+    /// By name: `.warc`, `.warc.gz` are WARC; `.jsonl`, `.jsonl.gz`, `.ndjson` are JSONL; any
+    /// other file is one HTML page; standard input is one HTML page.
+    #[default]
+    Auto,
+    /// Every file (and standard input) is one HTML page.
+    Html,
+    /// Every file (and standard input) holds one JSON object a line: `html`, optional `id`, `url`.
+    Jsonl,
+    /// Every file (and standard input) is a WARC file (optionally gzipped, per record or whole).
+    Warc,
+}
+
+impl std::str::FromStr for InputFormat {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "auto" => Ok(InputFormat::Auto),
+            "html" => Ok(InputFormat::Html),
+            "jsonl" => Ok(InputFormat::Jsonl),
+            "warc" => Ok(InputFormat::Warc),
+            _ => Err(Error::config(format!("unknown input format '{s}' (known: auto, html, jsonl, warc)"))),
+        }
+    }
+}
+
+/// File names a folder walk takes as HTML pages.
+pub const HTML_EXTENSIONS: &[&str] = &[".html", ".htm", ".xhtml", ".html.gz", ".htm.gz", ".xhtml.gz"];
+const JSONL_EXTENSIONS: &[&str] = &[".jsonl", ".jsonl.gz", ".ndjson", ".ndjson.gz"];
+const WARC_EXTENSIONS: &[&str] = &[".warc", ".warc.gz"];
+
+/// What a page is made of, read lazily.
+#[derive(Debug)]
+pub enum Payload {
+    /// A page file, read (and gunzipped) by the worker.
+    File(PathBuf),
+    /// Page bytes already read (standard input, a WARC record's payload).
+    Bytes(Vec<u8>),
+    /// One JSONL line, parsed by the worker.
+    JsonLine(Vec<u8>),
+    /// The page could not be read: why.
+    Error(String),
+}
+
+/// One page of the collection.
+#[derive(Debug)]
+pub struct Item {
+    /// Its id: the file path, the JSONL `id` (else `file:line`), the WARC record id.
+    pub id: String,
+    /// Its URL, when the input says (JSONL `url`, WARC target URI).
+    pub url: Option<String>,
+    /// Its place in an output folder, without `.txt` (the input tree mirrored); a JSONL line's
+    /// `id` is appended by the worker.
+    pub rel: PathBuf,
+    /// The page itself.
+    pub payload: Payload,
+}
+
+type Source = Box<dyn BufRead + Send>;
+
+enum Current {
+    Idle,
+    Walk { prefix: PathBuf, root: PathBuf, stack: Vec<Vec<PathBuf>> },
+    Lines { src: Source, name: String, prefix: PathBuf, line: usize },
+    Warc(Box<warc::Reader<Source>>),
+}
+
+/// Every page of the inputs, in order: one lazy iterator.
+pub struct Inputs {
+    queue: VecDeque<PathBuf>,
+    files_from: Option<(Source, String)>,
+    several: bool,
+    format: InputFormat,
+    max: u64,
+    cur: Current,
+    skipped: Arc<AtomicU64>,
+}
+
+/// A named input path that does not exist: one clear line, exit 2, before anything is read.
+fn check_exists(p: &Path) -> Result<()> {
+    if p.as_os_str() == "-" || std::fs::symlink_metadata(p).is_ok() {
+        return Ok(());
+    }
+    Err(Error::not_found(p, "input not found: no such file or folder"))
+}
+
+impl Inputs {
+    /// The pages of `paths` (files, folders, `-`), and then of the paths listed one a line in
+    /// `files_from` (a file, or `-` for standard input), read as `format`; pages larger than
+    /// `max` bytes are errors. A path that does not exist is a configuration error.
+    pub fn new(paths: &[PathBuf], files_from: Option<&Path>, format: InputFormat, max: u64) -> Result<Inputs> {
+        paths.iter().try_for_each(|p| check_exists(p))?;
+        let stdin_uses = paths.iter().filter(|p| p.as_os_str() == "-").count()
+            + usize::from(files_from.is_some_and(|f| f.as_os_str() == "-"));
+        if stdin_uses > 1 {
+            return Err(Error::config("standard input ('-') can be read only once"));
+        }
+        let files_from = match files_from {
+            None => None,
+            Some(f) if f.as_os_str() == "-" => Some((Box::new(BufReader::new(std::io::stdin())) as Source, "-".into())),
+            Some(f) => {
+                check_exists(f)?;
+                let file = std::fs::File::open(f)
+                    .map_err(|e| Error::config(format!("cannot read the list of inputs: {e}")).with_path(f))?;
+                Some((Box::new(BufReader::new(file)) as Source, f.display().to_string()))
+            }
+        };
+        if paths.is_empty() && files_from.is_none() {
+            return Err(Error::config(
+                "name the pages to extract: files, folders, '-' for standard input, or --files-from",
+            ));
+        }
+        Ok(Inputs {
+            queue: paths.iter().cloned().collect(),
+            several: paths.len() > 1 || files_from.is_some(),
+            files_from,
+            format,
+            max,
+            cur: Current::Idle,
+            skipped: Arc::new(AtomicU64::new(0)),
+        })
+    }
+
+    /// The counter of records and files passed over as not HTML.
+    pub fn skipped_counter(&self) -> Arc<AtomicU64> {
+        self.skipped.clone()
+    }
+
+    /// Whether the inputs are exactly one HTML page (a file or standard input): then plain text
+    /// on standard output is the natural output.
+    pub fn is_one_page(&self) -> bool {
+        self.files_from.is_none()
+            && self.queue.len() == 1
+            && self
+                .queue
+                .front()
+                .is_some_and(|p| (p.as_os_str() == "-" || !p.is_dir()) && self.kind_of(p) == InputFormat::Html)
+    }
+
+    /// How a file is read.
+    fn kind_of(&self, p: &Path) -> InputFormat {
+        match self.format {
+            InputFormat::Auto if p.as_os_str() == "-" => InputFormat::Html,
+            InputFormat::Auto => {
+                let name = p.to_string_lossy().to_lowercase();
+                if WARC_EXTENSIONS.iter().any(|e| name.ends_with(e)) {
+                    InputFormat::Warc
+                } else if JSONL_EXTENSIONS.iter().any(|e| name.ends_with(e)) {
+                    InputFormat::Jsonl
+                } else {
+                    InputFormat::Html
+                }
+            }
+            f => f,
+        }
+    }
+
+    /// The extensions a folder walk takes.
+    fn walk_extensions(&self) -> &'static [&'static str] {
+        match self.format {
+            InputFormat::Auto | InputFormat::Html => HTML_EXTENSIONS,
+            InputFormat::Jsonl => JSONL_EXTENSIONS,
+            InputFormat::Warc => WARC_EXTENSIONS,
+        }
+    }
+
+    /// The next input path: from the command line, then from `--files-from`.
+    fn next_path(&mut self) -> Option<std::result::Result<PathBuf, Item>> {
+        if let Some(p) = self.queue.pop_front() {
+            return Some(Ok(p));
+        }
+        let (src, name) = self.files_from.as_mut()?;
+        let mut line = String::new();
+        loop {
+            line.clear();
+            match src.read_line(&mut line) {
+                Ok(0) => {
+                    self.files_from = None;
+                    return None;
+                }
+                Ok(_) if line.trim().is_empty() => continue,
+                Ok(_) => return Some(Ok(PathBuf::from(line.trim_end_matches(['\n', '\r'])))),
+                Err(e) => {
+                    let id = name.clone();
+                    self.files_from = None;
+                    return Some(Err(error_item(id, format!("cannot read the list of inputs: {e}"))));
+                }
+            }
+        }
+    }
+
+    /// Starts reading one input path; a single page is returned at once.
+    fn open(&mut self, p: PathBuf) -> Option<Item> {
+        let prefix = if self.several { PathBuf::from(crate::paths::component(&file_name(&p))) } else { PathBuf::new() };
+        if p.as_os_str() != "-" && p.is_dir() {
+            self.cur = Current::Walk { prefix, stack: vec![vec![p.clone()]], root: p };
+            return None;
+        }
+        let kind = self.kind_of(&p);
+        if kind == InputFormat::Html {
+            let id = p.display().to_string();
+            if p.as_os_str() == "-" {
+                let payload = match read_stdin(self.max) {
+                    Ok(b) => Payload::Bytes(b),
+                    Err(e) => Payload::Error(e),
+                };
+                return Some(Item { id: "-".into(), url: None, rel: "stdin".into(), payload });
+            }
+            if !std::fs::metadata(&p).is_ok_and(|m| m.is_file()) {
+                return Some(error_item(
+                    id,
+                    "not a regular file (a FIFO, socket, device or broken link): not read".into(),
+                ));
+            }
+            return Some(Item {
+                id,
+                url: None,
+                rel: PathBuf::from(strip_ext(&file_name(&p))),
+                payload: Payload::File(p),
+            });
+        }
+        let name = p.display().to_string();
+        let src = match open_source(&p) {
+            Ok(s) => s,
+            Err(e) => return Some(error_item(name, e)),
+        };
+        let prefix = PathBuf::from(crate::paths::component(&strip_ext(&file_name(&p))));
+        self.cur = match kind {
+            InputFormat::Warc => Current::Warc(Box::new(warc::Reader::new(src, name, prefix, self.max))),
+            _ => Current::Lines { src, name, prefix, line: 0 },
+        };
+        None
+    }
+
+    /// The next page of the current input, or `None` when it is used up.
+    fn next_of_current(&mut self) -> Option<Item> {
+        let max = self.max;
+        let exts = self.walk_extensions();
+        match &mut self.cur {
+            Current::Idle => None,
+            Current::Walk { prefix, root, stack } => walk_next(stack, root, prefix, exts),
+            Current::Lines { src, name, prefix, line } => loop {
+                *line += 1;
+                let id = format!("{name}:{line}");
+                match read_line(src, max) {
+                    Line::End => return None,
+                    Line::Blank => continue,
+                    Line::Text(b) => {
+                        return Some(Item { id, url: None, rel: prefix.clone(), payload: Payload::JsonLine(b) });
+                    }
+                    Line::TooLong => {
+                        let why = format!(
+                            "line longer than {} MB (the page budget; see --max-page-mb): not read",
+                            max.div_ceil(crate::limits::MB)
+                        );
+                        return Some(Item { id, url: None, rel: prefix.clone(), payload: Payload::Error(why) });
+                    }
+                    Line::Broken(e) => {
+                        // Nothing after a read error (a truncated gzip stream) can be trusted.
+                        let item = Item { id, url: None, rel: prefix.clone(), payload: Payload::Error(e) };
+                        self.cur = Current::Idle;
+                        return Some(item);
+                    }
+                }
+            },
+            Current::Warc(r) => {
+                let item = r.next_item(&self.skipped);
+                if item.is_none() {
+                    self.cur = Current::Idle;
+                }
+                item
+            }
+        }
+    }
+}
+
+impl Iterator for Inputs {
+    type Item = Item;
+    fn next(&mut self) -> Option<Item> {
+        loop {
+            if let Some(item) = self.next_of_current() {
+                return Some(item);
+            }
+            self.cur = Current::Idle;
+            match self.next_path()? {
+                Ok(p) => {
+                    if let Some(item) = self.open(p) {
+                        return Some(item);
+                    }
+                }
+                Err(item) => return Some(item),
+            }
+        }
+    }
+}
+
+fn error_item(id: String, why: String) -> Item {
+    Item { rel: PathBuf::from(crate::paths::component(&id)), id, url: None, payload: Payload::Error(why) }
+}
+
+fn file_name(p: &Path) -> String {
+    if p.as_os_str() == "-" {
+        return "stdin".into();
+    }
+    p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+/// A file name without its page, JSONL or WARC extension.
+fn strip_ext(name: &str) -> String {
+    let lower = name.to_lowercase();
+    for e in HTML_EXTENSIONS.iter().chain(JSONL_EXTENSIONS).chain(WARC_EXTENSIONS).chain(&[".gz"]) {
+        if lower.ends_with(e) && lower.len() > e.len() {
+            return name[..name.len() - e.len()].to_string();
+        }
+    }
+    name.to_string()
+}
+
+/// The next page file of a folder walk: directories in name order, depth first; symbolic links
+/// to folders are not followed (no loops); unreadable folders are error items.
+fn walk_next(stack: &mut Vec<Vec<PathBuf>>, root: &Path, prefix: &Path, exts: &[&str]) -> Option<Item> {
+    loop {
+        let level = stack.last_mut()?;
+        let Some(p) = level.pop() else {
+            stack.pop();
+            continue;
+        };
+        // The named folder may itself be a link; links inside it are not followed into folders.
+        let meta = if p == root { std::fs::metadata(&p) } else { std::fs::symlink_metadata(&p) };
+        let Ok(meta) = meta else { continue };
+        if meta.is_dir() {
+            match std::fs::read_dir(&p) {
+                Ok(rd) => {
+                    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+                    entries.sort();
+                    entries.reverse();
+                    stack.push(entries);
+                }
+                Err(e) => return Some(error_item(p.display().to_string(), format!("cannot read folder: {e}"))),
+            }
+            continue;
+        }
+        let name = p.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
+        if !exts.iter().any(|e| name.ends_with(e)) {
+            continue;
+        }
+        let rel = p.strip_prefix(root).unwrap_or(&p);
+        let rel = match (rel.parent(), rel.file_name()) {
+            (Some(dir), Some(n)) => prefix.join(dir).join(strip_ext(&n.to_string_lossy())),
+            _ => prefix.join(rel),
+        };
+        let id = p.display().to_string();
+        return Some(Item { id, url: None, rel, payload: Payload::File(p) });
+    }
+}
+
+/// Opens a JSONL or WARC file, gunzipping it when it starts with the gzip magic (one gzip
+/// stream, or one gzip member per record as in Common Crawl).
+fn open_source(p: &Path) -> std::result::Result<Source, String> {
+    if !std::fs::metadata(p).is_ok_and(|m| m.is_file()) && p.as_os_str() != "-" {
+        return Err("not a regular file (a FIFO, socket, device or broken link): not read".into());
+    }
+    let raw: Box<dyn Read + Send> = if p.as_os_str() == "-" {
+        Box::new(std::io::stdin())
+    } else {
+        Box::new(std::fs::File::open(p).map_err(|e| format!("cannot read: {e}"))?)
+    };
+    let mut r = BufReader::with_capacity(1 << 16, raw);
+    let gz = r.fill_buf().map_err(|e| format!("cannot read: {e}"))?.starts_with(&[0x1f, 0x8b]);
+    Ok(if gz { Box::new(BufReader::with_capacity(1 << 16, MultiGzDecoder::new(r))) } else { Box::new(r) })
+}
+
+fn read_stdin(max: u64) -> std::result::Result<Vec<u8>, String> {
+    let mut raw = Vec::new();
+    std::io::stdin()
+        .take(max.saturating_add(1))
+        .read_to_end(&mut raw)
+        .map_err(|e| format!("cannot read standard input: {e}"))?;
+    crate::goldset::decode::unpack(raw, max).map_err(|e| e.to_string())
+}
+
+enum Line {
+    End,
+    Blank,
+    Text(Vec<u8>),
+    TooLong,
+    Broken(String),
+}
+
+/// One line of at most `max` bytes; a longer one is skipped to its end without being held.
+fn read_line(src: &mut Source, max: u64) -> Line {
+    let mut out = Vec::new();
+    let mut too_long = false;
+    let mut any = false;
+    loop {
+        let buf = match src.fill_buf() {
+            Ok(b) => b,
+            Err(e) => return Line::Broken(format!("cannot read: {e} (truncated or broken data)")),
+        };
+        if buf.is_empty() {
+            break;
+        }
+        any = true;
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], Some(i + 1)),
+            None => (buf, None),
+        };
+        if !too_long {
+            if (out.len() + chunk.len()) as u64 > max {
+                too_long = true;
+                out = Vec::new();
+            } else {
+                out.extend_from_slice(chunk);
+            }
+        }
+        let used = done.unwrap_or(buf.len());
+        src.consume(used);
+        if done.is_some() {
+            break;
+        }
+    }
+    match (any, too_long) {
+        (false, _) => Line::End,
+        (true, true) => Line::TooLong,
+        _ if out.iter().all(u8::is_ascii_whitespace) => Line::Blank,
+        _ => Line::Text(out),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tmp(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("cetune-inputs-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn a_folder_is_walked_in_name_order_taking_html_files_only() {
+        let d = tmp("walk");
+        for f in ["b/2.html", "b/1.htm", "a.html.gz", "c.xhtml", "notes.txt", "img.png", "z/deep/x.html"] {
+            let p = d.join(f);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, "x").unwrap();
+        }
+        let items: Vec<Item> = Inputs::new(&[d.clone()], None, InputFormat::Auto, 1000).unwrap().collect();
+        let rels: Vec<String> = items.iter().map(|i| i.rel.display().to_string()).collect();
+        assert_eq!(rels, ["a", "b/1", "b/2", "c", "z/deep/x"]);
+        assert!(matches!(&items[0].payload, Payload::File(p) if p.ends_with("a.html.gz")));
+    }
+
+    #[test]
+    fn jsonl_lines_blank_lines_and_overlong_lines() {
+        let d = tmp("jsonl");
+        let f = d.join("dump.jsonl");
+        let long = "x".repeat(200);
+        std::fs::write(&f, format!("{{\"html\":\"a\"}}\n\n   \n{long}\nlast")).unwrap();
+        let items: Vec<Item> = Inputs::new(&[f.clone()], None, InputFormat::Auto, 100).unwrap().collect();
+        assert_eq!(items.len(), 3);
+        assert!(matches!(&items[0].payload, Payload::JsonLine(b) if b == b"{\"html\":\"a\"}"));
+        assert_eq!(items[1].id, format!("{}:4", f.display()));
+        assert!(matches!(&items[1].payload, Payload::Error(e) if e.contains("longer than")));
+        assert!(matches!(&items[2].payload, Payload::JsonLine(b) if b == b"last"));
+    }
+
+    #[test]
+    fn a_missing_input_is_refused_before_anything_is_read() {
+        let e = Inputs::new(&[PathBuf::from("/nonexistent/x.html")], None, InputFormat::Auto, 10).err().unwrap();
+        assert_eq!(e.exit_code(), 2);
+        assert!(e.to_string().contains("input not found"), "{e}");
+        assert!("xml".parse::<InputFormat>().is_err());
+    }
+}

@@ -1,0 +1,110 @@
+//! Extraction over a user's collection, far larger than any gold set: files, folders (walked
+//! recursively), standard input, JSONL dumps and WARC files, in any mix. Pages stream through a
+//! bounded pipeline (read → decode → parse → extract → write) over rayon, so memory does not grow
+//! with the number of pages, and the output keeps the input order (a bounded reorder buffer)
+//! unless the caller trades that for throughput.
+//!
+//! - `inputs.rs`: the inputs as one lazy sequence of [`Item`]s (folder walk, JSONL lines, WARC
+//!   records); `warc.rs`: the WARC/1.0–1.1 reader;
+//! - `page.rs`: one item to one [`Outcome`] (decode, parse within the page budgets, extract),
+//!   never panicking;
+//! - `pipeline.rs`: the ordered, bounded parallel map;
+//! - `output.rs`: the writers (a text or JSONL stream, or one `.txt` per page in a folder).
+//!
+//! Imports from the crate: `document`, `extract`, `eval`, `goldset` (page decoding), `limits`,
+//! `paths` (the output safety rule) and `error`.
+
+pub mod inputs;
+pub mod output;
+pub mod page;
+pub mod pipeline;
+pub mod warc;
+
+pub use inputs::{InputFormat, Inputs, Item, Payload};
+pub use output::{OutFormat, Sink};
+pub use page::{Outcome, process};
+
+use crate::error::Result;
+use crate::extract::Extractor;
+use crate::limits::Limits;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// How a collection run goes.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The page budgets.
+    pub limits: Limits,
+    /// Write pages as they finish rather than in input order.
+    pub unordered: bool,
+    /// Pages in flight at most (read but not yet written): bounds memory.
+    pub window: usize,
+}
+
+/// What a run did.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Summary {
+    /// Pages written (failed ones included).
+    pub pages: u64,
+    /// Pages that failed (read, decode, parse or extractor failure).
+    pub failed: u64,
+    /// Records or files passed over as not HTML (non-response WARC records, other content types).
+    pub skipped: u64,
+    /// Wall time in seconds.
+    pub secs: f64,
+    /// The run stopped early on request (Ctrl-C): the output is complete up to the last page written.
+    pub interrupted: bool,
+}
+
+impl Summary {
+    /// The final line: pages, failures, throughput.
+    pub fn line(&self) -> String {
+        let rate = if self.secs > 0.0 { self.pages as f64 / self.secs } else { 0.0 };
+        format!(
+            "extracted {} pages ({} failed, {} skipped as not HTML) in {:.1} s, {:.0} pages/s{}",
+            self.pages,
+            self.failed,
+            self.skipped,
+            self.secs,
+            rate,
+            if self.interrupted { "; interrupted: the output is complete up to the last page written" } else { "" }
+        )
+    }
+}
+
+/// Extracts every page of `inputs` with `ex` and hands each outcome to `sink`, in input order
+/// (unless `opts.unordered`). `tick` is called after each page is written (for a progress bar);
+/// `stop` ends the run after the pages in flight (Ctrl-C). A per-page failure is an outcome with
+/// an error; only a failing sink (the output cannot be written) stops the run with an error.
+pub fn run(
+    inputs: Inputs,
+    ex: &dyn Extractor,
+    opts: &Options,
+    sink: &mut dyn Sink,
+    stop: &AtomicBool,
+    tick: &mut dyn FnMut(&Outcome),
+) -> Result<Summary> {
+    let started = Instant::now();
+    let skipped = inputs.skipped_counter();
+    let mut s = Summary::default();
+    let limits = opts.limits;
+    pipeline::map_ordered(
+        inputs,
+        opts.window.max(1),
+        !opts.unordered,
+        stop,
+        |item| process(item, ex, &limits),
+        |out: Outcome| {
+            s.pages += 1;
+            s.failed += u64::from(out.error.is_some());
+            sink.write(&out)?;
+            tick(&out);
+            Ok(())
+        },
+    )?;
+    sink.finish()?;
+    s.skipped = skipped.load(Ordering::Relaxed);
+    s.secs = started.elapsed().as_secs_f64();
+    s.interrupted = stop.load(Ordering::SeqCst);
+    Ok(s)
+}

@@ -1,0 +1,191 @@
+//! Where a collection run writes: a stream (standard output or a file) of plain text or JSONL
+//! lines, or a folder with one `.txt` per page mirroring the input tree. Each page is written
+//! whole (one `write_all` of a complete line or file), so output cut short by Ctrl-C or a closed
+//! pipe ends at a page boundary. Output paths follow the data-safety rules: never over an
+//! input, an existing file or non-empty folder only with `--force`.
+
+use super::page::Outcome;
+use crate::error::{Error, Result};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutFormat {
+    /// The text of each page, then a newline (errors on standard error).
+    Txt,
+    /// One JSON object a line: `id`, `url`, `text`, `words`, `language`, `ms`, `error`.
+    Jsonl,
+}
+
+impl std::str::FromStr for OutFormat {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "txt" => Ok(OutFormat::Txt),
+            "jsonl" => Ok(OutFormat::Jsonl),
+            _ => Err(Error::config(format!("unknown output format '{s}' (known: txt, jsonl)"))),
+        }
+    }
+}
+
+/// Receives every page's outcome, in the order they are to be written.
+pub trait Sink {
+    /// Writes one page.
+    fn write(&mut self, o: &Outcome) -> Result<()>;
+    /// Flushes what is buffered.
+    fn finish(&mut self) -> Result<()>;
+}
+
+/// One JSONL line of an outcome (with its newline).
+pub fn jsonl_line(o: &Outcome) -> Vec<u8> {
+    /// The fields in the documented order.
+    #[derive(serde::Serialize)]
+    struct Line<'a> {
+        id: &'a str,
+        url: Option<&'a str>,
+        text: &'a str,
+        words: usize,
+        language: Option<&'a str>,
+        ms: f64,
+        error: Option<&'a str>,
+    }
+    let v = Line {
+        id: &o.id,
+        url: o.url.as_deref(),
+        text: &o.text,
+        words: o.words,
+        language: o.language.as_deref(),
+        ms: (o.ms * 1000.0).round() / 1000.0,
+        error: o.error.as_deref(),
+    };
+    let mut line = serde_json::to_vec(&v).unwrap_or_default();
+    line.push(b'\n');
+    line
+}
+
+/// A stream of text or JSONL.
+pub struct Stream {
+    w: Box<dyn Write>,
+    format: OutFormat,
+    name: PathBuf,
+}
+
+impl Stream {
+    /// Standard output.
+    pub fn stdout(format: OutFormat) -> Stream {
+        Stream { w: Box::new(std::io::BufWriter::with_capacity(1 << 16, std::io::stdout())), format, name: "-".into() }
+    }
+
+    /// A file: refused when it exists (unless `force`), is an input or lies inside one.
+    pub fn file(path: &Path, format: OutFormat, force: bool, inputs: &[PathBuf]) -> Result<Stream> {
+        refuse_inputs(path, inputs)?;
+        if path.is_dir() {
+            return Err(
+                Error::config("output file is a folder (write one .txt per page with --out DIR/)").with_path(path)
+            );
+        }
+        if path.exists() && !force {
+            return Err(Error::config("output file exists; use --force to replace it").with_path(path));
+        }
+        let f = std::fs::File::create(path)
+            .map_err(|e| Error::config(format!("cannot write the output file: {e}")).with_path(path))?;
+        Ok(Stream { w: Box::new(std::io::BufWriter::with_capacity(1 << 16, f)), format, name: path.to_path_buf() })
+    }
+}
+
+impl Sink for Stream {
+    fn write(&mut self, o: &Outcome) -> Result<()> {
+        let bytes = match self.format {
+            OutFormat::Jsonl => jsonl_line(o),
+            OutFormat::Txt if o.error.is_some() => return Ok(()),
+            OutFormat::Txt => format!("{}\n", o.text).into_bytes(),
+        };
+        self.w.write_all(&bytes).map_err(|e| Error::io(&self.name, "write", e))
+    }
+    fn finish(&mut self) -> Result<()> {
+        self.w.flush().map_err(|e| Error::io(&self.name, "write", e))
+    }
+}
+
+/// A folder with one `<rel>.txt` per page.
+pub struct Folder {
+    root: PathBuf,
+}
+
+impl Folder {
+    /// Prepares the folder: never an input, inside one or holding one, never the working
+    /// directory or an ancestor; an existing non-empty folder only with `force` (files of the
+    /// same names are replaced, others kept).
+    pub fn create(root: &Path, force: bool, inputs: &[PathBuf]) -> Result<Folder> {
+        refuse_inputs(root, inputs)?;
+        crate::paths::refuse_cwd_or_ancestor(root)?;
+        if root.exists() && !root.is_dir() {
+            return Err(Error::config("output folder is a file").with_path(root));
+        }
+        if crate::paths::is_non_empty_dir(root) && !force {
+            return Err(Error::config(
+                "output folder is not empty; use --force to write into it (files of the same names are replaced)",
+            )
+            .with_path(root));
+        }
+        std::fs::create_dir_all(root)
+            .map_err(|e| Error::config(format!("cannot create output folder: {e}")).with_path(root))?;
+        let probe = root.join(".cetune-write-test");
+        std::fs::write(&probe, b"")
+            .map_err(|e| Error::config(format!("output folder is not writable: {e}")).with_path(root))?;
+        let _ = std::fs::remove_file(probe);
+        Ok(Folder { root: root.to_path_buf() })
+    }
+}
+
+impl Sink for Folder {
+    fn write(&mut self, o: &Outcome) -> Result<()> {
+        if o.error.is_some() {
+            return Ok(());
+        }
+        let mut path = self.root.join(&o.rel);
+        let name = format!("{}.txt", path.file_name().map_or("page".into(), |n| n.to_string_lossy()));
+        path.set_file_name(name);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, "create folder", e))?;
+        }
+        std::fs::write(&path, &o.text).map_err(|e| Error::io(&path, "write", e))
+    }
+    fn finish(&mut self) -> Result<()> {
+        Ok(())
+    }
+}
+
+/// An output path may not be an input, lie inside an input folder or hold an input.
+fn refuse_inputs(out: &Path, inputs: &[PathBuf]) -> Result<()> {
+    for i in inputs.iter().filter(|i| i.as_os_str() != "-") {
+        crate::paths::refuse_overlap(out, i, "the input")?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_jsonl_line_has_every_field_and_ends_with_a_newline() {
+        let o = Outcome {
+            id: "a".into(),
+            text: "x \"y\"\nz".into(),
+            words: 3,
+            language: Some("en".into()),
+            ms: 1.23456,
+            ..Default::default()
+        };
+        let line = String::from_utf8(jsonl_line(&o)).unwrap();
+        assert!(line.starts_with("{\"id\":\"a\",\"url\":null,\"text\":"), "{line}");
+        assert!(line.ends_with('\n') && line.matches('\n').count() == 1);
+        let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(v["text"], "x \"y\"\nz");
+        assert_eq!(v["url"], serde_json::Value::Null);
+        assert_eq!(v["error"], serde_json::Value::Null);
+        assert_eq!((v["words"].as_u64(), v["ms"].as_f64()), (Some(3), Some(1.235)));
+    }
+}

@@ -1,0 +1,159 @@
+//! One page of a collection, from its [`Item`] to its [`Outcome`]: read (and gunzip) within the
+//! size budget, decode, refuse binary data, parse within the page budgets, extract. Never panics
+//! and never fails the run: whatever goes wrong is the outcome's `error`.
+
+use super::inputs::{Item, Payload};
+use crate::document::Document;
+use crate::eval::words::{TokenRule, for_each_token};
+use crate::extract::Extractor;
+use crate::goldset::decode;
+use crate::limits::Limits;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// What one page gave.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Outcome {
+    /// The page's id (see [`Item::id`]).
+    pub id: String,
+    /// Its URL, when known.
+    pub url: Option<String>,
+    /// Its place in an output folder, without `.txt`.
+    pub rel: PathBuf,
+    /// The extracted main text (empty on error).
+    pub text: String,
+    /// Evaluation words of the text (Gottron's tokens: runs of letters and digits).
+    pub words: usize,
+    /// The page's language (ISO 639-1), detected.
+    pub language: Option<String>,
+    /// Milliseconds spent on the page (read, decode, parse, extract).
+    pub ms: f64,
+    /// Why the page failed, if it did.
+    pub error: Option<String>,
+    /// What the page budgets cut (the page was extracted all the same).
+    pub notes: Vec<String>,
+}
+
+/// Reads, parses and extracts one page.
+pub fn process(item: Item, ex: &dyn Extractor, limits: &Limits) -> Outcome {
+    let started = Instant::now();
+    let mut out = Outcome { id: item.id, url: item.url, rel: item.rel, ..Default::default() };
+    let html = match item.payload {
+        Payload::File(p) => decode::read_bytes(&p, limits.max_page_bytes).map(|b| decode::decode_html(&b).0),
+        Payload::Bytes(b) => {
+            decode::unpack(b, limits.max_page_bytes).map(|b| decode::decode_html(&b).0).map_err(|e| e.with_id(&out.id))
+        }
+        Payload::JsonLine(line) => {
+            json_page(&line, &mut out).map_err(|e| crate::error::Error::input(e).with_id(&out.id))
+        }
+        Payload::Error(e) => Err(crate::error::Error::input(e).with_id(&out.id)),
+    };
+    match html {
+        Ok(html) if looks_binary(&html) => out.error = Some(format!("{}: binary data, not an HTML page", out.id)),
+        Ok(html) => extract(&html, ex, limits, &mut out),
+        Err(e) => out.error = Some(e.to_string()),
+    }
+    out.ms = started.elapsed().as_secs_f64() * 1000.0;
+    out
+}
+
+impl crate::error::Error {
+    /// Names the page in the message when the error names no file.
+    fn with_id(self, id: &str) -> Self {
+        if self.path.is_some() { self } else { self.with_path(std::path::Path::new(id)) }
+    }
+}
+
+fn extract(html: &str, ex: &dyn Extractor, limits: &Limits, out: &mut Outcome) {
+    let Ok((doc, notes)) = catch_unwind(|| Document::parse_limited(html, limits)) else {
+        out.error = Some(format!("{}: the HTML parser failed on this page", out.id));
+        return;
+    };
+    out.notes = notes;
+    out.language = doc.lang.clone();
+    match catch_unwind(AssertUnwindSafe(|| crate::extract::extract_text(ex, &doc))) {
+        Ok(text) => {
+            for_each_token(&text, TokenRule::default(), |_| out.words += 1);
+            out.text = text;
+        }
+        Err(_) => out.error = Some(format!("{}: the extractor failed on this page", out.id)),
+    }
+}
+
+/// The page of a JSONL line: an object with an `html` string and optional `id` and `url`
+/// (strings or numbers), which replace the item's.
+fn json_page(line: &[u8], out: &mut Outcome) -> std::result::Result<String, String> {
+    let v: serde_json::Value = serde_json::from_slice(line).map_err(|e| format!("not a JSON object: {e}"))?;
+    let obj = v.as_object().ok_or("not a JSON object")?;
+    let text = |k: &str| match obj.get(k) {
+        Some(serde_json::Value::String(s)) => Some(s.clone()),
+        Some(n @ serde_json::Value::Number(_)) => Some(n.to_string()),
+        _ => None,
+    };
+    if let Some(id) = text("id") {
+        out.rel = out.rel.join(crate::paths::component(&id));
+        out.id = id;
+    } else if let Some(line_no) = out.id.rsplit(':').next() {
+        out.rel = out.rel.join(line_no);
+    }
+    if let Some(url) = text("url") {
+        out.url = Some(url);
+    }
+    match obj.get("html") {
+        Some(serde_json::Value::String(s)) => Ok(decode::normalise_newlines(s.clone())),
+        Some(_) => Err("\"html\" is not a string".into()),
+        None => Err("no \"html\" field".into()),
+    }
+}
+
+/// Binary data decoded as text is full of control characters, which HTML never holds.
+fn looks_binary(text: &str) -> bool {
+    let (mut n, mut ctrl) = (0usize, 0usize);
+    for c in text.chars().take(8192) {
+        n += 1;
+        ctrl += usize::from((c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r' | '\x0c'));
+    }
+    ctrl * 50 > n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(payload: Payload) -> Item {
+        Item { id: "d.jsonl:3".into(), url: None, rel: PathBuf::from("d"), payload }
+    }
+
+    #[test]
+    fn a_json_line_gives_text_words_language_and_ids() {
+        let ex = crate::extract::build(&crate::extract::space("full").unwrap().defaults()).unwrap();
+        let line = br#"{"id": 7, "url": "http://x/", "html": "<p>The cat sat on the mat with the hat.</p>"}"#;
+        let o = process(item(Payload::JsonLine(line.to_vec())), ex.as_ref(), &Limits::default());
+        assert_eq!(o.error, None);
+        assert_eq!((o.id.as_str(), o.url.as_deref(), o.rel.to_str()), ("7", Some("http://x/"), Some("d/7")));
+        assert_eq!(o.text, "The cat sat on the mat with the hat.");
+        assert_eq!((o.words, o.language.as_deref()), (9, Some("en")));
+    }
+
+    #[test]
+    fn bad_lines_and_binary_data_are_page_errors() {
+        let ex = crate::extract::build(&crate::extract::space("full").unwrap().defaults()).unwrap();
+        let l = Limits::default();
+        for (line, why) in [
+            (&b"not json"[..], "not a JSON object"),
+            (b"[1,2]", "not a JSON object"),
+            (b"{\"id\":\"a\"}", "no \"html\" field"),
+            (b"{\"html\":5}", "\"html\" is not a string"),
+        ] {
+            let o = process(item(Payload::JsonLine(line.to_vec())), ex.as_ref(), &l);
+            let e = o.error.unwrap();
+            assert!(e.contains(why) && e.starts_with("d.jsonl:3: ") || e.starts_with("a: "), "{e}");
+        }
+        let png: Vec<u8> = (0..4000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+        let o = process(item(Payload::Bytes(png)), ex.as_ref(), &l);
+        assert!(o.error.unwrap().contains("binary data"));
+        let o = process(item(Payload::Bytes(b"<p>caf\xe9 ok</p>".to_vec())), ex.as_ref(), &l);
+        assert_eq!((o.error, o.text.as_str()), (None, "café ok"));
+    }
+}
