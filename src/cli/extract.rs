@@ -25,6 +25,10 @@ pub struct Args {
     /// Folder for the dump: one OUT/<package>/<id>.txt per document.
     #[arg(long)]
     dump: Option<PathBuf>,
+    /// Dump format: `text` (a file per document) or `ids-json` (one OUT/extract.json, `{id: text}`
+    /// as the benchmarks' scorers read it; ids are `package/id` when an id occurs in two packages).
+    #[arg(long, default_value = "text", value_parser = ["text", "ids-json"])]
+    format: String,
     /// Write into an existing non-empty --dump folder (files of the same names are replaced).
     #[arg(long)]
     force: bool,
@@ -55,11 +59,22 @@ pub fn run(a: Args) -> Result<()> {
             crate::store::prepare_out(out, a.force, &set.root)?;
             let bar = Progress::new(set.docs.len() as u64, "extract", a.quiet);
             let failures = Mutex::new(Vec::new());
+            let json = a.format == "ids-json";
+            let texts = Mutex::new(std::collections::BTreeMap::new());
+            let mut ids = std::collections::HashSet::new();
+            let shared = set.docs.iter().any(|d| !ids.insert(&d.id));
             extract_set(&set, ex.as_ref(), &|d, text| {
                 let dir = out.join(&set.packages[d.package]);
                 let path = dir.join(format!("{}.txt", d.id));
-                let written =
-                    std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, text.as_deref().unwrap_or("")));
+                let written = if json {
+                    let key = if shared { format!("{}/{}", set.packages[d.package], d.id) } else { d.id.clone() };
+                    if let Ok(mut t) = texts.lock() {
+                        t.insert(key, text.as_deref().unwrap_or("").to_string());
+                    }
+                    Ok(())
+                } else {
+                    std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, text.as_deref().unwrap_or("")))
+                };
                 let problem = match (text, written) {
                     // Unreadable pages were warned about by the loader.
                     (Err(None), _) => Some(None),
@@ -73,6 +88,12 @@ pub fn run(a: Args) -> Result<()> {
                 bar.inc();
             });
             bar.finish();
+            if json {
+                let path = out.join("extract.json");
+                let text = serde_json::to_string_pretty(&texts.into_inner().unwrap_or_default())
+                    .map_err(|e| Error::bug(format!("cannot encode JSON: {e}")))?;
+                crate::report::write_atomic(&path, text.as_bytes())?;
+            }
             let failures = failures.into_inner().unwrap_or_default();
             for f in failures.iter().flatten() {
                 eprintln!("cetune: warning: {f}");
