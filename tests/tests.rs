@@ -6,6 +6,7 @@ mod util;
 mod cli;
 mod optimise;
 mod real_data;
+mod report;
 mod robust;
 mod safety;
 mod yaml;

@@ -383,7 +383,7 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
         values: best.values.iter().map(|(k, v)| format!("{k}={v}")).collect(),
     });
     // Reports first: a run marked finished always has all of them.
-    write_reports(&s.dir, &s.record, &s.space, &s.base, &trials, opts.top)?;
+    write_reports(&s.dir, &s.record, &s.space, &s.base, &trials, opts.top, true)?;
     store::write_yaml(&s.dir.join(files::RUN), &s.record)?;
     Ok(Summary {
         label: best.label(),
