@@ -72,10 +72,11 @@ pub fn write_reports(
     Ok(())
 }
 
-/// A score cell with four decimals (other cells as they are).
+/// A number with more than four decimals (a score) shortened to four; other cells as they are.
 fn short(cell: &str) -> String {
+    let long = cell.split_once('.').is_some_and(|(_, d)| d.len() > 4) || cell.contains('e');
     match cell.parse::<f64>() {
-        Ok(x) if cell.contains('.') || cell.contains('e') => format!("{x:.4}"),
+        Ok(x) if long && x.is_finite() => format!("{x:.4}"),
         _ => cell.to_string(),
     }
 }
@@ -142,6 +143,21 @@ fn settings_rows(record: &RunRecord) -> Vec<Vec<String>> {
     out
 }
 
+/// The settings as a table of three `setting | value` pairs per row, so the page starts short.
+fn settings_table(pairs: Vec<Vec<String>>) -> Body {
+    const PER_ROW: usize = 3;
+    let head = (0..PER_ROW).flat_map(|_| ["setting".to_string(), "value".to_string()]).collect();
+    let rows = pairs
+        .chunks(PER_ROW)
+        .map(|c| {
+            let mut r: Vec<String> = c.iter().flatten().cloned().collect();
+            r.resize(2 * PER_ROW, String::new());
+            r
+        })
+        .collect();
+    Body::Table(head, rows)
+}
+
 /// The sections of `report.html`: settings, Table 2, the plots, parameter importance, every
 /// `compare-*` table, and validation or Pareto tables when the run folder holds them.
 fn html_sections(
@@ -159,7 +175,7 @@ fn html_sections(
     let mut sections = vec![Section {
         title: "Settings".into(),
         body: vec![
-            Body::Table(vec!["setting".into(), "value".into()], settings_rows(record)),
+            settings_table(settings_rows(record)),
             Body::Folded("The parameter description".into(), record.params_yaml.clone()),
         ],
     }];
@@ -184,9 +200,9 @@ fn html_sections(
         title: "Explored space".into(),
         body: vec![
             Body::Text(
-                "Every distinct evaluated individual, coloured by its fitness rank (top: the colour bar gives the fitness), \
-                 then by the generation it was found in. The red ring is the best individual, the black crosses the \
-                 known-good (published) settings."
+                "Every distinct evaluated individual, coloured in the first plot by its fitness rank (the colour bar \
+                 gives the fitness at each colour), in the second by the generation it was first evaluated in. The red \
+                 ring is the best individual, the black crosses the known-good (published) settings."
                     .into(),
             ),
             svg("space.svg")?,
