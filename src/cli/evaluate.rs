@@ -141,30 +141,12 @@ fn write_per_package(path: &Path, packages: &[String], s: &Summary) -> Result<()
     let mut rows = vec![["package", "documents", "precision", "recall", "f1"].map(String::from).to_vec()];
     for (i, p) in packages.iter().enumerate() {
         if let Some(prf) = s.per_package[i] {
-            rows.push(vec![
-                p.clone(),
-                s.package_docs[i].to_string(),
-                format!("{:.6}", prf.precision),
-                format!("{:.6}", prf.recall),
-                format!("{:.6}", prf.f1),
-            ]);
+            rows.push(vec![p.clone(), s.package_docs[i].to_string(), num(prf.precision), num(prf.recall), num(prf.f1)]);
         }
     }
     let (ma, mi) = (s.averages.macro_avg, s.averages.micro_avg);
     let n: usize = s.package_docs.iter().sum();
-    rows.push(vec![
-        "(macro)".into(),
-        n.to_string(),
-        format!("{:.6}", ma.precision),
-        format!("{:.6}", ma.recall),
-        format!("{:.6}", ma.f1),
-    ]);
-    rows.push(vec![
-        "(micro)".into(),
-        n.to_string(),
-        format!("{:.6}", mi.precision),
-        format!("{:.6}", mi.recall),
-        format!("{:.6}", mi.f1),
-    ]);
+    rows.push(vec!["(macro)".into(), n.to_string(), num(ma.precision), num(ma.recall), num(ma.f1)]);
+    rows.push(vec!["(micro)".into(), n.to_string(), num(mi.precision), num(mi.recall), num(mi.f1)]);
     crate::report::csv::write(path, rows)
 }

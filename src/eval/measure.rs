@@ -57,7 +57,9 @@ impl std::fmt::Display for Measure {
 impl Measure {
     /// The corpus figure of per-page scores, in the given order. `lcs` and `bow`: the mean of
     /// each of P, R and F1. `shingle4`: P averaged over the pages where it is defined (finite),
-    /// R likewise, F1 from the two averages.
+    /// R likewise, F1 from the two averages; a P (R) defined on no page stays undefined (NaN),
+    /// so an average of averages (the macro average over packages) skips it too, and the F1 is
+    /// then 0.
     pub fn mean(self, scores: impl IntoIterator<Item = Prf>) -> Prf {
         match self {
             Measure::Lcs | Measure::Bow => super::score::mean(scores),
@@ -73,15 +75,15 @@ impl Measure {
                         nr += 1;
                     }
                 }
-                let p = if np > 0 { p / np as f64 } else { 0.0 };
-                let r = if nr > 0 { r / nr as f64 } else { 0.0 };
+                let p = if np > 0 { p / np as f64 } else { f64::NAN };
+                let r = if nr > 0 { r / nr as f64 } else { f64::NAN };
                 Prf { precision: p, recall: r, f1: f1(p, r) }
             }
         }
     }
 }
 
-/// 2pr / (p + r), 0 when both are 0.
+/// 2pr / (p + r), 0 when both are 0 or either is undefined.
 pub fn f1(p: f64, r: f64) -> f64 {
     if p + r > 0.0 { 2.0 * p * r / (p + r) } else { 0.0 }
 }

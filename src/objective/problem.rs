@@ -75,7 +75,9 @@ impl Objective {
     pub fn fitness(&self, scores: &[DocScore], packages: &[usize], measure: Measure, ms: f64) -> Fitness {
         let n = scores.len().max(1) as f64;
         let m = measure.mean(scores.iter().map(|s| s.prf));
-        let (p, r, f1) = (m.precision, m.recall, m.f1);
+        // An undefined shingle4 average (no page extracted anything) counts as 0 for the search.
+        let finite = |x: f64| if x.is_finite() { x } else { 0.0 };
+        let (p, r, f1) = (finite(m.precision), finite(m.recall), finite(m.f1));
         let (value, feasible) = match *self {
             Objective::F1 => (f1, true),
             Objective::MacroF1 => (macro_f1(scores, packages, measure), true),
@@ -107,7 +109,8 @@ impl Objective {
 fn macro_f1(scores: &[DocScore], packages: &[usize], measure: Measure) -> f64 {
     let n = packages.iter().max().map_or(0, |m| m + 1);
     let pairs: Vec<(usize, crate::eval::Prf)> = packages.iter().zip(scores).map(|(&p, s)| (p, s.prf)).collect();
-    crate::eval::score::averages(&pairs, n, measure).0.macro_avg.f1
+    let f1 = crate::eval::score::averages(&pairs, n, measure).0.macro_avg.f1;
+    if f1.is_finite() { f1 } else { 0.0 }
 }
 
 /// The optimiser's view of a parameter space: one gene per tuned parameter.
@@ -236,6 +239,25 @@ mod tests {
         assert!((f.value - 0.5).abs() < 1e-12, "{}", f.value);
         let mean = Objective::F1.fitness(&scores, &[0, 0, 0, 2], Measure::Lcs, 1.0);
         assert!((mean.value - 0.7).abs() < 1e-12);
+    }
+
+    #[test]
+    fn under_shingle4_every_objective_takes_f1_from_the_averaged_precision_and_recall() {
+        let s = |p: f64, r: f64| DocScore {
+            prf: crate::eval::Prf { precision: p, recall: r, f1: 0.0 },
+            ..Default::default()
+        };
+        // Page 2 extracted nothing: its precision is undefined and left out of the average.
+        let scores = [s(1.0, 0.5), s(f64::NAN, 0.0)];
+        let f = Objective::F1.fitness(&scores, &[0, 1], Measure::Shingle4, 1.0);
+        // P = 1, R = 0.25: F1 = 0.4 (the mean of per-page F1s would be 1/3).
+        assert!((f.precision - 1.0).abs() < 1e-12 && (f.recall - 0.25).abs() < 1e-12);
+        assert!((f.value - 0.4).abs() < 1e-12, "{}", f.value);
+        let m = Objective::MacroF1.fitness(&scores, &[0, 1], Measure::Shingle4, 1.0);
+        // Package 0: P 1, R 0.5; package 1: P undefined, R 0 → macro P 1, R 0.25, F1 0.4.
+        assert!((m.value - 0.4).abs() < 1e-12, "{}", m.value);
+        let b = Objective::FBeta(1.0).fitness(&scores, &[0, 1], Measure::Shingle4, 1.0);
+        assert!((b.value - 0.4).abs() < 1e-12, "{}", b.value);
     }
 
     #[test]
