@@ -209,3 +209,56 @@ fn the_readme_family_table_matches_the_family_table() {
         .collect();
     assert_eq!(listed, cetune::extract::names());
 }
+
+/// The tokens of the benchmarks' scorers, for checking cetune's figures independently.
+fn words(text: &str) -> Vec<String> {
+    cetune::eval::tokens(text, Default::default())
+}
+
+#[test]
+fn evaluate_by_bow_and_shingle4_agrees_with_the_reference_definitions_on_the_dumped_text() {
+    use cetune::eval::measure::{bow, shingle4};
+    let set = small_set("measures");
+    let dump = beside(&set, "dump");
+    cetune(&["extract", "-e", "full", "--goldset", set.to_str().unwrap(), "--dump", dump.to_str().unwrap(), "-q"]).ok();
+    for (m, reference) in [
+        ("bow", &(|e: &str, g: &str| bow(&words(e), &words(g))) as &dyn Fn(&str, &str) -> cetune::eval::Prf),
+        ("shingle4", &|e: &str, g: &str| shingle4(e, g)),
+    ] {
+        let out = beside(&set, m);
+        let stdout = evaluate(&set, "full", &out, &["--measure", m]);
+        assert!(stdout.contains(&format!("measure {m}")), "{stdout}");
+        let rows = read_csv(&out.join("per-document.csv"));
+        assert_eq!(rows.len(), 4);
+        for row in &rows[1..] {
+            let extract = std::fs::read_to_string(dump.join(format!("{}/{}.txt", row[0], row[1]))).unwrap();
+            let gold = std::fs::read_to_string(set.join(format!("{}/{}.txt", row[0], row[1]))).unwrap();
+            let want = reference(&extract, &gold);
+            let got: Vec<f64> = row[2..5].iter().map(|x| x.parse().unwrap()).collect();
+            assert!(
+                (got[0] - want.precision).abs() < 1e-6 && (got[1] - want.recall).abs() < 1e-6,
+                "{m} {row:?} {want:?}"
+            );
+            assert!((got[2] - want.f1).abs() < 1e-6, "{m} {row:?}");
+        }
+    }
+    let bad = cetune(&["evaluate", "--goldset", set.to_str().unwrap(), "-e", "full", "--measure", "rouge"]);
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("unknown measure 'rouge' (expected lcs, bow or shingle4)"), "{}", bad.stderr);
+}
+
+#[test]
+fn extract_writes_a_gold_set_as_ids_json() {
+    let set = small_set("idsjson");
+    let dump = beside(&set, "json");
+    let args = ["extract", "-e", "lqf", "--goldset", set.to_str().unwrap(), "--dump", dump.to_str().unwrap()];
+    cetune(&[&args[..], &["--format", "ids-json", "-q"]].concat()).ok();
+    let json: std::collections::BTreeMap<String, String> =
+        serde_json::from_str(&std::fs::read_to_string(dump.join("extract.json")).unwrap()).unwrap();
+    assert_eq!(json.keys().collect::<Vec<_>>(), ["1", "2", "7"]);
+    assert_eq!(
+        json["7"].trim(),
+        "I finally repaired the old bicycle I found in the garage, and it rides better than my new one."
+    );
+    assert!(!dump.join("news").exists(), "no text files in ids-json format");
+}

@@ -363,3 +363,90 @@ fn macro_f1_objective_equals_the_macro_average_that_evaluate_reports() {
     // The packages differ in size (6 blog, 3 news), so the two averages differ.
     assert!((micro_row[4].parse::<f64>().unwrap() - macro_f1).abs() > 1e-6, "{micro_row:?}");
 }
+
+#[test]
+fn compare_puts_several_runs_in_one_table_by_any_measure_with_bootstrap_intervals() {
+    let set = linky_set("cmpmany", 9);
+    let (lqf, ccb) = (beside(&set, "lqf"), beside(&set, "ccb"));
+    cetune(&optimise_args(set.to_str().unwrap(), lqf.to_str().unwrap(), &[])).ok();
+    let mut ccb_args = optimise_args(set.to_str().unwrap(), ccb.to_str().unwrap(), &[]);
+    ccb_args[2] = "tccb";
+    cetune(&ccb_args).ok();
+    let out = beside(&set, "table");
+    let (s, l, c, o) = (set.to_str().unwrap(), lqf.to_str().unwrap(), ccb.to_str().unwrap(), out.to_str().unwrap());
+    let md = cetune(&[
+        "compare",
+        "--goldset",
+        s,
+        "--run",
+        l,
+        "--run",
+        c,
+        "--top",
+        "2",
+        "--measure",
+        "shingle4",
+        "--bootstrap",
+        "200",
+        "--out",
+        o,
+        "-q",
+    ])
+    .ok();
+    assert!(md.contains("lqf, tccb on ") && md.contains("measure shingle4"), "{md}");
+    assert!(md.contains("macro F1 95% CI") && md.contains("± "), "{md}");
+    let rows = read_csv(&out.join("compare.csv"));
+    assert_eq!(rows.len(), 5, "two top rows of each run: {rows:?}");
+    assert_eq!(rows[0][rows[0].len() - 2..], ["macro_f1_ci", "micro_f1_ci"]);
+    assert!(rows[1..].iter().any(|r| r[0].contains(": lqf ")) && rows[1..].iter().any(|r| r[0].contains(": tccb ")));
+    for r in &rows[1..] {
+        let ci: f64 = r[r.len() - 2].parse().unwrap();
+        assert!(ci > 0.0 && ci < 0.5, "{r:?}");
+    }
+    // The same call gives the same intervals (the bootstrap is seeded).
+    let again = cetune(&[
+        "compare",
+        "--goldset",
+        s,
+        "--run",
+        l,
+        "--run",
+        c,
+        "--top",
+        "2",
+        "--measure",
+        "shingle4",
+        "--bootstrap",
+        "200",
+        "--out",
+        o,
+        "--force",
+        "-q",
+    ])
+    .ok();
+    assert_eq!(md, again);
+    // One run, measure bow: the default folder is named after the set and the measure.
+    cetune(&["compare", "--goldset", s, "--run", l, "--top", "1", "--measure", "bow", "-q"]).ok();
+    assert!(lqf.join(format!("compare-{}-bow/compare.md", set.file_name().unwrap().to_str().unwrap())).exists());
+}
+
+#[test]
+fn optimise_scores_by_its_measure_and_records_it() {
+    let set = linky_set("measure", 6);
+    let run = beside(&set, "run");
+    cetune(&optimise_args(set.to_str().unwrap(), run.to_str().unwrap(), &["--measure", "shingle4"])).ok();
+    let yaml = std::fs::read_to_string(run.join("run.yaml")).unwrap();
+    assert!(yaml.contains("\nmeasure: shingle4\n"), "{yaml}");
+    // The default measure is not written, so earlier run folders stay as they were.
+    let plain = beside(&set, "plain");
+    cetune(&optimise_args(set.to_str().unwrap(), plain.to_str().unwrap(), &[])).ok();
+    assert!(!std::fs::read_to_string(plain.join("run.yaml")).unwrap().contains("measure:"));
+    // The fitness is measured by shingle4: the first individual (the same known-good setting in
+    // both runs) scores differently from its LCS figure.
+    let first = |d: &Path| -> f64 {
+        let rows = read_csv(&d.join("individuals.csv"));
+        let col = rows[0].iter().position(|c| c == "fitness").unwrap();
+        rows[1][col].parse().unwrap()
+    };
+    assert!((first(&run) - first(&plain)).abs() > 1e-6, "{} vs {}", first(&run), first(&plain));
+}

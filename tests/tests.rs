@@ -7,6 +7,7 @@ mod cli;
 mod collect;
 mod optimise;
 mod real_data;
+mod report;
 mod robust;
 mod safety;
 mod yaml;

@@ -125,3 +125,9 @@ pub fn describe(spec: &Spec) -> (&'static str, String) {
     };
     (kind, spec.range_text())
 }
+
+/// Parses `--measure`: `lcs` (Gottron's LCS F1, the default), `bow` (WCXB's bag-of-words F1)
+/// or `shingle4` (the Scrapinghub benchmark's 4-word shingles).
+pub fn parse_measure(s: &str) -> Result<crate::eval::Measure> {
+    s.parse().map_err(Error::config)
+}

@@ -27,6 +27,10 @@ pub struct Args {
     /// Write into an existing non-empty --out folder (files of the same names are replaced).
     #[arg(long)]
     force: bool,
+    /// How each page is scored: lcs (Gottron's word-sequence F1), bow (WCXB's bag-of-words F1)
+    /// or shingle4 (the Scrapinghub benchmark's 4-word shingles).
+    #[arg(long, default_value = "lcs")]
+    measure: String,
     /// Also score documents whose gold is empty.
     #[arg(long)]
     keep_empty: bool,
@@ -38,6 +42,7 @@ pub struct Args {
 /// Runs `evaluate`.
 pub fn run(a: Args) -> Result<()> {
     let (space, setting) = a.setting.resolve()?;
+    let measure = super::common::parse_measure(&a.measure)?;
     let ex = crate::extract::build(&setting)?;
     let gs = a.goldset.clone().unwrap_or_else(default_goldset);
     let limits = a.limits.limits()?;
@@ -51,15 +56,18 @@ pub fn run(a: Args) -> Result<()> {
     let docs: Vec<_> = set.docs.iter().collect();
     let bar = Progress::new(docs.len() as u64, "evaluate", a.quiet);
     let started = std::time::Instant::now();
-    let scores = score_set(&set, &docs, &[ex.as_ref()], &|| bar.inc()).remove(0);
+    let scores = score_set(&set, &docs, &[ex.as_ref()], measure, &|| bar.inc()).remove(0);
     bar.finish();
     let packages: Vec<usize> = docs.iter().map(|d| d.package).collect();
-    let summary = summarise(&packages, set.packages.len(), &scores);
+    let summary = summarise(&packages, set.packages.len(), &scores, measure);
     let row = table_row(label(&space, &setting), &summary);
     let table = Table3 { packages: set.packages.clone(), package_docs: summary.package_docs.clone(), rows: vec![row] };
     write_per_document(&out.join("per-document.csv"), &set, &docs, &scores)?;
     write_per_package(&out.join("per-package.csv"), &set.packages, &summary)?;
-    let mut md = table.markdown(&format!("F1 on {} ({} documents)", set.name, docs.len()), set.credit.as_deref());
+    let mut md = table.markdown(
+        &format!("F1 on {} ({} documents){}", set.name, docs.len(), measure_note(measure)),
+        set.credit.as_deref(),
+    );
     md += &format!(
         "\nmedian F1 {:.3}; documents with F1 = 0: {}; errors: {}\n",
         summary.median_f1, summary.zero_f1, summary.errors
@@ -76,6 +84,20 @@ pub fn run(a: Args) -> Result<()> {
     check_some_read(&set, summary.errors, docs.len())
 }
 
+/// The words a table title adds for a measure other than the default.
+pub fn measure_note(m: crate::eval::Measure) -> String {
+    match m {
+        crate::eval::Measure::Lcs => String::new(),
+        m => format!(", measure {m}"),
+    }
+}
+
+/// A number of a per-document or per-package CSV: six decimals; an undefined one (`shingle4`'s
+/// precision of an empty extract, recall of an empty gold) is an empty cell.
+fn num(x: f64) -> String {
+    if x.is_finite() { format!("{x:.6}") } else { String::new() }
+}
+
 /// A Table 3 row from a summary.
 pub fn table_row(label: String, s: &Summary) -> Table3Row {
     let m = s.averages.macro_avg;
@@ -85,6 +107,7 @@ pub fn table_row(label: String, s: &Summary) -> Table3Row {
         macro_prf: (m.precision, m.recall, m.f1),
         micro_f1: s.averages.micro_avg.f1,
         errors: s.errors,
+        ci: None,
     }
 }
 
@@ -103,9 +126,9 @@ fn write_per_document(
         rows.push(vec![
             set.packages[d.package].clone(),
             d.id.clone(),
-            format!("{:.6}", s.prf.precision),
-            format!("{:.6}", s.prf.recall),
-            format!("{:.6}", s.prf.f1),
+            num(s.prf.precision),
+            num(s.prf.recall),
+            num(s.prf.f1),
             s.extract_words.to_string(),
             s.gold_words.to_string(),
             s.error.clone().unwrap_or_default(),
@@ -118,30 +141,12 @@ fn write_per_package(path: &Path, packages: &[String], s: &Summary) -> Result<()
     let mut rows = vec![["package", "documents", "precision", "recall", "f1"].map(String::from).to_vec()];
     for (i, p) in packages.iter().enumerate() {
         if let Some(prf) = s.per_package[i] {
-            rows.push(vec![
-                p.clone(),
-                s.package_docs[i].to_string(),
-                format!("{:.6}", prf.precision),
-                format!("{:.6}", prf.recall),
-                format!("{:.6}", prf.f1),
-            ]);
+            rows.push(vec![p.clone(), s.package_docs[i].to_string(), num(prf.precision), num(prf.recall), num(prf.f1)]);
         }
     }
     let (ma, mi) = (s.averages.macro_avg, s.averages.micro_avg);
     let n: usize = s.package_docs.iter().sum();
-    rows.push(vec![
-        "(macro)".into(),
-        n.to_string(),
-        format!("{:.6}", ma.precision),
-        format!("{:.6}", ma.recall),
-        format!("{:.6}", ma.f1),
-    ]);
-    rows.push(vec![
-        "(micro)".into(),
-        n.to_string(),
-        format!("{:.6}", mi.precision),
-        format!("{:.6}", mi.recall),
-        format!("{:.6}", mi.f1),
-    ]);
+    rows.push(vec!["(macro)".into(), n.to_string(), num(ma.precision), num(ma.recall), num(ma.f1)]);
+    rows.push(vec!["(micro)".into(), n.to_string(), num(mi.precision), num(mi.recall), num(mi.f1)]);
     crate::report::csv::write(path, rows)
 }

@@ -33,7 +33,9 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     files_from: Option<PathBuf>,
     /// Output format: txt (default for one page) or jsonl (default otherwise: one line a page
-    /// with id, url, text, words, language, ms, error).
+    /// with id, url, text, words, language, ms, error); with --dump: text (a file per document,
+    /// the default) or ids-json (one OUT/extract.json, `{id: text}` as the benchmarks' scorers
+    /// read it; ids are `package/id` when an id occurs in two packages).
     #[arg(long, value_name = "FORMAT")]
     format: Option<String>,
     /// Write to this file instead of standard output; a folder (an existing one, or a path
@@ -74,6 +76,18 @@ pub fn run(a: Args) -> Result<()> {
             crate::store::prepare_out(out, a.force, &set.root)?;
             let bar = Progress::new(set.docs.len() as u64, "extract", a.quiet);
             let failures = Mutex::new(Vec::new());
+            let json = match a.format.as_deref() {
+                None | Some("txt" | "text") => false,
+                Some("ids-json") => true,
+                Some(f) => {
+                    return Err(Error::config(format!(
+                        "--format {f} does not apply to --dump (expected text or ids-json)"
+                    )));
+                }
+            };
+            let texts = Mutex::new(std::collections::BTreeMap::new());
+            let mut ids = std::collections::HashSet::new();
+            let shared = set.docs.iter().any(|d| !ids.insert(&d.id));
             let languages = Mutex::new(Vec::new());
             extract_set(&set, ex.as_ref(), &|d, text, doc| {
                 if let (Some(doc), Ok(mut l)) = (doc, languages.lock()) {
@@ -82,8 +96,15 @@ pub fn run(a: Args) -> Result<()> {
                 }
                 let dir = out.join(&set.packages[d.package]);
                 let path = dir.join(format!("{}.txt", d.id));
-                let written =
-                    std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, text.as_deref().unwrap_or("")));
+                let written = if json {
+                    let key = if shared { format!("{}/{}", set.packages[d.package], d.id) } else { d.id.clone() };
+                    if let Ok(mut t) = texts.lock() {
+                        t.insert(key, text.as_deref().unwrap_or("").to_string());
+                    }
+                    Ok(())
+                } else {
+                    std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, text.as_deref().unwrap_or("")))
+                };
                 let problem = match (text, written) {
                     // Unreadable pages were warned about by the loader.
                     (Err(None), _) => Some(None),
@@ -101,6 +122,12 @@ pub fn run(a: Args) -> Result<()> {
             languages.sort();
             let header = ["package", "id", "lang", "justext_stoplist"].map(String::from);
             crate::report::csv::write(&out.join(LANGUAGES), std::iter::once(header).chain(languages))?;
+            if json {
+                let path = out.join("extract.json");
+                let text = serde_json::to_string_pretty(&texts.into_inner().unwrap_or_default())
+                    .map_err(|e| Error::bug(format!("cannot encode JSON: {e}")))?;
+                crate::report::write_atomic(&path, text.as_bytes())?;
+            }
             let failures = failures.into_inner().unwrap_or_default();
             for f in failures.iter().flatten() {
                 eprintln!("cetune: warning: {f}");

@@ -59,6 +59,10 @@ pub struct Args {
     /// Fitness: f1 (mean F1 over documents), macro-f1 (mean over packages), fbeta:B, or recall-at-precision:P.
     #[arg(long, default_value = "f1")]
     objective: String,
+    /// How each page is scored: lcs (Gottron's word-sequence F1), bow (WCXB's bag-of-words F1) or
+    /// shingle4 (the Scrapinghub benchmark's 4-word shingles); recorded in run.yaml.
+    #[arg(long, default_value = "lcs")]
+    measure: String,
     /// Add an individual to the first generation: --individual r=40,t=0.8 (repeatable).
     #[arg(long = "individual", value_name = "K=V,K=V")]
     individuals: Vec<String>,
@@ -167,6 +171,7 @@ fn plan(a: &Args) -> Result<study::Plan> {
     Ok(study::Plan {
         config: config(a)?,
         objective: a.objective.parse()?,
+        measure: super::common::parse_measure(&a.measure)?,
         params_file: a.setting.params.as_ref().map(|p| p.display().to_string()),
         params_yaml,
         sets: a.setting.sets.clone(),

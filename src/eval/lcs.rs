@@ -16,6 +16,8 @@ pub struct GoldIndex {
     rows: HashMap<String, u32>,
     /// `rows.len() * blocks` words: bit `j` of row `k` is set when gold token `j` has row `k`.
     peq: Vec<u64>,
+    /// How often each row's token occurs in the gold (for the bag-of-words measure).
+    counts: Vec<u32>,
 }
 
 /// Marks a page token absent from the gold: it can never be part of the LCS.
@@ -33,10 +35,12 @@ impl GoldIndex {
             ids.push(*rows.entry(t.as_ref().to_string()).or_insert(next));
         }
         let mut peq = vec![0u64; rows.len() * blocks];
+        let mut counts = vec![0u32; rows.len()];
         for (j, &id) in ids.iter().enumerate() {
             peq[id as usize * blocks + j / 64] |= 1u64 << (j % 64);
+            counts[id as usize] += 1;
         }
-        GoldIndex { len, blocks, rows, peq }
+        GoldIndex { len, blocks, rows, peq, counts }
     }
 
     /// Number of gold tokens.
@@ -47,6 +51,28 @@ impl GoldIndex {
     /// True when the gold has no tokens.
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    /// Occurrences in the gold of each distinct token, by row.
+    pub fn counts(&self) -> &[u32] {
+        &self.counts
+    }
+
+    /// Size of the multiset intersection of the gold and an extract given as row numbers
+    /// ([`NO_ROW`] entries are skipped). `scratch` is reused between calls.
+    pub fn common_rows(&self, extract: &[u32], scratch: &mut Vec<u32>) -> usize {
+        scratch.clear();
+        scratch.resize(self.counts.len(), 0);
+        let mut n = 0;
+        for &row in extract {
+            if let Some(c) = scratch.get_mut(row as usize) {
+                *c += 1;
+                if *c <= self.counts[row as usize] {
+                    n += 1;
+                }
+            }
+        }
+        n
     }
 
     /// The row of `token`, or [`NO_ROW`] if the gold does not contain it.
@@ -125,6 +151,14 @@ mod tests {
         let extract = w("title copyright some text in");
         assert_eq!(GoldIndex::new(&gold).lcs(&extract), 4);
         assert_eq!(lcs_naive(&gold, &extract), 4);
+    }
+
+    #[test]
+    fn common_rows_is_the_multiset_intersection() {
+        let gold = GoldIndex::new(&w("the cat sat on the mat"));
+        let rows: Vec<u32> = w("the the the cat ran").iter().map(|t| gold.row(t)).collect();
+        assert_eq!(gold.common_rows(&rows, &mut Vec::new()), 3);
+        assert_eq!(gold.counts(), [2, 1, 1, 1, 1]);
     }
 
     #[test]

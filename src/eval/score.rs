@@ -1,5 +1,7 @@
 //! Precision, recall and F1 from an LCS length, and their averages over documents and packages.
 
+use super::measure::Measure;
+
 /// Precision, recall and F1 of one extract.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Prf {
@@ -51,16 +53,17 @@ pub fn mean(scores: impl IntoIterator<Item = Prf>) -> Prf {
 }
 
 /// Averages per-document scores given with the index of their package (packages in order
-/// `0..n_packages`; a package without documents is left out of the macro average).
-pub fn averages(scores: &[(usize, Prf)], n_packages: usize) -> (Averages, Vec<Option<Prf>>) {
+/// `0..n_packages`; a package without documents is left out of the macro average). The measure
+/// decides how scores are averaged ([`Measure::mean`]), at both levels.
+pub fn averages(scores: &[(usize, Prf)], n_packages: usize, measure: Measure) -> (Averages, Vec<Option<Prf>>) {
     let mut by_pkg: Vec<Vec<Prf>> = vec![Vec::new(); n_packages];
     for &(p, s) in scores {
         by_pkg[p].push(s);
     }
     let per_pkg: Vec<Option<Prf>> =
-        by_pkg.iter().map(|v| if v.is_empty() { None } else { Some(mean(v.iter().copied())) }).collect();
-    let macro_avg = mean(per_pkg.iter().flatten().copied());
-    let micro_avg = mean(scores.iter().map(|s| s.1));
+        by_pkg.iter().map(|v| if v.is_empty() { None } else { Some(measure.mean(v.iter().copied())) }).collect();
+    let macro_avg = measure.mean(per_pkg.iter().flatten().copied());
+    let micro_avg = measure.mean(scores.iter().map(|s| s.1));
     (Averages { macro_avg, micro_avg }, per_pkg)
 }
 
@@ -90,7 +93,7 @@ mod tests {
         let zero = Prf::default();
         // package 0: three perfect docs, package 1: one failed doc.
         let scores = [(0, one), (0, one), (0, one), (1, zero)];
-        let (avg, per) = averages(&scores, 2);
+        let (avg, per) = averages(&scores, 2, Measure::Lcs);
         assert!((avg.macro_avg.f1 - 0.5).abs() < 1e-12);
         assert!((avg.micro_avg.f1 - 0.75).abs() < 1e-12);
         assert_eq!(per.len(), 2);

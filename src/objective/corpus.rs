@@ -85,6 +85,60 @@ pub struct Entry {
     pub source: UnitRows,
     /// Token rows of the DOM view's text nodes.
     pub dom: UnitRows,
+    /// The gold text (the `shingle4` measure tokenises it its own way).
+    pub gold_text: String,
+    /// The set's token rule.
+    pub rule: TokenRule,
+    /// The gold's shingles, built the first time `shingle4` scores this entry.
+    pub shingles: std::sync::OnceLock<Shingles>,
+}
+
+/// A gold text's `shingle4` tokens interned and its shingles counted, so scoring an extract
+/// needs no string allocation per shingle.
+#[derive(Debug, Clone, Default)]
+pub struct Shingles {
+    /// Token → id (case kept).
+    pub vocab: std::collections::HashMap<String, u32>,
+    /// Shingle (ids, padded with [`PAD`]) → occurrences.
+    pub counts: std::collections::HashMap<[u32; 4], u32>,
+    /// Number of gold shingles.
+    pub total: usize,
+}
+
+/// Pads a shingle shorter than 4 tokens.
+pub const PAD: u32 = u32::MAX;
+
+/// Stands for an extract token absent from the gold: a shingle holding it never matches.
+pub const UNKNOWN: u32 = u32::MAX - 1;
+
+/// The shingle keys of a sequence of token ids (see [`crate::eval::measure::shingles`]).
+pub fn shingle_keys(ids: &[u32], mut f: impl FnMut([u32; 4])) {
+    match ids.len() {
+        0 => {}
+        n if n < 4 => {
+            let mut k = [PAD; 4];
+            k[..n].copy_from_slice(ids);
+            f(k);
+        }
+        _ => ids.windows(4).for_each(|w| f([w[0], w[1], w[2], w[3]])),
+    }
+}
+
+impl Shingles {
+    /// Interns and counts the shingles of a gold text.
+    pub fn of(gold: &str, rule: TokenRule) -> Shingles {
+        let mut s = Shingles::default();
+        let mut ids = Vec::new();
+        crate::eval::measure::for_each_word(gold, rule.latin1_only, |w| {
+            let next = s.vocab.len() as u32;
+            ids.push(*s.vocab.entry(w.to_string()).or_insert(next));
+        });
+        shingle_keys(&ids, |k| {
+            *s.counts.entry(k).or_default() += 1;
+            s.total += 1;
+        });
+        s
+    }
 }
 
 impl Entry {
@@ -123,6 +177,9 @@ fn prepare_quietly(gd: &GoldDoc, rule: TokenRule, limits: &crate::limits::Limits
         gold,
         source: UnitRows::default(),
         dom: UnitRows::default(),
+        gold_text: gd.gold.clone(),
+        rule,
+        shingles: std::sync::OnceLock::new(),
     };
     let page = match gd.read_page(limits) {
         Ok((p, _)) => p,

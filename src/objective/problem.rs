@@ -5,6 +5,7 @@
 use super::corpus::Corpus;
 use super::score::{DocScore, score_subset};
 use crate::error::{Error, Result};
+use crate::eval::Measure;
 use crate::evolve::{Fitness, Gene, Genome, Problem, Space};
 use crate::params::{ParamSpace, Setting, Spec};
 use std::time::Instant;
@@ -68,16 +69,22 @@ impl std::fmt::Display for Objective {
 }
 
 impl Objective {
-    /// The fitness of scored documents (means in document order); `packages[i]` is the package
-    /// of `scores[i]`.
-    pub fn fitness(&self, scores: &[DocScore], packages: &[usize], ms: f64) -> Fitness {
+    /// The fitness of documents scored by `measure` (means in document order, as the measure
+    /// averages: for `shingle4` F1 and F-beta come from the mean precision and recall);
+    /// `packages[i]` is the package of `scores[i]`.
+    pub fn fitness(&self, scores: &[DocScore], packages: &[usize], measure: Measure, ms: f64) -> Fitness {
         let n = scores.len().max(1) as f64;
-        let p = scores.iter().map(|s| s.prf.precision).sum::<f64>() / n;
-        let r = scores.iter().map(|s| s.prf.recall).sum::<f64>() / n;
-        let f1 = scores.iter().map(|s| s.prf.f1).sum::<f64>() / n;
+        let m = measure.mean(scores.iter().map(|s| s.prf));
+        // An undefined shingle4 average (no page extracted anything) counts as 0 for the search.
+        let finite = |x: f64| if x.is_finite() { x } else { 0.0 };
+        let (p, r, f1) = (finite(m.precision), finite(m.recall), finite(m.f1));
         let (value, feasible) = match *self {
             Objective::F1 => (f1, true),
-            Objective::MacroF1 => (macro_f1(scores, packages), true),
+            Objective::MacroF1 => (macro_f1(scores, packages, measure), true),
+            Objective::FBeta(b) if measure == Measure::Shingle4 => {
+                let d = b * b * p + r;
+                (if d > 0.0 { (1.0 + b * b) * p * r / d } else { 0.0 }, true)
+            }
             Objective::FBeta(b) => {
                 let b2 = b * b;
                 let v = scores
@@ -97,17 +104,13 @@ impl Objective {
     }
 }
 
-/// Mean over the packages present of the mean F1 within each package.
-fn macro_f1(scores: &[DocScore], packages: &[usize]) -> f64 {
+/// The macro average over the packages present of each package's figure (as the measure
+/// averages; for `lcs` the mean over packages of the mean F1 within each package).
+fn macro_f1(scores: &[DocScore], packages: &[usize], measure: Measure) -> f64 {
     let n = packages.iter().max().map_or(0, |m| m + 1);
-    let mut sum = vec![0.0; n];
-    let mut count = vec![0usize; n];
-    for (s, &p) in scores.iter().zip(packages) {
-        sum[p] += s.prf.f1;
-        count[p] += 1;
-    }
-    let means: Vec<f64> = sum.iter().zip(&count).filter(|(_, c)| **c > 0).map(|(s, c)| s / *c as f64).collect();
-    means.iter().sum::<f64>() / means.len().max(1) as f64
+    let pairs: Vec<(usize, crate::eval::Prf)> = packages.iter().zip(scores).map(|(&p, s)| (p, s.prf)).collect();
+    let f1 = crate::eval::score::averages(&pairs, n, measure).0.macro_avg.f1;
+    if f1.is_finite() { f1 } else { 0.0 }
 }
 
 /// The optimiser's view of a parameter space: one gene per tuned parameter.
@@ -140,12 +143,20 @@ pub struct ExtractionProblem<'a> {
     base: Setting,
     genes: Space,
     objective: Objective,
+    measure: Measure,
 }
 
 impl<'a> ExtractionProblem<'a> {
-    /// Tunes the genes of `space` starting from `base` (which fixes the other parameters).
-    pub fn new(corpus: &'a Corpus, space: &'a ParamSpace, base: Setting, objective: Objective) -> Self {
-        ExtractionProblem { corpus, space, base, genes: gene_space(space), objective }
+    /// Tunes the genes of `space` starting from `base` (which fixes the other parameters),
+    /// scoring pages by `measure`.
+    pub fn new(
+        corpus: &'a Corpus,
+        space: &'a ParamSpace,
+        base: Setting,
+        objective: Objective,
+        measure: Measure,
+    ) -> Self {
+        ExtractionProblem { corpus, space, base, genes: gene_space(space), objective, measure }
     }
 
     /// The setting a genome stands for.
@@ -163,9 +174,9 @@ impl<'a> ExtractionProblem<'a> {
     pub fn score_on(&self, s: &Setting, subset: &[usize]) -> Result<Fitness> {
         let ex = crate::extract::build(s)?;
         let t0 = Instant::now();
-        let scores = score_subset(self.corpus, ex.as_ref(), subset);
+        let scores = score_subset(self.corpus, ex.as_ref(), self.measure, subset);
         let packages: Vec<usize> = subset.iter().map(|&i| self.corpus.entries[i].package).collect();
-        Ok(self.objective.fitness(&scores, &packages, t0.elapsed().as_secs_f64() * 1000.0))
+        Ok(self.objective.fitness(&scores, &packages, self.measure, t0.elapsed().as_secs_f64() * 1000.0))
     }
 }
 
@@ -208,13 +219,13 @@ mod tests {
         };
         let scores = [s(0.5, 1.0), s(0.7, 0.9)];
         let pk = [0, 0];
-        let f = Objective::RecallAtPrecision(0.8).fitness(&scores, &pk, 1.0);
+        let f = Objective::RecallAtPrecision(0.8).fitness(&scores, &pk, Measure::Lcs, 1.0);
         // Infeasible: ranked by its mean precision (0.6), not by its recall (0.95).
         assert!(!f.feasible && (f.value - 0.6).abs() < 1e-12);
-        let ok = Objective::RecallAtPrecision(0.6).fitness(&scores, &pk, 1.0);
+        let ok = Objective::RecallAtPrecision(0.6).fitness(&scores, &pk, Measure::Lcs, 1.0);
         assert!(ok.feasible && (ok.value - 0.95).abs() < 1e-12);
-        let f2 = Objective::FBeta(1.0).fitness(&scores, &pk, 1.0);
-        assert!((f2.value - Objective::F1.fitness(&scores, &pk, 1.0).value).abs() < 1e-12);
+        let f2 = Objective::FBeta(1.0).fitness(&scores, &pk, Measure::Lcs, 1.0);
+        assert!((f2.value - Objective::F1.fitness(&scores, &pk, Measure::Lcs, 1.0).value).abs() < 1e-12);
     }
 
     #[test]
@@ -224,10 +235,29 @@ mod tests {
         let s = |f1: f64| DocScore { prf: crate::eval::Prf { precision: f1, recall: f1, f1 }, ..Default::default() };
         // Package 0 has three documents at 0.9, package 2 one at 0.1; package 1 has none.
         let scores = [s(0.9), s(0.9), s(0.9), s(0.1)];
-        let f = Objective::MacroF1.fitness(&scores, &[0, 0, 0, 2], 1.0);
+        let f = Objective::MacroF1.fitness(&scores, &[0, 0, 0, 2], Measure::Lcs, 1.0);
         assert!((f.value - 0.5).abs() < 1e-12, "{}", f.value);
-        let mean = Objective::F1.fitness(&scores, &[0, 0, 0, 2], 1.0);
+        let mean = Objective::F1.fitness(&scores, &[0, 0, 0, 2], Measure::Lcs, 1.0);
         assert!((mean.value - 0.7).abs() < 1e-12);
+    }
+
+    #[test]
+    fn under_shingle4_every_objective_takes_f1_from_the_averaged_precision_and_recall() {
+        let s = |p: f64, r: f64| DocScore {
+            prf: crate::eval::Prf { precision: p, recall: r, f1: 0.0 },
+            ..Default::default()
+        };
+        // Page 2 extracted nothing: its precision is undefined and left out of the average.
+        let scores = [s(1.0, 0.5), s(f64::NAN, 0.0)];
+        let f = Objective::F1.fitness(&scores, &[0, 1], Measure::Shingle4, 1.0);
+        // P = 1, R = 0.25: F1 = 0.4 (the mean of per-page F1s would be 1/3).
+        assert!((f.precision - 1.0).abs() < 1e-12 && (f.recall - 0.25).abs() < 1e-12);
+        assert!((f.value - 0.4).abs() < 1e-12, "{}", f.value);
+        let m = Objective::MacroF1.fitness(&scores, &[0, 1], Measure::Shingle4, 1.0);
+        // Package 0: P 1, R 0.5; package 1: P undefined, R 0 → macro P 1, R 0.25, F1 0.4.
+        assert!((m.value - 0.4).abs() < 1e-12, "{}", m.value);
+        let b = Objective::FBeta(1.0).fitness(&scores, &[0, 1], Measure::Shingle4, 1.0);
+        assert!((b.value - 0.4).abs() < 1e-12, "{}", b.value);
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! Scoring an extractor over a corpus: per-document P/R/F1 in parallel, summed in document
 //! order so results do not depend on the number of threads.
 
-use super::corpus::{Corpus, Entry};
-use crate::document::Selection;
+use super::corpus::{Corpus, Entry, Shingles, UNKNOWN, shingle_keys};
+use crate::document::{Selection, View};
+use crate::eval::Measure;
+use crate::eval::measure::shingle_prf;
 use crate::eval::score::{Averages, Prf, averages, prf};
 use crate::extract::Extractor;
 use rayon::prelude::*;
@@ -26,13 +28,16 @@ pub struct Scratch {
     sel: Option<Selection>,
     rows: Vec<u32>,
     lcs: Vec<u64>,
+    counts: Vec<u32>,
+    ids: Vec<u32>,
+    shingles: std::collections::HashMap<[u32; 4], u32>,
 }
 
 /// The error of a document on which the extractor panicked.
 pub const EXTRACTOR_FAILED: &str = "the extractor failed on this page";
 
-/// Scores one entry, reusing `scratch`. An extractor panic becomes an error row.
-pub fn score_entry(e: &Entry, ex: &dyn Extractor, scratch: &mut Scratch) -> DocScore {
+/// Scores one entry by `measure`, reusing `scratch`. An extractor panic becomes an error row.
+pub fn score_entry(e: &Entry, ex: &dyn Extractor, measure: Measure, scratch: &mut Scratch) -> DocScore {
     let gold_words = e.gold.len();
     let Some(doc) = &e.doc else {
         return DocScore { gold_words, error: e.error.clone(), ..Default::default() };
@@ -53,19 +58,53 @@ pub fn score_entry(e: &Entry, ex: &dyn Extractor, scratch: &mut Scratch) -> DocS
         extract_words += (rows.tok_starts[u + 1] - rows.tok_starts[u]) as usize;
         scratch.rows.extend_from_slice(&rows.rows[rows.row_starts[u] as usize..rows.row_starts[u + 1] as usize]);
     }
-    let lcs = e.gold.lcs_rows(&scratch.rows, &mut scratch.lcs);
+    let score = match measure {
+        Measure::Lcs => prf(e.gold.lcs_rows(&scratch.rows, &mut scratch.lcs), extract_words, gold_words),
+        Measure::Bow => prf(e.gold.common_rows(&scratch.rows, &mut scratch.counts), extract_words, gold_words),
+        Measure::Shingle4 => shingle_score(e, doc, &sel, scratch),
+    };
     scratch.sel = Some(sel);
-    DocScore { prf: prf(lcs, extract_words, gold_words), extract_words, gold_words, error: None }
+    DocScore { prf: score, extract_words, gold_words, error: None }
 }
 
-/// Scores every entry of a corpus in parallel; results in corpus order.
+/// The `shingle4` score of a selection: its units' `\w` tokens in order, as gold ids.
+fn shingle_score(e: &Entry, doc: &crate::document::Document, sel: &Selection, scratch: &mut Scratch) -> Prf {
+    let gold = e.shingles.get_or_init(|| Shingles::of(&e.gold_text, e.rule));
+    let units = match sel.view {
+        View::Source => &doc.source.words,
+        View::Dom => &doc.dom.texts,
+    };
+    scratch.ids.clear();
+    for &u in &sel.units {
+        crate::eval::measure::for_each_word(units.get(u as usize), e.rule.latin1_only, |w| {
+            scratch.ids.push(gold.vocab.get(w).copied().unwrap_or(UNKNOWN))
+        });
+    }
+    scratch.shingles.clear();
+    let (mut tp, mut extracted) = (0usize, 0usize);
+    shingle_keys(&scratch.ids, |k| {
+        extracted += 1;
+        if k.contains(&UNKNOWN) {
+            return;
+        }
+        let used = scratch.shingles.entry(k).or_default();
+        if *used < gold.counts.get(&k).copied().unwrap_or(0) {
+            *used += 1;
+            tp += 1;
+        }
+    });
+    shingle_prf(tp, extracted - tp, gold.total - tp)
+}
+
+/// Scores every entry of a corpus in parallel by the default measure (LCS); results in corpus
+/// order.
 pub fn score_corpus(corpus: &Corpus, ex: &dyn Extractor) -> Vec<DocScore> {
-    corpus.entries.par_iter().map_init(Scratch::default, |s, e| score_entry(e, ex, s)).collect()
+    corpus.entries.par_iter().map_init(Scratch::default, |s, e| score_entry(e, ex, Measure::Lcs, s)).collect()
 }
 
 /// Scores the entries `subset` of a corpus in parallel; results in `subset` order.
-pub fn score_subset(corpus: &Corpus, ex: &dyn Extractor, subset: &[usize]) -> Vec<DocScore> {
-    subset.par_iter().map_init(Scratch::default, |s, &i| score_entry(&corpus.entries[i], ex, s)).collect()
+pub fn score_subset(corpus: &Corpus, ex: &dyn Extractor, measure: Measure, subset: &[usize]) -> Vec<DocScore> {
+    subset.par_iter().map_init(Scratch::default, |s, &i| score_entry(&corpus.entries[i], ex, measure, s)).collect()
 }
 
 /// Averages of a scored corpus.
@@ -85,10 +124,11 @@ pub struct Summary {
     pub median_f1: f64,
 }
 
-/// Summarises per-document scores (`packages[i]` is the package of `scores[i]`).
-pub fn summarise(packages: &[usize], n_packages: usize, scores: &[DocScore]) -> Summary {
+/// Summarises per-document scores (`packages[i]` is the package of `scores[i]`), averaged as
+/// `measure` prescribes.
+pub fn summarise(packages: &[usize], n_packages: usize, scores: &[DocScore], measure: Measure) -> Summary {
     let pairs: Vec<(usize, Prf)> = packages.iter().zip(scores).map(|(&p, s)| (p, s.prf)).collect();
-    let (averages, per_package) = averages(&pairs, n_packages);
+    let (averages, per_package) = averages(&pairs, n_packages, measure);
     let mut package_docs = vec![0; n_packages];
     for &p in packages {
         package_docs[p] += 1;

@@ -5,15 +5,18 @@
 use super::corpus::{prepare, warn_skipped};
 use super::score::{DocScore, Scratch, score_entry};
 use crate::document::Document;
+use crate::eval::Measure;
 use crate::extract::Extractor;
 use crate::goldset::{GoldDoc, GoldSet};
 use rayon::prelude::*;
 
-/// Scores every extractor on every document: `result[e][d]` is extractor `e` on document `d`.
+/// Scores every extractor on every document by `measure`: `result[e][d]` is extractor `e` on
+/// document `d`.
 pub fn score_set(
     set: &GoldSet,
     docs: &[&GoldDoc],
     extractors: &[&dyn Extractor],
+    measure: Measure,
     tick: &(dyn Fn() + Sync),
 ) -> Vec<Vec<DocScore>> {
     warn_skipped(set);
@@ -21,7 +24,7 @@ pub fn score_set(
         .par_iter()
         .map_init(Scratch::default, |scratch, d| {
             let entry = prepare(set, d);
-            let scores = extractors.iter().map(|ex| score_entry(&entry, *ex, scratch)).collect();
+            let scores = extractors.iter().map(|ex| score_entry(&entry, *ex, measure, scratch)).collect();
             tick();
             scores
         })

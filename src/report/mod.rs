@@ -3,6 +3,8 @@
 //! Imports from the crate: `evolve` (trial types), `eval` (score types), `params` and `error`.
 
 pub mod csv;
+pub mod html;
+pub mod importance;
 pub mod plot;
 pub mod progress;
 pub mod run;

@@ -2,7 +2,7 @@
 //! statistics, the top distinct individuals (Gottron's Table 2) and the plot inputs. Nothing
 //! here recomputes a fitness, so `cetune report RUN_DIR` rebuilds everything from the journal.
 
-use super::plot::{GenRow, SpaceInfo, SpacePoint};
+use super::plot::{Axis, GenRow, SpaceInfo, SpacePoint};
 use super::{csv, f3, write_atomic};
 use crate::error::Result;
 use crate::evolve::Trial;
@@ -79,25 +79,17 @@ pub fn write_generations(path: &Path, trials: &[Trial]) -> Result<()> {
     csv::write(path, rows)
 }
 
-/// Writes `top.csv` (`rank, <parameters>, fitness, precision, recall, feasible, generation,
-/// trial`) and `top.md` (Gottron's Table 2 layout for one algorithm).
-pub fn write_top(dir: &Path, space: &ParamSpace, trials: &[Trial], n: usize, title: &str) -> Result<()> {
-    let names = gene_names(space);
-    let best = top(trials, n);
+/// Table 2 as CSV rows (header first): `rank, <parameters>, fitness, precision, recall,
+/// feasible, generation, trial`.
+pub fn top_rows(space: &ParamSpace, trials: &[Trial], n: usize) -> Vec<Vec<String>> {
     let mut head = vec!["rank".to_string()];
-    head.extend(names.iter().cloned());
+    head.extend(gene_names(space));
     head.extend(["fitness", "precision", "recall", "feasible", "generation", "trial"].map(String::from));
     let mut rows = vec![head];
-    let mut md = format!(
-        "# {title}\n\n| rank | {} | fitness | precision | recall | generation |\n|{}\n",
-        names.join(" | "),
-        "---|".repeat(names.len() + 5)
-    );
-    for (k, t) in best.iter().enumerate() {
-        let vals = gene_values(space, &t.genome);
+    for (k, t) in top(trials, n).iter().enumerate() {
         let f = &t.fitness;
         let mut row = vec![(k + 1).to_string()];
-        row.extend(vals.iter().cloned());
+        row.extend(gene_values(space, &t.genome));
         row.extend([
             f.value.to_string(),
             f.precision.to_string(),
@@ -107,6 +99,23 @@ pub fn write_top(dir: &Path, space: &ParamSpace, trials: &[Trial], n: usize, tit
             t.number.to_string(),
         ]);
         rows.push(row);
+    }
+    rows
+}
+
+/// Writes `top.csv` (`rank, <parameters>, fitness, precision, recall, feasible, generation,
+/// trial`) and `top.md` (Gottron's Table 2 layout for one algorithm).
+pub fn write_top(dir: &Path, space: &ParamSpace, trials: &[Trial], n: usize, title: &str) -> Result<()> {
+    let names = gene_names(space);
+    let best = top(trials, n);
+    let mut md = format!(
+        "# {title}\n\n| rank | {} | fitness | precision | recall | generation |\n|{}\n",
+        names.join(" | "),
+        "---|".repeat(names.len() + 5)
+    );
+    for (k, t) in best.iter().enumerate() {
+        let vals = gene_values(space, &t.genome);
+        let f = &t.fitness;
         md += &format!(
             "| {} | {} | {}{} | {} | {} | {} |\n",
             k + 1,
@@ -118,13 +127,25 @@ pub fn write_top(dir: &Path, space: &ParamSpace, trials: &[Trial], n: usize, tit
             t.generation
         );
     }
-    csv::write(&dir.join("top.csv"), rows)?;
+    csv::write(&dir.join("top.csv"), top_rows(space, trials, n))?;
     write_atomic(&dir.join("top.md"), md.as_bytes())
 }
 
-/// The explored-space plot input: every distinct evaluated individual.
+/// The explored-space plot input: every distinct evaluated individual, the best one and the
+/// known-good individuals of the parameter description.
 pub fn space_info(space: &ParamSpace, trials: &[Trial], title: &str) -> SpaceInfo {
     let genes = space.genes();
+    let axes = genes
+        .iter()
+        .map(|&i| match &space.params[i].spec {
+            crate::params::Spec::Float { .. } => Axis::Real,
+            crate::params::Spec::Int { .. } => Axis::Int,
+            crate::params::Spec::Categorical { choices } => Axis::Choices(choices.clone()),
+            crate::params::Spec::Bool => Axis::Choices(vec!["false".into(), "true".into()]),
+        })
+        .collect();
+    let best = top(trials, 1).first().map(|t| t.genome.clone());
+    let known = space.known_good.iter().map(|k| space.to_genome(&k.setting)).collect();
     let ranges = genes
         .iter()
         .map(|&i| match &space.params[i].spec {
@@ -139,7 +160,7 @@ pub fn space_info(space: &ParamSpace, trials: &[Trial], title: &str) -> SpaceInf
         .filter(|t| !t.cached && t.fitness.value.is_finite())
         .map(|t| SpacePoint { values: t.genome.clone(), fitness: t.fitness.value, generation: t.generation })
         .collect();
-    SpaceInfo { title: title.to_string(), names: gene_names(space), ranges, points }
+    SpaceInfo { title: title.to_string(), names: gene_names(space), ranges, axes, points, best, known }
 }
 
 #[cfg(test)]

@@ -18,6 +18,8 @@ pub struct Table3Row {
     pub micro_f1: f64,
     /// Documents that could not be scored.
     pub errors: usize,
+    /// Bootstrap 95% half-widths of the macro and micro F1 (`compare --bootstrap N`).
+    pub ci: Option<(f64, f64)>,
 }
 
 /// The table.
@@ -46,7 +48,11 @@ impl Table3 {
         if wide {
             head.extend(self.packages.iter().zip(&self.package_docs).map(|(p, n)| format!("{p} ({n})")));
         }
+        let ci = self.rows.iter().any(|r| r.ci.is_some());
         head.extend(["macro P", "macro R", "**macro F1**", "micro F1", "errors"].map(String::from));
+        if ci {
+            head.extend(["macro F1 95% CI", "micro F1 95% CI"].map(String::from));
+        }
         s += &format!("| {} |\n|{}\n", head.join(" | "), "---|".repeat(head.len()));
         for r in &self.rows {
             let mut cells = vec![r.label.clone()];
@@ -60,10 +66,17 @@ impl Table3 {
                 f3(r.micro_f1),
                 r.errors.to_string(),
             ]);
+            if ci {
+                let pm = |x: Option<f64>| x.map_or("-".into(), |x| format!("± {}", f3(x)));
+                cells.extend([pm(r.ci.map(|c| c.0)), pm(r.ci.map(|c| c.1))]);
+            }
             s += &format!("| {} |\n", cells.join(" | "));
         }
         if !wide {
             s += &format!("\n{} packages: per-package F1 in the CSV file.\n", self.packages.len());
+        }
+        if ci {
+            s += "\n95% CI: ±1.96 × the standard deviation of the figure over bootstrap resamples of the pages (the Scrapinghub benchmark's convention).\n";
         }
         if let Some(c) = credit {
             s += &format!("\nGold set: {c}\n");
@@ -72,17 +85,27 @@ impl Table3 {
     }
 
     /// Writes the CSV rendering: `setting`, one column per package, `macro_precision`,
-    /// `macro_recall`, `macro_f1`, `micro_f1`, `errors`.
+    /// `macro_recall`, `macro_f1`, `micro_f1`, `errors`, and with a bootstrap `macro_f1_ci`,
+    /// `micro_f1_ci` (95% half-widths).
     pub fn write_csv(&self, path: &Path) -> Result<()> {
         let mut head = vec!["setting".to_string()];
         head.extend(self.packages.iter().cloned());
         head.extend(["macro_precision", "macro_recall", "macro_f1", "micro_f1", "errors"].map(String::from));
+        let ci = self.rows.iter().any(|r| r.ci.is_some());
+        if ci {
+            head.extend(["macro_f1_ci", "micro_f1_ci"].map(String::from));
+        }
         let mut rows = vec![head];
         for r in &self.rows {
             let mut rec = vec![r.label.clone()];
             rec.extend(r.per_package.iter().map(|v| v.map_or(String::new(), |x| format!("{x:.6}"))));
             rec.extend([r.macro_prf.0, r.macro_prf.1, r.macro_prf.2, r.micro_f1].map(|x| format!("{x:.6}")));
             rec.push(r.errors.to_string());
+            if ci {
+                rec.extend(
+                    r.ci.map_or([String::new(), String::new()], |c| [format!("{:.6}", c.0), format!("{:.6}", c.1)]),
+                );
+            }
             rows.push(rec);
         }
         super::csv::write(path, rows)
@@ -104,6 +127,7 @@ mod tests {
                 macro_prf: (0.4, 0.9, 0.5),
                 micro_f1: 0.45,
                 errors: 0,
+                ci: None,
             }],
         };
         let md = t.markdown("F1", Some("CC-BY"));
@@ -113,5 +137,10 @@ mod tests {
         );
         assert!(md.contains("| lqf t=0.25 | 0.500 | - | 0.400 | 0.900 | **0.500** | 0.450 | 0 |"), "{md}");
         assert!(md.ends_with("Gold set: CC-BY\n"));
+        let mut t = t;
+        t.rows[0].ci = Some((0.0123, 0.02));
+        let md = t.markdown("F1", None);
+        assert!(md.contains("| errors | macro F1 95% CI | micro F1 95% CI |"), "{md}");
+        assert!(md.contains("| **0.500** | 0.450 | 0 | ± 0.012 | ± 0.020 |"), "{md}");
     }
 }

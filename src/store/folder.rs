@@ -23,6 +23,7 @@ fn is_run_file(name: &str) -> bool {
         "top.md",
         "best.yaml",
         "report.html",
+        "importance.csv",
     ];
     const PLOTS: &[&str] = &["space", "space-generation", "history"];
     let base = name.strip_suffix(".tmp").unwrap_or(name);

@@ -65,6 +65,10 @@ pub struct RunRecord {
     pub goldset: GoldsetRecord,
     /// The objective (`f1`, `fbeta:B`, `recall-at-precision:P`).
     pub objective: String,
+    /// The measure pages are scored by (`lcs`, `bow`, `shingle4`); written only when it is not
+    /// the default `lcs`, so earlier run folders read (and rewrite) unchanged.
+    #[serde(default = "lcs", skip_serializing_if = "is_lcs")]
+    pub measure: String,
     /// Worker threads.
     pub threads: usize,
     /// The optimiser's settings (seed, population, operators, stopping).
@@ -81,6 +85,14 @@ pub struct RunRecord {
     pub wall_seconds: f64,
     /// The best individual.
     pub best: Option<BestRecord>,
+}
+
+fn lcs() -> String {
+    "lcs".into()
+}
+
+fn is_lcs(m: &str) -> bool {
+    m == "lcs"
 }
 
 /// File names inside a run folder.
@@ -142,6 +154,9 @@ pub struct RunInputs {
     pub individuals: Vec<String>,
     /// The objective.
     pub objective: String,
+    /// The measure (absent in checkpoints written before it was recorded: `lcs`).
+    #[serde(default = "lcs", skip_serializing_if = "is_lcs")]
+    pub measure: String,
     /// The gold set's content hash (pages, gold texts and `goldset.yaml`).
     pub goldset_hash: String,
     /// The optimiser's settings.
@@ -157,6 +172,7 @@ impl RunInputs {
             sets: record.sets.clone(),
             individuals: record.individuals.clone(),
             objective: record.objective.clone(),
+            measure: record.measure.clone(),
             goldset_hash: record.goldset.content_hash.clone(),
             config: record.config.clone(),
         }
@@ -175,6 +191,7 @@ impl RunInputs {
         check("sets", self.sets == now.sets);
         check("individuals", self.individuals == now.individuals);
         check("objective", self.objective == now.objective);
+        check("measure", self.measure == now.measure);
         check("the gold set (content hash)", self.goldset_hash == now.goldset_hash);
         // Config fields one by one, through their JSON form, so every field counts by name.
         let (a, b) = (fields(&self.config), fields(&now.config));

@@ -4,7 +4,7 @@
 //! `best.yaml`. The command line only turns arguments into a [`Plan`] and prints the
 //! [`Summary`]; tests drive whole runs through [`start`] and [`resume`] without the binary.
 //!
-//! Imports from the crate: `error`, `evolve`, `extract` (the family table), `goldset`, `limits`,
+//! Imports from the crate: `error`, `eval` (the measure), `evolve`, `extract` (the family table), `goldset`, `limits`,
 //! `objective`, `params`, `paths`, `yaml`, `report` and `store`.
 
 mod reports;
@@ -44,6 +44,8 @@ pub struct Plan {
     pub goldset: PathBuf,
     /// What is maximised.
     pub objective: Objective,
+    /// How pages are scored (`lcs` by default).
+    pub measure: crate::eval::Measure,
     /// The optimiser's settings.
     pub config: Config,
     /// Worker threads (default: all cores).
@@ -134,6 +136,7 @@ pub fn start(plan: Plan, opts: &Options) -> Result<Summary> {
             packages: set.packages.len(),
         },
         objective: plan.objective.to_string(),
+        measure: plan.measure.to_string(),
         threads,
         config: plan.config.clone(),
         started: store::timestamp(),
@@ -170,6 +173,11 @@ fn initial_genomes(space: &ParamSpace, base: &Setting, individuals: &[String]) -
     Ok(initial)
 }
 
+/// The measure a run records.
+pub fn measure_of(record: &RunRecord) -> Result<crate::eval::Measure> {
+    record.measure.parse().map_err(Error::config)
+}
+
 /// Continues an interrupted run from its folder: every input a fitness depends on is verified
 /// first (the gold set's hash, `run.yaml` against the checkpoint's copy, every journal row).
 pub fn resume(dir: &Path, threads: Option<usize>, opts: &Options) -> Result<Summary> {
@@ -178,6 +186,7 @@ pub fn resume(dir: &Path, threads: Option<usize>, opts: &Options) -> Result<Summ
     // run.yaml may have been edited: its settings must pass the checks of a new run.
     record.config.validate().map_err(|e| e.with_path(&dir.join(files::RUN)))?;
     record.objective.parse::<Objective>().map_err(|e| e.with_path(&dir.join(files::RUN)))?;
+    measure_of(&record).map_err(|e| e.with_path(&dir.join(files::RUN)))?;
     if record.status == "finished" {
         return Err(Error::config(format!("the run in {} has finished: nothing to resume", dir.display())));
     }
@@ -336,7 +345,8 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
     let failed = corpus.entries.iter().filter(|e| e.doc.is_none()).count();
     crate::objective::corpus::check_some_read(&s.set, failed, docs.len())?;
     let objective: Objective = s.record.objective.parse()?;
-    let mut problem = ExtractionProblem::new(&corpus, &s.space, s.base.clone(), objective);
+    let measure = measure_of(&s.record)?;
+    let mut problem = ExtractionProblem::new(&corpus, &s.space, s.base.clone(), objective, measure);
     if opts.ctrl_c {
         install_ctrl_c(opts.stop.clone());
     }
@@ -373,7 +383,7 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
         values: best.values.iter().map(|(k, v)| format!("{k}={v}")).collect(),
     });
     // Reports first: a run marked finished always has all of them.
-    write_reports(&s.dir, &s.record, &s.space, &s.base, &trials, opts.top)?;
+    write_reports(&s.dir, &s.record, &s.space, &s.base, &trials, opts.top, true)?;
     store::write_yaml(&s.dir.join(files::RUN), &s.record)?;
     Ok(Summary {
         label: best.label(),

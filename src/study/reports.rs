@@ -1,11 +1,14 @@
-//! Reading a run folder back and writing its reports: the tables, the plots and `best.yaml`
-//! (shared by a run's end, `cetune report` and `cetune compare`).
+//! Reading a run folder back and writing its reports: the tables, the plots, `best.yaml`,
+//! `importance.csv` and the self-contained `report.html` (shared by a run's end, `cetune report`
+//! and `cetune compare`).
 
 use crate::error::{Error, Result};
 use crate::evolve::Trial;
 use crate::params::{About, ParamSpace, Setting, settings_file};
+use crate::report::html::{Body, Section};
+use crate::report::importance::{BINS, Importance, importance};
 use crate::report::plot::{HistoryInfo, Shade, render_history, render_space};
-use crate::report::run::{generations_info, space_info, write_generations, write_top};
+use crate::report::run::{generations_info, space_info, top_rows, write_generations, write_top};
 use crate::store::{self, RunRecord, files};
 use std::path::Path;
 
@@ -20,7 +23,9 @@ pub fn load_run(dir: &Path) -> Result<(RunRecord, ParamSpace, Setting)> {
     Ok((record, space, base))
 }
 
-/// Writes `generations.csv`, `top.csv`, `top.md`, `best.yaml` and the plots from the trials.
+/// Writes `generations.csv`, `top.csv`, `top.md`, `best.yaml`, `importance.csv` and the plots
+/// from the trials, and with `html` the page `report.html` that gathers them with the run's
+/// settings and every table of the run folder.
 pub fn write_reports(
     dir: &Path,
     record: &RunRecord,
@@ -28,6 +33,7 @@ pub fn write_reports(
     base: &Setting,
     trials: &[Trial],
     top: usize,
+    html: bool,
 ) -> Result<()> {
     write_generations(&dir.join(files::GENERATIONS), trials)?;
     let title = format!(
@@ -56,5 +62,202 @@ pub fn write_reports(
     let info = space_info(space, trials, &format!("Explored space: {title}"));
     render_space(&info, &dir.join("space"), Shade::Fitness)?;
     render_space(&info, &dir.join("space-generation"), Shade::Generation)?;
+    let imp = importance(&info);
+    crate::report::csv::write(&dir.join("importance.csv"), crate::report::importance::rows(&imp))?;
+    if html {
+        let sections = html_sections(dir, record, space, trials, top, &imp)?;
+        let page = crate::report::html::page(&format!("cetune run: {title}"), &sections);
+        crate::report::write_atomic(&dir.join("report.html"), page.as_bytes())?;
+    }
     Ok(())
+}
+
+/// A number with more than four decimals (a score) shortened to four; other cells as they are.
+fn short(cell: &str) -> String {
+    let long = cell.split_once('.').is_some_and(|(_, d)| d.len() > 4) || cell.contains('e');
+    match cell.parse::<f64>() {
+        Ok(x) if long && x.is_finite() => format!("{x:.4}"),
+        _ => cell.to_string(),
+    }
+}
+
+/// The rows of a CSV file (header first).
+fn read_csv(path: &Path) -> Result<Vec<Vec<String>>> {
+    let mut r = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_path(path)
+        .map_err(|e| Error::input(format!("cannot read: {e}")).with_path(path))?;
+    r.records()
+        .map(|rec| {
+            rec.map(|r| r.iter().map(String::from).collect())
+                .map_err(|e| Error::input(format!("malformed CSV: {e}")).with_path(path))
+        })
+        .collect()
+}
+
+/// A CSV file as a table section body; with more than 20 packages (compare tables) the
+/// per-package columns are left out, as in the markdown tables.
+fn csv_table(path: &Path) -> Result<Body> {
+    let mut rows = read_csv(path)?;
+    if rows.is_empty() {
+        return Ok(Body::Text("(empty)".into()));
+    }
+    if let Some(at) = rows[0].iter().position(|c| c == "macro_precision")
+        && at > 21
+    {
+        for r in &mut rows {
+            let tail = r.split_off(at.min(r.len()));
+            r.truncate(1);
+            r.extend(tail);
+        }
+    }
+    let head = rows.remove(0);
+    Ok(Body::Table(head, rows.iter().map(|r| r.iter().map(|c| short(c)).collect()).collect()))
+}
+
+/// The `name: value` lines of the run record (nested fields as `a.b`), the long parameter
+/// description left out.
+fn settings_rows(record: &RunRecord) -> Vec<Vec<String>> {
+    fn walk(prefix: &str, v: &serde_json::Value, out: &mut Vec<Vec<String>>) {
+        match v {
+            serde_json::Value::Object(m) => {
+                for (k, v) in m {
+                    let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+                    if key != "params_yaml" {
+                        walk(&key, v, out);
+                    }
+                }
+            }
+            serde_json::Value::Array(a) => {
+                let items: Vec<String> = a.iter().map(|x| x.as_str().map_or(x.to_string(), String::from)).collect();
+                out.push(vec![prefix.to_string(), items.join(", ")]);
+            }
+            serde_json::Value::String(s) => out.push(vec![prefix.to_string(), s.clone()]),
+            serde_json::Value::Null => out.push(vec![prefix.to_string(), "-".into()]),
+            x => out.push(vec![prefix.to_string(), x.to_string()]),
+        }
+    }
+    let mut out = Vec::new();
+    walk("", &serde_json::to_value(record).unwrap_or(serde_json::Value::Null), &mut out);
+    out
+}
+
+/// The settings as a table of three `setting | value` pairs per row, so the page starts short.
+fn settings_table(pairs: Vec<Vec<String>>) -> Body {
+    const PER_ROW: usize = 3;
+    let head = (0..PER_ROW).flat_map(|_| ["setting".to_string(), "value".to_string()]).collect();
+    let rows = pairs
+        .chunks(PER_ROW)
+        .map(|c| {
+            let mut r: Vec<String> = c.iter().flatten().cloned().collect();
+            r.resize(2 * PER_ROW, String::new());
+            r
+        })
+        .collect();
+    Body::Table(head, rows)
+}
+
+/// The sections of `report.html`: settings, Table 2, the plots, parameter importance, every
+/// `compare-*` table, and validation or Pareto tables when the run folder holds them.
+fn html_sections(
+    dir: &Path,
+    record: &RunRecord,
+    space: &ParamSpace,
+    trials: &[Trial],
+    top: usize,
+    imp: &[Importance],
+) -> Result<Vec<Section>> {
+    let svg = |name: &str| -> Result<Body> {
+        let p = dir.join(name);
+        std::fs::read_to_string(&p).map(Body::Svg).map_err(|e| Error::io(&p, "read", e))
+    };
+    let mut sections = vec![Section {
+        title: "Settings".into(),
+        body: vec![
+            settings_table(settings_rows(record)),
+            Body::Folded("The parameter description".into(), record.params_yaml.clone()),
+        ],
+    }];
+    let mut t2 = top_rows(space, trials, top);
+    let head = t2.remove(0);
+    sections.push(Section {
+        title: "Table 2: the top individuals".into(),
+        body: vec![
+            Body::Text(format!(
+                "The {} best distinct individuals by fitness ({}, measure {}) on {} ({} documents).",
+                t2.len(),
+                record.objective,
+                record.measure,
+                record.goldset.name,
+                record.goldset.documents
+            )),
+            Body::Table(head, t2.iter().map(|r| r.iter().map(|c| short(c)).collect()).collect()),
+        ],
+    });
+    sections.push(Section { title: "Fitness by generation".into(), body: vec![svg("history.svg")?] });
+    sections.push(Section {
+        title: "Explored space".into(),
+        body: vec![
+            Body::Text(
+                "Every distinct evaluated individual, coloured in the first plot by its fitness rank (the colour bar \
+                 gives the fitness at each colour), in the second by the generation it was first evaluated in. The red \
+                 ring is the best individual, the black crosses the known-good (published) settings."
+                    .into(),
+            ),
+            svg("space.svg")?,
+            svg("space-generation.svg")?,
+        ],
+    });
+    let mut bars: Vec<(String, f64)> = imp.iter().map(|i| (i.name.clone(), i.eta2)).collect();
+    bars.sort_by(|a, b| b.1.total_cmp(&a.1));
+    sections.push(Section {
+        title: "Parameter importance".into(),
+        body: vec![
+            Body::Text(format!(
+                "Share of the variance of fitness over the {} distinct individuals explained by each parameter's value \
+                 (η², values binned: one bin per value up to {BINS} values, else {BINS} equal-width bins). Computed \
+                 from the trials of a search, which samples good regions more densely; parameters interact, so the \
+                 shares need not sum to 1.",
+                trials.iter().filter(|t| !t.cached).count()
+            )),
+            Body::Bars(bars),
+        ],
+    });
+    let mut extra: Vec<std::path::PathBuf> =
+        std::fs::read_dir(dir).map_err(|e| Error::io(dir, "read run folder", e))?.flatten().map(|e| e.path()).collect();
+    extra.sort();
+    for p in &extra {
+        let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        if p.is_dir() && name.starts_with("compare-") && p.join("compare.csv").is_file() {
+            let md = std::fs::read_to_string(p.join("compare.md")).unwrap_or_default();
+            let mut body = Vec::new();
+            if let Some(t) = md.lines().next().and_then(|l| l.strip_prefix("# ")) {
+                body.push(Body::Text(t.to_string()));
+            }
+            body.push(csv_table(&p.join("compare.csv"))?);
+            if let Some(credit) = md.lines().find_map(|l| l.strip_prefix("Gold set: ")) {
+                body.push(Body::Text(format!("Gold set: {credit}")));
+            }
+            sections.push(Section { title: format!("Table 3: {name}"), body });
+        }
+    }
+    // Validation and Pareto results, when present (written by other commands).
+    for p in &extra {
+        let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let csvs: Vec<std::path::PathBuf> = if p.is_dir() {
+            let mut v: Vec<_> = std::fs::read_dir(p).into_iter().flatten().flatten().map(|e| e.path()).collect();
+            v.sort();
+            v.into_iter().filter(|f| f.extension().is_some_and(|e| e == "csv")).collect()
+        } else {
+            vec![p.clone()]
+        };
+        if (name.starts_with("validat") || name.starts_with("pareto")) && (p.is_dir() || name.ends_with(".csv")) {
+            for f in csvs {
+                let rel = f.strip_prefix(dir).unwrap_or(&f).display().to_string();
+                sections.push(Section { title: rel.clone(), body: vec![csv_table(&f)?] });
+            }
+        }
+    }
+    Ok(sections)
 }

@@ -36,6 +36,7 @@ fn plan(gs: &Path, out: PathBuf) -> Plan {
     let space = crate::extract::space("lqf").unwrap();
     let base = space.defaults();
     Plan {
+        measure: crate::eval::Measure::Lcs,
         params_yaml: crate::extract::family("lqf").unwrap().yaml.to_string(),
         params_file: None,
         sets: Vec::new(),

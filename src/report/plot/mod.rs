@@ -6,7 +6,7 @@ mod history;
 mod space;
 
 pub use history::{GenRow, HistoryInfo, render_history};
-pub use space::{Shade, SpaceInfo, SpacePoint, render_space};
+pub use space::{Axis, Shade, SpaceInfo, SpacePoint, render_space};
 
 use crate::error::Error;
 use plotters::style::{FontStyle, RGBColor, register_font};
@@ -61,7 +61,10 @@ mod tests {
             title: "space".into(),
             names: vec!["r".into(), "t".into(), "c".into()],
             ranges: vec![(0.0, 60.0), (0.0, 1.0), (0.0, 2.0)],
+            axes: vec![Axis::Int, Axis::Real, Axis::Choices(vec!["a".into(), "b".into(), "c".into()])],
             points,
+            best: Some(vec![59.0, 0.9, 2.0]),
+            known: vec![vec![40.0, 0.75, 1.0]],
         };
         render_space(&info, &dir.join("space"), Shade::Fitness).unwrap();
         for f in ["history.svg", "history.png", "space.svg", "space.png"] {
