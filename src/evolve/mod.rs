@@ -37,7 +37,7 @@ mod tests;
 
 pub use baseline::Grid;
 pub use cache::Cache;
-pub use config::{Blend, Config};
+pub use config::{Blend, Config, Mutation};
 pub use executor::{Observer, Outcome, TerminationReason, generation_rng, run};
 pub use genome::{Gene, Genome, Space, key, repair};
 pub use problem::{Fitness, Problem};

@@ -35,6 +35,18 @@ pub trait Strategy {
     }
 }
 
+/// Floats for a strategy's checkpoint state. They pass through the YAML checkpoint as numbers
+/// written in shortest round-trip form, so they come back bit for bit (the resume tests check).
+pub fn floats(x: &[f64]) -> serde_json::Value {
+    serde_json::Value::Array(x.iter().map(|&v| serde_json::json!(v)).collect())
+}
+
+/// Reads back what [`floats`] wrote.
+pub fn to_floats(v: &serde_json::Value) -> Result<Vec<f64>> {
+    let bad = || Error::config("the checkpoint's strategy state holds a value that is not a list of numbers");
+    v.as_array().ok_or_else(bad)?.iter().map(|x| x.as_f64().ok_or_else(bad)).collect()
+}
+
 /// The strategies a run can name (`--strategy`, `run.yaml`'s `config.strategy`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -74,31 +74,47 @@ impl Objective {
         let n = scores.len().max(1) as f64;
         let p = scores.iter().map(|s| s.prf.precision).sum::<f64>() / n;
         let r = scores.iter().map(|s| s.prf.recall).sum::<f64>() / n;
-        let f1 = scores.iter().map(|s| s.prf.f1).sum::<f64>() / n;
-        let (value, feasible) = match *self {
-            Objective::F1 => (f1, true),
-            Objective::MacroF1 => (macro_f1(scores, packages), true),
+        let per_doc = |f: &dyn Fn(&DocScore) -> f64| scores.iter().map(f).collect::<Vec<f64>>();
+        // Each arm gives the value and the per-document (for macro-f1: per-package) terms it
+        // averages, whose spread is the fitness's standard error.
+        let (value, feasible, terms) = match *self {
+            Objective::F1 => {
+                let t = per_doc(&|s| s.prf.f1);
+                (t.iter().sum::<f64>() / n, true, t)
+            }
+            Objective::MacroF1 => {
+                let t = package_means(scores, packages);
+                (t.iter().sum::<f64>() / t.len().max(1) as f64, true, t)
+            }
             Objective::FBeta(b) => {
                 let b2 = b * b;
-                let v = scores
-                    .iter()
-                    .map(|s| {
-                        let d = b2 * s.prf.precision + s.prf.recall;
-                        if d > 0.0 { (1.0 + b2) * s.prf.precision * s.prf.recall / d } else { 0.0 }
-                    })
-                    .sum::<f64>()
-                    / n;
-                (v, true)
+                let t = per_doc(&|s| {
+                    let d = b2 * s.prf.precision + s.prf.recall;
+                    if d > 0.0 { (1.0 + b2) * s.prf.precision * s.prf.recall / d } else { 0.0 }
+                });
+                (t.iter().sum::<f64>() / n, true, t)
             }
-            Objective::RecallAtPrecision(bound) if p >= bound => (r, true),
-            Objective::RecallAtPrecision(_) => (p, false),
+            Objective::RecallAtPrecision(bound) if p >= bound => (r, true, per_doc(&|s| s.prf.recall)),
+            Objective::RecallAtPrecision(_) => (p, false, per_doc(&|s| s.prf.precision)),
         };
-        Fitness { value, feasible, precision: p, recall: r, ms, partial: None }
+        Fitness { value, feasible, precision: p, recall: r, ms, partial: None, sem: standard_error(&terms) }
     }
 }
 
-/// Mean over the packages present of the mean F1 within each package.
-fn macro_f1(scores: &[DocScore], packages: &[usize]) -> f64 {
+/// The standard error of the mean of `x`: the sample standard deviation over `sqrt(n)`; 0 for
+/// fewer than two values.
+pub fn standard_error(x: &[f64]) -> f64 {
+    if x.len() < 2 {
+        return 0.0;
+    }
+    let n = x.len() as f64;
+    let mean = x.iter().sum::<f64>() / n;
+    let var = x.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1.0);
+    (var / n).sqrt()
+}
+
+/// The mean F1 within each package present, in package order.
+fn package_means(scores: &[DocScore], packages: &[usize]) -> Vec<f64> {
     let n = packages.iter().max().map_or(0, |m| m + 1);
     let mut sum = vec![0.0; n];
     let mut count = vec![0usize; n];
@@ -106,8 +122,7 @@ fn macro_f1(scores: &[DocScore], packages: &[usize]) -> f64 {
         sum[p] += s.prf.f1;
         count[p] += 1;
     }
-    let means: Vec<f64> = sum.iter().zip(&count).filter(|(_, c)| **c > 0).map(|(s, c)| s / *c as f64).collect();
-    means.iter().sum::<f64>() / means.len().max(1) as f64
+    sum.iter().zip(&count).filter(|(_, c)| **c > 0).map(|(s, c)| s / *c as f64).collect()
 }
 
 /// The optimiser's view of a parameter space: one gene per tuned parameter.
@@ -228,6 +243,21 @@ mod tests {
         assert!((f.value - 0.5).abs() < 1e-12, "{}", f.value);
         let mean = Objective::F1.fitness(&scores, &[0, 0, 0, 2], 1.0);
         assert!((mean.value - 0.7).abs() < 1e-12);
+    }
+
+    #[test]
+    fn fitness_carries_the_standard_error_over_documents() {
+        let s = |f1: f64| DocScore { prf: crate::eval::Prf { precision: f1, recall: f1, f1 }, ..Default::default() };
+        let scores = [s(0.2), s(0.4), s(0.6), s(0.8)];
+        let f = Objective::F1.fitness(&scores, &[0, 0, 1, 1], 1.0);
+        // Sample sd of 0.2..0.8 is sqrt(0.0666..), divided by sqrt(4).
+        let expected = (0.2f64 / 3.0).sqrt() / 2.0;
+        assert!((f.sem - expected).abs() < 1e-12, "{}", f.sem);
+        // macro-f1: the spread of the two package means 0.3 and 0.7.
+        let m = Objective::MacroF1.fitness(&scores, &[0, 0, 1, 1], 1.0);
+        assert!((m.sem - 0.2).abs() < 1e-12, "{}", m.sem);
+        assert_eq!(Objective::F1.fitness(&scores[..1], &[0], 1.0).sem, 0.0);
+        assert_eq!(standard_error(&[0.5; 10]), 0.0);
     }
 
     #[test]

@@ -40,6 +40,9 @@ pub struct BestRecord {
     pub precision: f64,
     /// Mean recall on the sample.
     pub recall: f64,
+    /// The standard error of `fitness` over the sample's documents (its noise).
+    #[serde(default)]
+    pub sem: f64,
     /// `name=value` of every parameter.
     pub values: Vec<String>,
 }

@@ -370,6 +370,7 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
         fitness: f.value,
         precision: f.precision,
         recall: f.recall,
+        sem: f.sem,
         values: best.values.iter().map(|(k, v)| format!("{k}={v}")).collect(),
     });
     // Reports first: a run marked finished always has all of them.
