@@ -67,6 +67,13 @@ pub struct Args {
     /// Add an individual to the first generation: --individual r=40,t=0.8 (repeatable).
     #[arg(long = "individual", value_name = "K=V,K=V")]
     individuals: Vec<String>,
+    /// Warm start: generation 0 also receives the top individuals of this earlier run (same
+    /// extractor and tuned parameters; e.g. a run on a sibling set, or a coarse earlier run).
+    #[arg(long, value_name = "RUN_DIR")]
+    warm_start: Option<PathBuf>,
+    /// How many top distinct individuals of the --warm-start run.
+    #[arg(long, default_value_t = 5, value_name = "N")]
+    warm_top: usize,
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -131,9 +138,9 @@ pub fn run(a: Args) -> Result<()> {
         study::Options { quiet: a.quiet, top: a.top, ctrl_c: true, limits: a.limits.limits()?, ..Default::default() };
     let summary = match &a.resume {
         Some(dir) => {
-            if a.force || a.out.is_some() {
+            if a.force || a.out.is_some() || a.warm_start.is_some() {
                 return Err(Error::config(
-                    "--resume continues a run in its own folder: it takes neither --out nor --force",
+                    "--resume continues a run in its own folder: it takes neither --out, --force nor --warm-start",
                 ));
             }
             study::resume(dir, a.threads, &opts)?
@@ -192,6 +199,8 @@ fn plan(a: &Args) -> Result<study::Plan> {
         out: a.out.clone(),
         force: a.force,
         command: std::env::args().collect::<Vec<_>>().join(" "),
+        warm_start: a.warm_start.clone(),
+        warm_top: a.warm_top,
         space,
         base,
     })

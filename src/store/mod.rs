@@ -47,6 +47,17 @@ pub struct BestRecord {
     pub values: Vec<String>,
 }
 
+/// A warm start: generation 0 also received the top individuals of another run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WarmStart {
+    /// The other run's folder, as given.
+    pub run: String,
+    /// How many of its top distinct individuals were asked for (`--warm-top`).
+    pub top: usize,
+    /// Their genomes, best first (exact, so a restart injects the same ones).
+    pub genomes: Vec<Vec<f64>>,
+}
+
 /// `run.yaml`: the run's settings, inputs and outcome.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunRecord {
@@ -64,6 +75,9 @@ pub struct RunRecord {
     pub sets: Vec<String>,
     /// Individuals added with --individual.
     pub individuals: Vec<String>,
+    /// `--warm-start`: another run's top individuals, added to generation 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warm_start: Option<WarmStart>,
     /// The gold set.
     pub goldset: GoldsetRecord,
     /// The objective (`f1`, `fbeta:B`, `recall-at-precision:P`).
@@ -138,6 +152,9 @@ pub struct RunInputs {
     pub sets: Vec<String>,
     /// `--individual`s.
     pub individuals: Vec<String>,
+    /// The warm start, if any.
+    #[serde(default)]
+    pub warm_start: Option<WarmStart>,
     /// The objective.
     pub objective: String,
     /// The gold set's content hash (pages, gold texts and `goldset.yaml`).
@@ -154,6 +171,7 @@ impl RunInputs {
             params_yaml: record.params_yaml.clone(),
             sets: record.sets.clone(),
             individuals: record.individuals.clone(),
+            warm_start: record.warm_start.clone(),
             objective: record.objective.clone(),
             goldset_hash: record.goldset.content_hash.clone(),
             config: record.config.clone(),
@@ -172,6 +190,7 @@ impl RunInputs {
         check("params_yaml", self.params_yaml == now.params_yaml);
         check("sets", self.sets == now.sets);
         check("individuals", self.individuals == now.individuals);
+        check("warm_start", self.warm_start == now.warm_start);
         check("objective", self.objective == now.objective);
         check("the gold set (content hash)", self.goldset_hash == now.goldset_hash);
         // Config fields one by one, through their JSON form, so every field counts by name.
