@@ -10,6 +10,7 @@
 //! - [`strategy`]: the [`Strategy`] trait and the names of the strategies ([`StrategyKind`]);
 //! - [`operators`]: sampling, tournament, crossover, mutation — each takes its RNG;
 //! - [`ga`]: the GA ([`ga::Ga`]); [`baseline`]: random search and grid search over a [`Grid`];
+//! - [`cmaes`]: CMA-ES with margin and IPOP restarts;
 //! - [`cache`], [`trial`], [`state`]: fitness cache, the immutable history, the checkpoint;
 //! - [`executor`]: [`run`], stopping rules, [`Observer`]s;
 //! - [`testutil`]: toy problems (OneMax, sphere, a mixed space).
@@ -21,6 +22,7 @@
 
 pub mod baseline;
 pub mod cache;
+pub mod cmaes;
 pub mod config;
 pub mod executor;
 pub mod ga;

@@ -58,11 +58,14 @@ pub enum StrategyKind {
     Random,
     /// A full-factorial grid with about the same budget.
     Grid,
+    /// CMA-ES with margin for the real and integer genes, IPOP restarts ([`super::cmaes`]).
+    Cmaes,
 }
 
 impl StrategyKind {
     /// Every strategy, for listings and `--strategy` parsing.
-    pub const ALL: [StrategyKind; 3] = [StrategyKind::Ga, StrategyKind::Random, StrategyKind::Grid];
+    pub const ALL: [StrategyKind; 4] =
+        [StrategyKind::Ga, StrategyKind::Random, StrategyKind::Grid, StrategyKind::Cmaes];
 
     /// The name used on the command line and in `run.yaml`.
     pub fn name(self) -> &'static str {
@@ -70,7 +73,18 @@ impl StrategyKind {
             StrategyKind::Ga => "ga",
             StrategyKind::Random => "random",
             StrategyKind::Grid => "grid",
+            StrategyKind::Cmaes => "cmaes",
         }
+    }
+
+    /// Whether the strategy can search `space`: CMA-ES needs at least one real or integer gene.
+    pub fn check(self, space: &Space) -> Result<()> {
+        if self == StrategyKind::Cmaes && !space.genes.iter().any(|g| g.is_numeric()) {
+            return Err(Error::config(
+                "--strategy cmaes needs at least one float or int parameter to tune; this space has only categorical and bool ones (use ga, random or grid)",
+            ));
+        }
+        Ok(())
     }
 
     /// The strategy for a run with `config` over `space`: the one place that maps names to types.
@@ -79,6 +93,7 @@ impl StrategyKind {
             StrategyKind::Ga => Box::new(super::ga::Ga::new(config.clone())),
             StrategyKind::Random => Box::new(super::baseline::RandomSearch { population: config.population }),
             StrategyKind::Grid => Box::new(super::baseline::GridSearch::new(space, config)),
+            StrategyKind::Cmaes => Box::new(super::cmaes::Cmaes::new(space, config.population)),
         }
     }
 }

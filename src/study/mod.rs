@@ -112,6 +112,7 @@ pub fn start(plan: Plan, opts: &Options) -> Result<Summary> {
         )));
     }
     plan.config.validate()?;
+    plan.config.strategy.check(&crate::objective::problem::gene_space(&plan.space))?;
     let mut initial = initial_genomes(&plan.space, &plan.base, &plan.individuals)?;
     let warm = match &plan.warm_start {
         Some(dir) => Some(warm_start(dir, plan.warm_top, &plan.space)?),
