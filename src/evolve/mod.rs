@@ -10,7 +10,7 @@
 //! - [`strategy`]: the [`Strategy`] trait and the names of the strategies ([`StrategyKind`]);
 //! - [`operators`]: sampling, tournament, crossover, mutation — each takes its RNG;
 //! - [`ga`]: the GA ([`ga::Ga`]); [`baseline`]: random search and grid search over a [`Grid`];
-//! - [`cmaes`]: CMA-ES with margin and IPOP restarts;
+//! - [`cmaes`]: CMA-ES with margin and IPOP restarts; [`tpe`]: TPE with Optuna's defaults;
 //! - [`cache`], [`trial`], [`state`]: fitness cache, the immutable history, the checkpoint;
 //! - [`executor`]: [`run`], stopping rules, [`Observer`]s;
 //! - [`testutil`]: toy problems (OneMax, sphere, a mixed space).
@@ -32,6 +32,7 @@ pub mod problem;
 pub mod state;
 pub mod strategy;
 pub mod testutil;
+pub mod tpe;
 pub mod trial;
 
 #[cfg(test)]

@@ -60,6 +60,8 @@ pub enum StrategyKind {
     Grid,
     /// CMA-ES with margin for the real and integer genes, IPOP restarts ([`super::cmaes`]).
     Cmaes,
+    /// TPE with Optuna's defaults ([`super::tpe`]).
+    Tpe,
 }
 
 impl StrategyKind {
@@ -74,6 +76,7 @@ impl StrategyKind {
             StrategyKind::Random => "random",
             StrategyKind::Grid => "grid",
             StrategyKind::Cmaes => "cmaes",
+            StrategyKind::Tpe => "tpe",
         }
     }
 
@@ -94,6 +97,7 @@ impl StrategyKind {
             StrategyKind::Random => Box::new(super::baseline::RandomSearch { population: config.population }),
             StrategyKind::Grid => Box::new(super::baseline::GridSearch::new(space, config)),
             StrategyKind::Cmaes => Box::new(super::cmaes::Cmaes::new(space, config.population)),
+            StrategyKind::Tpe => Box::new(super::tpe::Tpe::new(config.population)),
         }
     }
 }
