@@ -145,6 +145,7 @@ fn best_fitness_never_decreases_and_reports_exist() {
             "recall",
             "feasible",
             "cached",
+            "sem",
             "milliseconds"
         ]
     );

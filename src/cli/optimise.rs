@@ -3,7 +3,7 @@
 
 use super::common::{SettingArgs, default_goldset};
 use crate::error::{Error, ErrorKind, Result};
-use crate::evolve::{Blend, Config, StrategyKind};
+use crate::evolve::{Blend, Config, Mutation, StrategyKind};
 use crate::study;
 use std::path::PathBuf;
 
@@ -29,9 +29,10 @@ pub struct Args {
     /// Stop after this many generations without improvement by more than --epsilon (0: never).
     #[arg(long, default_value_t = 10)]
     patience: usize,
-    /// Smallest improvement of the best fitness that counts.
-    #[arg(long, default_value_t = 1e-4)]
-    epsilon: f64,
+    /// Smallest improvement of the best fitness that counts, or `auto`: the standard error of
+    /// the best fitness over the documents (improvements within the noise do not count).
+    #[arg(long, default_value = "0.0001")]
+    epsilon: String,
     /// Best individuals copied unchanged into the next generation.
     #[arg(long, default_value_t = 1)]
     elites: usize,
@@ -50,6 +51,10 @@ pub struct Args {
     /// Gaussian mutation sigma as a share of the parameter's range.
     #[arg(long, default_value_t = 0.1)]
     mutation_sigma: f64,
+    /// Mutation step sizes: fixed (--mutation-sigma for all) or adaptive (each individual
+    /// carries its own, mutated log-normally and inherited).
+    #[arg(long, default_value = "fixed")]
+    mutation: String,
     /// Per-parameter mutation probability (default 1/number of tuned parameters).
     #[arg(long)]
     mutation_rate: Option<f64>,
@@ -66,6 +71,13 @@ pub struct Args {
     /// Add an individual to the first generation: --individual r=40,t=0.8 (repeatable).
     #[arg(long = "individual", value_name = "K=V,K=V")]
     individuals: Vec<String>,
+    /// Warm start: generation 0 also receives the top individuals of this earlier run (same
+    /// extractor and tuned parameters; e.g. a run on a sibling set, or a coarse earlier run).
+    #[arg(long, value_name = "RUN_DIR")]
+    warm_start: Option<PathBuf>,
+    /// How many top distinct individuals of the --warm-start run.
+    #[arg(long, default_value_t = 5, value_name = "N")]
+    warm_top: usize,
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -93,6 +105,15 @@ fn config(a: &Args) -> Result<Config> {
         "mean" => Blend::Mean,
         s => return Err(Error::config(format!("unknown blend '{s}' (expected blx or mean)"))),
     };
+    let mutation = match a.mutation.as_str() {
+        "fixed" => Mutation::Fixed,
+        "adaptive" => Mutation::Adaptive,
+        s => return Err(Error::config(format!("unknown mutation '{s}' (expected fixed or adaptive)"))),
+    };
+    let (epsilon, epsilon_auto) = match a.epsilon.as_str() {
+        "auto" => (Config::default().epsilon, true),
+        s => (s.parse().map_err(|_| Error::config(format!("--epsilon takes a number or auto, but got '{s}'")))?, false),
+    };
     let c = Config {
         population: a.population,
         elites: a.elites,
@@ -101,11 +122,13 @@ fn config(a: &Args) -> Result<Config> {
         blx_alpha: a.blx_alpha,
         blend,
         mutation_sigma: a.mutation_sigma,
+        mutation,
         mutation_rate: a.mutation_rate,
         cat_flip_prob: None,
         max_generations: a.max_generations,
         patience: a.patience,
-        epsilon: a.epsilon,
+        epsilon,
+        epsilon_auto,
         seed: a.seed,
         strategy,
     };
@@ -119,9 +142,9 @@ pub fn run(a: Args) -> Result<()> {
         study::Options { quiet: a.quiet, top: a.top, ctrl_c: true, limits: a.limits.limits()?, ..Default::default() };
     let summary = match &a.resume {
         Some(dir) => {
-            if a.force || a.out.is_some() {
+            if a.force || a.out.is_some() || a.warm_start.is_some() {
                 return Err(Error::config(
-                    "--resume continues a run in its own folder: it takes neither --out nor --force",
+                    "--resume continues a run in its own folder: it takes neither --out, --force nor --warm-start",
                 ));
             }
             study::resume(dir, a.threads, &opts)?
@@ -181,6 +204,8 @@ fn plan(a: &Args) -> Result<study::Plan> {
         out: a.out.clone(),
         force: a.force,
         command: std::env::args().collect::<Vec<_>>().join(" "),
+        warm_start: a.warm_start.clone(),
+        warm_top: a.warm_top,
         space,
         base,
     })

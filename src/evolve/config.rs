@@ -16,6 +16,19 @@ pub enum Blend {
     Blx,
 }
 
+/// How the GA's mutation step sizes are chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mutation {
+    /// One step size for every individual: `mutation_sigma` × the gene's range.
+    #[default]
+    Fixed,
+    /// Each individual carries one step size per numeric gene (a share of the gene's range,
+    /// starting at `mutation_sigma`), mutated log-normally before its genes and inherited with
+    /// them (Schwefel's self-adaptation).
+    Adaptive,
+}
+
 /// Largest `blx_alpha` and `mutation_sigma`: shares of a parameter's range far beyond any useful
 /// search step (the literature uses 0.1 to 0.5).
 pub const MAX_FACTOR: f64 = 10.0;
@@ -41,6 +54,8 @@ pub struct Config {
     pub blend: Blend,
     /// Standard deviation of Gaussian mutation as a share of the gene's range (0.1).
     pub mutation_sigma: f64,
+    /// Fixed or self-adaptive step sizes (fixed).
+    pub mutation: Mutation,
     /// Per-gene mutation probability of Real/Int genes (`None`: 1/number of genes).
     pub mutation_rate: Option<f64>,
     /// Per-gene mutation probability of Cat/Bool genes (`None`: the same as Real/Int genes).
@@ -51,6 +66,9 @@ pub struct Config {
     pub patience: usize,
     /// An improvement must exceed this much to reset patience (1e-4).
     pub epsilon: f64,
+    /// `--epsilon auto`: an improvement must exceed the standard error of the fitness it
+    /// improves on (its noise over documents) instead of `epsilon`.
+    pub epsilon_auto: bool,
     /// Seed of all randomness of the run.
     pub seed: u64,
     /// Search strategy (GA).
@@ -67,11 +85,13 @@ impl Default for Config {
             blx_alpha: 0.5,
             blend: Blend::Blx,
             mutation_sigma: 0.1,
+            mutation: Mutation::Fixed,
             mutation_rate: None,
             cat_flip_prob: None,
             max_generations: 50,
             patience: 10,
             epsilon: 1e-4,
+            epsilon_auto: false,
             seed: 0,
             strategy: StrategyKind::Ga,
         }
@@ -118,6 +138,12 @@ impl Config {
     pub fn mutation_probs(&self, n: usize) -> (f64, f64) {
         let numeric = self.mutation_rate.unwrap_or(1.0 / n.max(1) as f64);
         (numeric, self.cat_flip_prob.unwrap_or(numeric))
+    }
+
+    /// The smallest improvement over `reference` that resets patience: `epsilon`, or with
+    /// `epsilon_auto` the reference's standard error.
+    pub fn min_improvement(&self, reference: &super::problem::Fitness) -> f64 {
+        if self.epsilon_auto { reference.sem } else { self.epsilon }
     }
 
     /// The evaluation budget of the baselines: `population × max_generations`.

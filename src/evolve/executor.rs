@@ -136,6 +136,7 @@ pub fn run(
     config.validate()?;
     let space = problem.space().clone();
     space.validate()?;
+    config.strategy.check(&space)?;
     let mut strategy = config.strategy.build(config, &space);
     let limit = resume.as_ref().map_or(usize::MAX, |s| s.trials);
     let mut cache = Cache::from_trials(&space, prior_trials.iter().filter(|t| t.number < limit));

@@ -10,6 +10,7 @@
 //! - [`strategy`]: the [`Strategy`] trait and the names of the strategies ([`StrategyKind`]);
 //! - [`operators`]: sampling, tournament, crossover, mutation — each takes its RNG;
 //! - [`ga`]: the GA ([`ga::Ga`]); [`baseline`]: random search and grid search over a [`Grid`];
+//! - [`cmaes`]: CMA-ES with margin and IPOP restarts; [`tpe`]: TPE with Optuna's defaults;
 //! - [`cache`], [`trial`], [`state`]: fitness cache, the immutable history, the checkpoint;
 //! - [`executor`]: [`run`], stopping rules, [`Observer`]s;
 //! - [`testutil`]: toy problems (OneMax, sphere, a mixed space).
@@ -21,6 +22,7 @@
 
 pub mod baseline;
 pub mod cache;
+pub mod cmaes;
 pub mod config;
 pub mod executor;
 pub mod ga;
@@ -30,6 +32,7 @@ pub mod problem;
 pub mod state;
 pub mod strategy;
 pub mod testutil;
+pub mod tpe;
 pub mod trial;
 
 #[cfg(test)]
@@ -37,7 +40,7 @@ mod tests;
 
 pub use baseline::Grid;
 pub use cache::Cache;
-pub use config::{Blend, Config};
+pub use config::{Blend, Config, Mutation};
 pub use executor::{Observer, Outcome, TerminationReason, generation_rng, run};
 pub use genome::{Gene, Genome, Space, key, repair};
 pub use problem::{Fitness, Problem};

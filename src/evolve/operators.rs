@@ -72,20 +72,43 @@ fn blend(config: &Config, x: f64, y: f64, rng: &mut impl Rng) -> (f64, f64) {
 /// none did, one gene chosen uniformly mutates (unless both probabilities are 0). The genome is
 /// repaired afterwards. See [`mutate_gene`] for what a gene's mutation does.
 pub fn mutate(space: &Space, config: &Config, g: &mut Genome, rng: &mut impl Rng) {
+    mutate_with_steps(space, config, g, &vec![config.mutation_sigma; space.len()], rng);
+}
+
+/// [`mutate`] with a step size per gene (`steps[i]` × gene `i`'s range): the self-adaptive GA's
+/// mutation, whose steps travel with the individual.
+pub fn mutate_with_steps(space: &Space, config: &Config, g: &mut Genome, steps: &[f64], rng: &mut impl Rng) {
     let (numeric, categorical) = config.mutation_probs(space.len());
     let mut any = false;
-    for (gene, x) in space.genes.iter().zip(g.iter_mut()) {
+    for ((gene, x), &step) in space.genes.iter().zip(g.iter_mut()).zip(steps) {
         let p = if gene.is_numeric() { numeric } else { categorical };
         if rng.random_bool(p) {
-            mutate_gene(gene, x, config.mutation_sigma, rng);
+            mutate_gene(gene, x, step, rng);
             any = true;
         }
     }
     if !any && (numeric > 0.0 || categorical > 0.0) && !space.is_empty() {
         let i = rng.random_range(0..space.len());
-        mutate_gene(&space.genes[i], &mut g[i], config.mutation_sigma, rng);
+        mutate_gene(&space.genes[i], &mut g[i], steps[i], rng);
     }
     repair(space, g);
+}
+
+/// Smallest and largest self-adaptive step size (shares of a gene's range): below 1e-4 a float
+/// no longer moves at any declared precision, above 1 the step is a uniform restart.
+pub const STEP_BOUNDS: (f64, f64) = (1e-4, 1.0);
+
+/// Schwefel's log-normal self-adaptation: every step size is multiplied by
+/// `exp(τ'·N + τ·Nᵢ)` (one common draw `N`, one `Nᵢ` per gene), `τ' = 1/√(2n)`,
+/// `τ = 1/√(2√n)`, `n` the number of genes; then kept within [`STEP_BOUNDS`].
+pub fn adapt_steps(steps: &mut [f64], rng: &mut impl Rng) {
+    let n = steps.len().max(1) as f64;
+    let (tau_common, tau_each) = (1.0 / (2.0 * n).sqrt(), 1.0 / (2.0 * n.sqrt()).sqrt());
+    let common: f64 = StandardNormal.sample(rng);
+    for s in steps.iter_mut() {
+        let z: f64 = StandardNormal.sample(rng);
+        *s = (*s * (tau_common * common + tau_each * z).exp()).clamp(STEP_BOUNDS.0, STEP_BOUNDS.1);
+    }
 }
 
 /// Mutates one value: Real adds `N(0, sigma·(hi − lo))`; Int adds the same noise rounded, at

@@ -22,6 +22,10 @@ pub struct Fitness {
     pub recall: f64,
     /// Time the evaluation took, in milliseconds.
     pub ms: f64,
+    /// The standard error of `value` over the instances (documents) it averages: the noise of
+    /// the estimate, 0 for a problem without instances.
+    #[serde(default)]
+    pub sem: f64,
     /// `Some(n)`: a partial evaluation on `n` instances (documents) only, which never ranks
     /// against full ones; `None`: a full evaluation.
     #[serde(default, skip_serializing_if = "Option::is_none")]

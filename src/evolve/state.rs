@@ -69,7 +69,7 @@ impl State {
         if let Some(b) = best_trial(trials).filter(|b| b.fitness.better_than(&self.best.fitness)) {
             self.best = b.clone();
         }
-        if self.best.fitness.improves_on(&self.reference, config.epsilon) {
+        if self.best.fitness.improves_on(&self.reference, config.min_improvement(&self.reference)) {
             self.reference = self.best.fitness;
             self.stagnant = 0;
         } else {

@@ -35,6 +35,18 @@ pub trait Strategy {
     }
 }
 
+/// Floats for a strategy's checkpoint state. They pass through the YAML checkpoint as numbers
+/// written in shortest round-trip form, so they come back bit for bit (the resume tests check).
+pub fn floats(x: &[f64]) -> serde_json::Value {
+    serde_json::Value::Array(x.iter().map(|&v| serde_json::json!(v)).collect())
+}
+
+/// Reads back what [`floats`] wrote.
+pub fn to_floats(v: &serde_json::Value) -> Result<Vec<f64>> {
+    let bad = || Error::config("the checkpoint's strategy state holds a value that is not a list of numbers");
+    v.as_array().ok_or_else(bad)?.iter().map(|x| x.as_f64().ok_or_else(bad)).collect()
+}
+
 /// The strategies a run can name (`--strategy`, `run.yaml`'s `config.strategy`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -46,11 +58,16 @@ pub enum StrategyKind {
     Random,
     /// A full-factorial grid with about the same budget.
     Grid,
+    /// CMA-ES with margin for the real and integer genes, IPOP restarts ([`super::cmaes`]).
+    Cmaes,
+    /// TPE with Optuna's defaults ([`super::tpe`]).
+    Tpe,
 }
 
 impl StrategyKind {
     /// Every strategy, for listings and `--strategy` parsing.
-    pub const ALL: [StrategyKind; 3] = [StrategyKind::Ga, StrategyKind::Random, StrategyKind::Grid];
+    pub const ALL: [StrategyKind; 4] =
+        [StrategyKind::Ga, StrategyKind::Random, StrategyKind::Grid, StrategyKind::Cmaes];
 
     /// The name used on the command line and in `run.yaml`.
     pub fn name(self) -> &'static str {
@@ -58,7 +75,19 @@ impl StrategyKind {
             StrategyKind::Ga => "ga",
             StrategyKind::Random => "random",
             StrategyKind::Grid => "grid",
+            StrategyKind::Cmaes => "cmaes",
+            StrategyKind::Tpe => "tpe",
         }
+    }
+
+    /// Whether the strategy can search `space`: CMA-ES needs at least one real or integer gene.
+    pub fn check(self, space: &Space) -> Result<()> {
+        if self == StrategyKind::Cmaes && !space.genes.iter().any(|g| g.is_numeric()) {
+            return Err(Error::config(
+                "--strategy cmaes needs at least one float or int parameter to tune; this space has only categorical and bool ones (use ga, random or grid)",
+            ));
+        }
+        Ok(())
     }
 
     /// The strategy for a run with `config` over `space`: the one place that maps names to types.
@@ -67,6 +96,8 @@ impl StrategyKind {
             StrategyKind::Ga => Box::new(super::ga::Ga::new(config.clone())),
             StrategyKind::Random => Box::new(super::baseline::RandomSearch { population: config.population }),
             StrategyKind::Grid => Box::new(super::baseline::GridSearch::new(space, config)),
+            StrategyKind::Cmaes => Box::new(super::cmaes::Cmaes::new(space, config.population)),
+            StrategyKind::Tpe => Box::new(super::tpe::Tpe::new(config.population)),
         }
     }
 }

@@ -83,10 +83,19 @@ fn same_seed_same_trials_other_seed_other_trials() {
     }
 }
 
+/// Every strategy and option the resume test covers.
+fn resumable_configs() -> Vec<Config> {
+    let mut v: Vec<Config> = StrategyKind::ALL.into_iter().map(|s| config(s, 3)).collect();
+    v.push(Config { mutation: Mutation::Adaptive, ..config(StrategyKind::Ga, 3) });
+    v.push(Config { epsilon_auto: true, ..config(StrategyKind::Ga, 3) });
+    v
+}
+
 #[test]
 fn resuming_from_any_generation_reproduces_the_run() {
-    for strategy in [StrategyKind::Ga, StrategyKind::Random, StrategyKind::Grid] {
-        let c = Config { max_generations: 12, patience: 0, ..config(strategy, 3) };
+    for c in resumable_configs() {
+        let strategy = (c.strategy, c.mutation);
+        let c = Config { max_generations: 12, patience: 0, ..c };
         let initial = vec![vec![0.5, 50.0, 1.0, 0.0]];
         let (full, rec) = run_toy(&mut Toy::mixed(), &c, initial.clone());
         assert!(rec.states.len() >= 11, "{strategy:?}: {}", rec.states.len());
@@ -103,6 +112,35 @@ fn resuming_from_any_generation_reproduces_the_run() {
             assert_eq!((out.reason, &out.best, &out.state), (full.reason, &full.best, &full.state));
         }
     }
+}
+
+#[test]
+fn adaptive_mutation_runs_deterministically_and_solves_the_sphere() {
+    let c = Config { population: 30, max_generations: 150, patience: 40, ..config(StrategyKind::Ga, 1) };
+    let adaptive = Config { mutation: Mutation::Adaptive, ..c.clone() };
+    let (out, rec) = run_toy(&mut Toy::sphere(3), &adaptive, vec![vec![0.0; 3]]);
+    assert!(out.best.fitness.value > -0.01, "{:?}", out.best);
+    assert_eq!(run_toy(&mut Toy::sphere(3), &adaptive, vec![vec![0.0; 3]]).0, out);
+    let steps = &rec.states.last().unwrap().strategy_state["steps"];
+    assert_eq!(steps.as_array().unwrap().len(), 30, "one row of step sizes per individual");
+    let fixed = run_toy(&mut Toy::sphere(3), &c, vec![vec![0.0; 3]]).0;
+    assert_ne!(fixed.trials, out.trials);
+    assert_eq!(rec.states[0].strategy_state["steps"][0][0], serde_json::json!(0.1));
+}
+
+#[test]
+fn epsilon_auto_needs_an_improvement_beyond_the_standard_error() {
+    // Values rise by 1e-7 a step (at most 0.1), but each carries a standard error of 0.5: with
+    // `epsilon_auto` no improvement counts and patience runs out; with the fixed epsilon the
+    // same run goes on.
+    let space = Space { genes: vec![Gene::Int { lo: 0, hi: 1_000_000 }], correlated: vec![] };
+    let f = |g: &[f64]| Fitness { sem: 0.5, ..Fitness::of(g[0] * 1e-7) };
+    let c = Config { patience: 3, max_generations: 30, ..config(StrategyKind::Ga, 2) };
+    let auto = Config { epsilon_auto: true, ..c.clone() };
+    let (out, _) = run_toy(&mut Toy::new(space.clone(), f), &auto, vec![]);
+    assert_eq!((out.reason, out.state.generation), (TerminationReason::Patience, 3));
+    let (out, _) = run_toy(&mut Toy::new(space, f), &c, vec![]);
+    assert!(out.state.generation > 3, "{:?}", out.reason);
 }
 
 #[test]

@@ -59,7 +59,7 @@ fn mixed_fitness(g: &[f64]) -> Fitness {
         _ => 0.0,
     };
     let value = smooth + bonus + b * 0.25;
-    Fitness { value, feasible: c != 3, precision: x, recall: i / 100.0, ms: 0.0, partial: None }
+    Fitness { value, feasible: c != 3, precision: x, recall: i / 100.0, ms: 0.0, partial: None, sem: 0.0 }
 }
 
 impl Problem for Toy {

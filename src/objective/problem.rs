@@ -78,29 +78,28 @@ impl Objective {
         // An undefined shingle4 average (no page extracted anything) counts as 0 for the search.
         let finite = |x: f64| if x.is_finite() { x } else { 0.0 };
         let (p, r, f1) = (finite(m.precision), finite(m.recall), finite(m.f1));
-        let (value, feasible) = match *self {
-            Objective::F1 => (f1, true),
-            Objective::MacroF1 => (macro_f1(scores, packages, measure), true),
+        let per_doc = |f: &dyn Fn(&DocScore) -> f64| scores.iter().map(f).map(finite).collect::<Vec<f64>>();
+        // Each arm gives the value and the per-document (for macro-f1: per-package) terms whose
+        // spread is the fitness's standard error.
+        let (value, feasible, terms) = match *self {
+            Objective::F1 => (f1, true, per_doc(&|s| s.prf.f1)),
+            Objective::MacroF1 => (macro_f1(scores, packages, measure), true, package_means(scores, packages)),
             Objective::FBeta(b) if measure == Measure::Shingle4 => {
                 let d = b * b * p + r;
-                (if d > 0.0 { (1.0 + b * b) * p * r / d } else { 0.0 }, true)
+                (if d > 0.0 { (1.0 + b * b) * p * r / d } else { 0.0 }, true, per_doc(&|s| s.prf.f1))
             }
             Objective::FBeta(b) => {
                 let b2 = b * b;
-                let v = scores
-                    .iter()
-                    .map(|s| {
-                        let d = b2 * s.prf.precision + s.prf.recall;
-                        if d > 0.0 { (1.0 + b2) * s.prf.precision * s.prf.recall / d } else { 0.0 }
-                    })
-                    .sum::<f64>()
-                    / n;
-                (v, true)
+                let t = per_doc(&|s| {
+                    let d = b2 * s.prf.precision + s.prf.recall;
+                    if d > 0.0 { (1.0 + b2) * s.prf.precision * s.prf.recall / d } else { 0.0 }
+                });
+                (t.iter().sum::<f64>() / n, true, t)
             }
-            Objective::RecallAtPrecision(bound) if p >= bound => (r, true),
-            Objective::RecallAtPrecision(_) => (p, false),
+            Objective::RecallAtPrecision(bound) if p >= bound => (r, true, per_doc(&|s| s.prf.recall)),
+            Objective::RecallAtPrecision(_) => (p, false, per_doc(&|s| s.prf.precision)),
         };
-        Fitness { value, feasible, precision: p, recall: r, ms, partial: None }
+        Fitness { value, feasible, precision: p, recall: r, ms, partial: None, sem: standard_error(&terms) }
     }
 }
 
@@ -111,6 +110,30 @@ fn macro_f1(scores: &[DocScore], packages: &[usize], measure: Measure) -> f64 {
     let pairs: Vec<(usize, crate::eval::Prf)> = packages.iter().zip(scores).map(|(&p, s)| (p, s.prf)).collect();
     let f1 = crate::eval::score::averages(&pairs, n, measure).0.macro_avg.f1;
     if f1.is_finite() { f1 } else { 0.0 }
+}
+
+/// The standard error of the mean of `x`: the sample standard deviation over `sqrt(n)`; 0 for
+/// fewer than two values.
+pub fn standard_error(x: &[f64]) -> f64 {
+    if x.len() < 2 {
+        return 0.0;
+    }
+    let n = x.len() as f64;
+    let mean = x.iter().sum::<f64>() / n;
+    let var = x.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1.0);
+    (var / n).sqrt()
+}
+
+/// The mean F1 within each package present, in package order.
+fn package_means(scores: &[DocScore], packages: &[usize]) -> Vec<f64> {
+    let n = packages.iter().max().map_or(0, |m| m + 1);
+    let mut sum = vec![0.0; n];
+    let mut count = vec![0usize; n];
+    for (s, &p) in scores.iter().zip(packages) {
+        sum[p] += s.prf.f1;
+        count[p] += 1;
+    }
+    sum.iter().zip(&count).filter(|(_, c)| **c > 0).map(|(s, c)| s / *c as f64).collect()
 }
 
 /// The optimiser's view of a parameter space: one gene per tuned parameter.
@@ -258,6 +281,21 @@ mod tests {
         assert!((m.value - 0.4).abs() < 1e-12, "{}", m.value);
         let b = Objective::FBeta(1.0).fitness(&scores, &[0, 1], Measure::Shingle4, 1.0);
         assert!((b.value - 0.4).abs() < 1e-12, "{}", b.value);
+    }
+
+    #[test]
+    fn fitness_carries_the_standard_error_over_documents() {
+        let s = |f1: f64| DocScore { prf: crate::eval::Prf { precision: f1, recall: f1, f1 }, ..Default::default() };
+        let scores = [s(0.2), s(0.4), s(0.6), s(0.8)];
+        let f = Objective::F1.fitness(&scores, &[0, 0, 1, 1], Measure::Lcs, 1.0);
+        // Sample sd of 0.2..0.8 is sqrt(0.0666..), divided by sqrt(4).
+        let expected = (0.2f64 / 3.0).sqrt() / 2.0;
+        assert!((f.sem - expected).abs() < 1e-12, "{}", f.sem);
+        // macro-f1: the spread of the two package means 0.3 and 0.7.
+        let m = Objective::MacroF1.fitness(&scores, &[0, 0, 1, 1], Measure::Lcs, 1.0);
+        assert!((m.sem - 0.2).abs() < 1e-12, "{}", m.sem);
+        assert!(Objective::F1.fitness(&scores[..1], &[0], Measure::Lcs, 1.0).sem.abs() < 1e-300);
+        assert!(standard_error(&[0.5; 10]).abs() < 1e-300);
     }
 
     #[test]

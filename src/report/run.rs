@@ -80,11 +80,11 @@ pub fn write_generations(path: &Path, trials: &[Trial]) -> Result<()> {
 }
 
 /// Table 2 as CSV rows (header first): `rank, <parameters>, fitness, precision, recall,
-/// feasible, generation, trial`.
+/// feasible, generation, trial, sem` (`sem`: the fitness's standard error over documents).
 pub fn top_rows(space: &ParamSpace, trials: &[Trial], n: usize) -> Vec<Vec<String>> {
     let mut head = vec!["rank".to_string()];
     head.extend(gene_names(space));
-    head.extend(["fitness", "precision", "recall", "feasible", "generation", "trial"].map(String::from));
+    head.extend(["fitness", "precision", "recall", "feasible", "generation", "trial", "sem"].map(String::from));
     let mut rows = vec![head];
     for (k, t) in top(trials, n).iter().enumerate() {
         let f = &t.fitness;
@@ -97,31 +97,33 @@ pub fn top_rows(space: &ParamSpace, trials: &[Trial], n: usize) -> Vec<Vec<Strin
             f.feasible.to_string(),
             t.generation.to_string(),
             t.number.to_string(),
+            f.sem.to_string(),
         ]);
         rows.push(row);
     }
     rows
 }
 
-/// Writes `top.csv` (`rank, <parameters>, fitness, precision, recall, feasible, generation,
-/// trial`) and `top.md` (Gottron's Table 2 layout for one algorithm).
+/// Writes `top.csv` ([`top_rows`]) and `top.md` (Gottron's Table 2 layout for one algorithm,
+/// with the fitness's standard error).
 pub fn write_top(dir: &Path, space: &ParamSpace, trials: &[Trial], n: usize, title: &str) -> Result<()> {
     let names = gene_names(space);
     let best = top(trials, n);
     let mut md = format!(
-        "# {title}\n\n| rank | {} | fitness | precision | recall | generation |\n|{}\n",
+        "# {title}\n\n| rank | {} | fitness | ± SE | precision | recall | generation |\n|{}\n",
         names.join(" | "),
-        "---|".repeat(names.len() + 5)
+        "---|".repeat(names.len() + 6)
     );
     for (k, t) in best.iter().enumerate() {
         let vals = gene_values(space, &t.genome);
         let f = &t.fitness;
         md += &format!(
-            "| {} | {} | {}{} | {} | {} | {} |\n",
+            "| {} | {} | {}{} | {} | {} | {} | {} |\n",
             k + 1,
             vals.join(" | "),
             f3(f.value),
             if f.feasible { "" } else { " (infeasible)" },
+            f3(f.sem),
             f3(f.precision),
             f3(f.recall),
             t.generation
@@ -174,13 +176,19 @@ mod tests {
         // with a comma shifted every later column.
         let yaml = "extractor: x\nparameters:\n  - {name: k, type: categorical, choices: [\"a,b\", c], default: c}\n";
         let space = crate::extract::parse_str(yaml, Path::new("x.yaml")).unwrap().space;
-        let fitness = Fitness { value: 0.5, feasible: true, precision: 0.4, recall: 0.6, ms: 1.0, partial: None };
+        let fitness =
+            Fitness { value: 0.5, feasible: true, precision: 0.4, recall: 0.6, ms: 1.0, partial: None, sem: 0.02 };
         let trials = [Trial { number: 0, generation: 0, genome: vec![0.0], fitness, cached: false }];
         let dir = std::env::temp_dir().join(format!("cetune-top-csv-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         write_top(&dir, &space, &trials, 10, "t").unwrap();
         let text = std::fs::read_to_string(dir.join("top.csv")).unwrap();
+        let md = std::fs::read_to_string(dir.join("top.md")).unwrap();
         let _ = std::fs::remove_dir_all(&dir);
-        assert_eq!(text, "rank,k,fitness,precision,recall,feasible,generation,trial\n1,\"a,b\",0.5,0.4,0.6,true,0,0\n");
+        assert!(md.contains("| fitness | ± SE |") && md.contains("| 0.500 | 0.020 |"), "{md}");
+        assert_eq!(
+            text,
+            "rank,k,fitness,precision,recall,feasible,generation,trial,sem\n1,\"a,b\",0.5,0.4,0.6,true,0,0,0.02\n"
+        );
     }
 }

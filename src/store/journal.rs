@@ -19,8 +19,16 @@ pub struct Journal {
 }
 
 /// Column names: `trial, generation, <tuned parameters>, fitness, precision, recall, feasible,
-/// cached, milliseconds`.
+/// cached, sem, milliseconds` (`sem`: the standard error of the fitness over documents).
 pub fn header(space: &ParamSpace) -> Vec<String> {
+    let mut h = old_header(space);
+    h.insert(h.len() - 1, "sem".into());
+    h
+}
+
+/// The header of journals written before the `sem` column (still read: such runs resume and
+/// report, with a standard error of 0).
+fn old_header(space: &ParamSpace) -> Vec<String> {
     let mut h: Vec<String> = vec!["trial".into(), "generation".into()];
     h.extend(space.genes().into_iter().map(|i| space.params[i].name.clone()));
     h.extend(["fitness", "precision", "recall", "feasible", "cached", "milliseconds"].map(String::from));
@@ -41,6 +49,7 @@ pub fn cells(space: &ParamSpace, t: &Trial) -> Vec<String> {
         f.recall.to_string(),
         f.feasible.to_string(),
         t.cached.to_string(),
+        f.sem.to_string(),
         format!("{:.3}", f.ms),
     ]);
     cells
@@ -126,7 +135,9 @@ pub fn read_rows(path: &Path, space: &ParamSpace, limit: usize) -> Result<Vec<Tr
     };
     let mut r = ::csv::ReaderBuilder::new().flexible(true).has_headers(false).from_reader(whole.as_bytes());
     let header_cells = header(space);
+    let old_cells = old_header(space);
     let n_genes = space.genes().len();
+    let mut width = n_genes + 9;
     let mut out = Vec::new();
     for (k, rec) in r.records().enumerate() {
         let line = k + 1;
@@ -134,7 +145,9 @@ pub fn read_rows(path: &Path, space: &ParamSpace, limit: usize) -> Result<Vec<Tr
             |what: &str| Error::input(format!("journal row is corrupt: {what}")).with_path(path).with_line(line, None);
         let rec = rec.map_err(|e| bad(&e.to_string()))?;
         if k == 0 {
-            if rec.iter().ne(header_cells.iter().map(String::as_str)) {
+            if rec.iter().eq(old_cells.iter().map(String::as_str)) {
+                width = n_genes + 8;
+            } else if rec.iter().ne(header_cells.iter().map(String::as_str)) {
                 return Err(bad(&format!("expected the header {}", header_cells.join(","))));
             }
             continue;
@@ -142,8 +155,8 @@ pub fn read_rows(path: &Path, space: &ParamSpace, limit: usize) -> Result<Vec<Tr
         if out.len() == limit {
             break;
         }
-        if rec.len() != n_genes + 8 {
-            return Err(bad(&format!("{} cells, expected {}", rec.len(), n_genes + 8)));
+        if rec.len() != width {
+            return Err(bad(&format!("{} cells, expected {width}", rec.len())));
         }
         let num = |i: usize| rec[i].parse::<f64>().map_err(|_| bad(&format!("'{}' is not a number", &rec[i])));
         let flag = |i: usize| match &rec[i] {
@@ -171,8 +184,9 @@ pub fn read_rows(path: &Path, space: &ParamSpace, limit: usize) -> Result<Vec<Tr
                 precision: num(b + 1)?,
                 recall: num(b + 2)?,
                 feasible: flag(b + 3)?,
-                ms: num(b + 5)?,
+                ms: num(width - 1)?,
                 partial: None,
+                sem: if width == n_genes + 9 { num(b + 5)? } else { 0.0 },
             },
             cached: flag(b + 4)?,
         });
@@ -198,6 +212,27 @@ mod tests {
         let e = Journal::create(&p, &space).err().unwrap();
         assert!(e.to_string().contains("cannot create"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_journal_keeps_the_standard_error_and_reads_journals_without_it() {
+        let yaml = "extractor: lqf\nparameters:\n  - {name: t, type: float, min: 0.05, max: 1.0, default: 0.25}\n";
+        let space = crate::extract::parse_str(yaml, Path::new("t.yaml")).unwrap().space;
+        let f =
+            Fitness { value: 0.5, feasible: true, precision: 0.4, recall: 0.6, ms: 2.0, partial: None, sem: 0.0123 };
+        let t = Trial { number: 0, generation: 0, genome: vec![0.3], fitness: f, cached: false };
+        let path = std::env::temp_dir().join(format!("cetune-journal-sem-{}.csv", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let mut j = Journal::create(&path, &space).unwrap();
+        j.append(&space, std::slice::from_ref(&t)).unwrap();
+        assert_eq!(read_trials(&path, &space).unwrap(), vec![t.clone()]);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.starts_with("trial,generation,t,fitness,precision,recall,feasible,cached,sem,milliseconds\n"));
+        // A journal of an older run, without the column.
+        std::fs::write(&path, "trial,generation,t,fitness,precision,recall,feasible,cached,milliseconds\n0,0,0.3,0.5,0.4,0.6,true,false,2.000\n").unwrap();
+        let old = read_trials(&path, &space).unwrap();
+        let _ = std::fs::remove_file(&path);
+        assert_eq!((old[0].fitness.sem, old[0].fitness.ms, old[0].fitness.value), (0.0, 2.0, 0.5));
     }
 
     #[test]
@@ -228,6 +263,7 @@ mod tests {
         let back = read_trials(&path, &space).unwrap();
         let _ = std::fs::remove_file(&path);
         assert_eq!(back.len(), trials.len());
+        assert!(back[3].fitness.sem.abs() < 1e-300);
         for (a, b) in trials.iter().zip(&back) {
             assert_eq!(key(&genes, &a.genome), key(&genes, &b.genome));
         }

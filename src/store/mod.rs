@@ -40,8 +40,22 @@ pub struct BestRecord {
     pub precision: f64,
     /// Mean recall on the sample.
     pub recall: f64,
+    /// The standard error of `fitness` over the sample's documents (its noise).
+    #[serde(default)]
+    pub sem: f64,
     /// `name=value` of every parameter.
     pub values: Vec<String>,
+}
+
+/// A warm start: generation 0 also received the top individuals of another run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WarmStart {
+    /// The other run's folder, as given.
+    pub run: String,
+    /// How many of its top distinct individuals were asked for (`--warm-top`).
+    pub top: usize,
+    /// Their genomes, best first (exact, so a restart injects the same ones).
+    pub genomes: Vec<Vec<f64>>,
 }
 
 /// `run.yaml`: the run's settings, inputs and outcome.
@@ -61,6 +75,9 @@ pub struct RunRecord {
     pub sets: Vec<String>,
     /// Individuals added with --individual.
     pub individuals: Vec<String>,
+    /// `--warm-start`: another run's top individuals, added to generation 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warm_start: Option<WarmStart>,
     /// The gold set.
     pub goldset: GoldsetRecord,
     /// The objective (`f1`, `fbeta:B`, `recall-at-precision:P`).
@@ -152,6 +169,9 @@ pub struct RunInputs {
     pub sets: Vec<String>,
     /// `--individual`s.
     pub individuals: Vec<String>,
+    /// The warm start, if any.
+    #[serde(default)]
+    pub warm_start: Option<WarmStart>,
     /// The objective.
     pub objective: String,
     /// The measure (absent in checkpoints written before it was recorded: `lcs`).
@@ -171,6 +191,7 @@ impl RunInputs {
             params_yaml: record.params_yaml.clone(),
             sets: record.sets.clone(),
             individuals: record.individuals.clone(),
+            warm_start: record.warm_start.clone(),
             objective: record.objective.clone(),
             measure: record.measure.clone(),
             goldset_hash: record.goldset.content_hash.clone(),
@@ -190,6 +211,7 @@ impl RunInputs {
         check("params_yaml", self.params_yaml == now.params_yaml);
         check("sets", self.sets == now.sets);
         check("individuals", self.individuals == now.individuals);
+        check("warm_start", self.warm_start == now.warm_start);
         check("objective", self.objective == now.objective);
         check("measure", self.measure == now.measure);
         check("the gold set (content hash)", self.goldset_hash == now.goldset_hash);

@@ -19,7 +19,7 @@ use crate::objective::problem::{ExtractionProblem, Objective};
 use crate::objective::{Corpus, set_threads};
 use crate::params::{ParamSpace, Setting};
 use crate::report::Progress;
-use crate::store::{self, BestRecord, Checkpoint, GoldsetRecord, Journal, RunInputs, RunRecord, files};
+use crate::store::{self, BestRecord, Checkpoint, GoldsetRecord, Journal, RunInputs, RunRecord, WarmStart, files};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -56,6 +56,11 @@ pub struct Plan {
     pub force: bool,
     /// The command line, for `run.yaml`.
     pub command: String,
+    /// `--warm-start`: another run (same extractor and space) whose top individuals join
+    /// generation 0.
+    pub warm_start: Option<PathBuf>,
+    /// How many of the warm-start run's top distinct individuals (`--warm-top`).
+    pub warm_top: usize,
 }
 
 /// How a run is watched and reported.
@@ -109,7 +114,13 @@ pub fn start(plan: Plan, opts: &Options) -> Result<Summary> {
         )));
     }
     plan.config.validate()?;
-    let initial = initial_genomes(&plan.space, &plan.base, &plan.individuals)?;
+    plan.config.strategy.check(&crate::objective::problem::gene_space(&plan.space))?;
+    let mut initial = initial_genomes(&plan.space, &plan.base, &plan.individuals)?;
+    let warm = match &plan.warm_start {
+        Some(dir) => Some(warm_start(dir, plan.warm_top, &plan.space)?),
+        None => None,
+    };
+    initial.extend(warm.iter().flat_map(|w| w.genomes.iter().cloned()));
     let gs_path = crate::paths::absolute(&plan.goldset);
     let mut set = native::open(&gs_path, false)?;
     set.limits = opts.limits;
@@ -128,6 +139,7 @@ pub fn start(plan: Plan, opts: &Options) -> Result<Summary> {
         params_yaml: plan.params_yaml.clone(),
         sets: plan.sets.clone(),
         individuals: plan.individuals.clone(),
+        warm_start: warm,
         goldset: GoldsetRecord {
             name: set.name.clone(),
             path: gs_path.display().to_string(),
@@ -176,6 +188,36 @@ fn initial_genomes(space: &ParamSpace, base: &Setting, individuals: &[String]) -
 /// The measure a run records.
 pub fn measure_of(record: &RunRecord) -> Result<crate::eval::Measure> {
     record.measure.parse().map_err(Error::config)
+}
+
+/// The top `top` distinct individuals of the run in `dir`, which must have tuned the same
+/// extractor over the same parameters (names, types and ranges) as `space`.
+fn warm_start(dir: &Path, top: usize, space: &ParamSpace) -> Result<WarmStart> {
+    let what = format!("--warm-start {}", dir.display());
+    let (record, other, _) = load_run(dir).map_err(|e| Error::config(format!("{what}: {}", e.message)))?;
+    if record.extractor != space.extractor {
+        return Err(Error::config(format!(
+            "{what}: that run tuned extractor '{}', this one tunes '{}'",
+            record.extractor, space.extractor
+        )));
+    }
+    let tuned = |s: &ParamSpace| {
+        s.genes().into_iter().map(|i| s.params[i].clone()).map(|p| (p.name, p.spec)).collect::<Vec<_>>()
+    };
+    if tuned(&other) != tuned(space) {
+        let names = |s: &ParamSpace| tuned(s).into_iter().map(|(n, _)| n).collect::<Vec<_>>().join(", ");
+        return Err(Error::config(format!(
+            "{what}: that run searched another space (tuned parameters {} with their types and ranges; this run: {})",
+            names(&other),
+            names(space)
+        )));
+    }
+    let trials = store::read_trials(&dir.join(files::INDIVIDUALS), &other)?;
+    let genomes: Vec<Vec<f64>> = crate::report::run::top(&trials, top).into_iter().map(|t| t.genome.clone()).collect();
+    if genomes.is_empty() {
+        return Err(Error::config(format!("{what}: that run has no evaluated individual")));
+    }
+    Ok(WarmStart { run: dir.display().to_string(), top, genomes })
 }
 
 /// Continues an interrupted run from its folder: every input a fitness depends on is verified
@@ -260,7 +302,8 @@ fn restart(
     set: GoldSet,
     opts: &Options,
 ) -> Result<Summary> {
-    let initial = initial_genomes(&space, &base, &record.individuals)?;
+    let mut initial = initial_genomes(&space, &base, &record.individuals)?;
+    initial.extend(record.warm_start.iter().flat_map(|w| w.genomes.iter().cloned()));
     eprintln!("resuming {}: no generation had finished, starting again from generation 0", dir.display());
     let journal_path = dir.join(files::INDIVIDUALS);
     if journal_path.exists() {
@@ -380,6 +423,7 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
         fitness: f.value,
         precision: f.precision,
         recall: f.recall,
+        sem: f.sem,
         values: best.values.iter().map(|(k, v)| format!("{k}={v}")).collect(),
     });
     // Reports first: a run marked finished always has all of them.
