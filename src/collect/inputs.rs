@@ -464,7 +464,7 @@ mod tests {
             std::fs::create_dir_all(p.parent().unwrap()).unwrap();
             std::fs::write(p, "x").unwrap();
         }
-        let items: Vec<Item> = Inputs::new(&[d.clone()], None, InputFormat::Auto, 1000).unwrap().collect();
+        let items: Vec<Item> = Inputs::new(std::slice::from_ref(&d), None, InputFormat::Auto, 1000).unwrap().collect();
         let rels: Vec<String> = items.iter().map(|i| i.rel.display().to_string()).collect();
         assert_eq!(rels, ["a", "b/1", "b/2", "c", "z/deep/x"]);
         assert!(matches!(&items[0].payload, Payload::File(p) if p.ends_with("a.html.gz")));
@@ -476,7 +476,7 @@ mod tests {
         let f = d.join("dump.jsonl");
         let long = "x".repeat(200);
         std::fs::write(&f, format!("{{\"html\":\"a\"}}\n\n   \n{long}\nlast")).unwrap();
-        let items: Vec<Item> = Inputs::new(&[f.clone()], None, InputFormat::Auto, 100).unwrap().collect();
+        let items: Vec<Item> = Inputs::new(std::slice::from_ref(&f), None, InputFormat::Auto, 100).unwrap().collect();
         assert_eq!(items.len(), 3);
         assert!(matches!(&items[0].payload, Payload::JsonLine(b) if b == b"{\"html\":\"a\"}"));
         assert_eq!(items[1].id, format!("{}:4", f.display()));
