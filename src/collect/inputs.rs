@@ -52,8 +52,11 @@ const WARC_EXTENSIONS: &[&str] = &[".warc", ".warc.gz"];
 pub enum Payload {
     /// A page file, read (and gunzipped) by the worker.
     File(PathBuf),
-    /// Page bytes already read (standard input, a WARC record's payload).
+    /// Page bytes already read (standard input).
     Bytes(Vec<u8>),
+    /// A WARC record's HTTP payload with the charset its `Content-Type` header names, which
+    /// decides only when the page itself says nothing (no BOM, not UTF-8, no declaration).
+    Http(Vec<u8>, Option<&'static encoding_rs::Encoding>),
     /// One JSONL line, parsed by the worker.
     JsonLine(Vec<u8>),
     /// The page could not be read: why.
