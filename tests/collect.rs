@@ -249,6 +249,13 @@ fn extract_warc_and_warc_gz_files_mixed_with_pages() {
     let list = format!("{}\n{}\n", d.join("crawl.warc.gz").display(), d.join("single.html").display());
     let r = with_stdin(&["extract", "-e", "full", "-q", "--files-from", "-"], list.as_bytes());
     assert_eq!(lines(&r.ok()).len(), 3);
+    // A listed path that does not exist is a page error; the run goes on.
+    let list = format!("{}\n{}\n", d.join("gone.html").display(), d.join("single.html").display());
+    let r = with_stdin(&["extract", "-e", "full", "-q", "--files-from", "-"], list.as_bytes());
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let v = lines(&r.stdout);
+    assert!(v[0]["error"].as_str().unwrap().contains("gone.html: cannot read: No such file"), "{}", v[0]);
+    assert_eq!(v[1]["text"], "A page between the archives.");
 }
 
 #[test]

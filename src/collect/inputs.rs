@@ -227,11 +227,8 @@ impl Inputs {
                 };
                 return Some(Item { id: "-".into(), url: None, rel: "stdin".into(), payload });
             }
-            if !std::fs::metadata(&p).is_ok_and(|m| m.is_file()) {
-                return Some(error_item(
-                    id,
-                    "not a regular file (a FIFO, socket, device or broken link): not read".into(),
-                ));
+            if let Err(why) = regular_file(&p) {
+                return Some(error_item(id, why));
             }
             return Some(Item {
                 id,
@@ -375,11 +372,20 @@ fn walk_next(stack: &mut Vec<Vec<PathBuf>>, root: &Path, prefix: &Path, exts: &[
     }
 }
 
+/// Only regular files are read: a FIFO, socket or device would block or never end.
+fn regular_file(p: &Path) -> std::result::Result<(), String> {
+    match std::fs::metadata(p) {
+        Err(e) => Err(format!("cannot read: {e}")),
+        Ok(m) if !m.is_file() => Err("not a regular file (a FIFO, socket or device): not read".into()),
+        Ok(_) => Ok(()),
+    }
+}
+
 /// Opens a JSONL or WARC file, gunzipping it when it starts with the gzip magic (one gzip
 /// stream, or one gzip member per record as in Common Crawl).
 fn open_source(p: &Path) -> std::result::Result<Source, String> {
-    if !std::fs::metadata(p).is_ok_and(|m| m.is_file()) && p.as_os_str() != "-" {
-        return Err("not a regular file (a FIFO, socket, device or broken link): not read".into());
+    if p.as_os_str() != "-" {
+        regular_file(p)?;
     }
     let raw: Box<dyn Read + Send> = if p.as_os_str() == "-" {
         Box::new(std::io::stdin())
