@@ -162,8 +162,12 @@ fn extract_jsonl_input_from_a_file_and_from_standard_input() {
     let body = format!("{good}\nthis is not json\n{{\"id\":\"p3\"}}\n\n{no_id}\n");
     let f = d.join("dump.jsonl");
     write(&f, &body);
+    let mut gz = GzEncoder::new(Vec::new(), Compression::fast());
+    gz.write_all(body.as_bytes()).unwrap();
+    write(&d.join("dump.jsonl.gz"), gz.finish().unwrap());
     for r in [
         cetune(&["extract", "-e", "full", "-q", s(&f)]),
+        cetune(&["extract", "-e", "full", "-q", s(&d.join("dump.jsonl.gz"))]),
         with_stdin(&["extract", "-e", "full", "-q", "--input-format", "jsonl", "-"], body.as_bytes()),
     ] {
         assert_eq!(r.code, 1, "{}", r.stderr);
@@ -226,6 +230,11 @@ fn extract_warc_and_warc_gz_files_mixed_with_pages() {
     assert_eq!(urls, [Some("http://a/"), Some("http://b/"), None, Some("http://a/"), Some("http://b/")]);
     assert_eq!(v[0]["id"], "urn:uuid:1");
     assert_eq!(v[4]["text"], "The second page in the archive.");
+    // One .txt per page in a folder: <file>/<record number>.txt.
+    let texts = d.join("texts");
+    cetune(&["extract", "-e", "full", "-q", s(&d.join("crawl.warc")), "--out", &format!("{}/", texts.display())]).ok();
+    assert_eq!(std::fs::read_to_string(texts.join("crawl/2.txt")).unwrap(), "The first record of the archive.");
+    assert_eq!(std::fs::read_to_string(texts.join("crawl/4.txt")).unwrap(), "The second page in the archive.");
     // A truncated WARC.gz: the records before the cut, then one error; the run goes on.
     let gz = warc(&records, true);
     write(&d.join("cut.warc.gz"), &gz[..gz.len() - 30]);
@@ -240,6 +249,13 @@ fn extract_warc_and_warc_gz_files_mixed_with_pages() {
     let list = format!("{}\n{}\n", d.join("crawl.warc.gz").display(), d.join("single.html").display());
     let r = with_stdin(&["extract", "-e", "full", "-q", "--files-from", "-"], list.as_bytes());
     assert_eq!(lines(&r.ok()).len(), 3);
+    // A listed path that does not exist is a page error; the run goes on.
+    let list = format!("{}\n{}\n", d.join("gone.html").display(), d.join("single.html").display());
+    let r = with_stdin(&["extract", "-e", "full", "-q", "--files-from", "-"], list.as_bytes());
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let v = lines(&r.stdout);
+    assert!(v[0]["error"].as_str().unwrap().contains("gone.html: cannot read: No such file"), "{}", v[0]);
+    assert_eq!(v[1]["text"], "A page between the archives.");
 }
 
 #[test]

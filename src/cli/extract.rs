@@ -175,7 +175,8 @@ fn collection(a: &Args, ex: &dyn crate::extract::Extractor, limits: crate::limit
     });
     let opts = collect::Options { limits, unordered: a.unordered, window: (threads * 16).max(64) };
     let bar = Progress::counter("extract", "pages", a.quiet || one_page);
-    let mut failed = 0u64;
+    let (mut failed, mut done) = (0u64, 0u64);
+    let started = std::time::Instant::now();
     let mut first_error = None;
     let summary = collect::run(inputs, ex, &opts, sink.as_mut(), &stop, &mut |o| {
         for note in &o.notes {
@@ -188,7 +189,9 @@ fn collection(a: &Args, ex: &dyn crate::extract::Extractor, limits: crate::limit
             }
             first_error.get_or_insert_with(|| e.clone());
         }
-        bar.message(format!("{failed} failed"));
+        let rate = done as f64 / started.elapsed().as_secs_f64().max(1e-9);
+        done += 1;
+        bar.message(format!("{rate:.0} pages/s, {failed} failed"));
         bar.inc();
     })?;
     bar.finish();

@@ -34,7 +34,7 @@ pub enum Command {
     },
     /// List every extractor family with its parameters (from the YAML descriptions).
     Extractors(extractors::Args),
-    /// Print the main text of a page, or dump every document of a gold set.
+    /// Print the main text of a page or a collection (folders, JSONL, WARC), or dump a gold set.
     Extract(extract::Args),
     /// Score one setting over a whole gold set (per document, per package, Table 3 summary).
     Evaluate(evaluate::Args),

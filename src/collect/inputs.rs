@@ -52,8 +52,11 @@ const WARC_EXTENSIONS: &[&str] = &[".warc", ".warc.gz"];
 pub enum Payload {
     /// A page file, read (and gunzipped) by the worker.
     File(PathBuf),
-    /// Page bytes already read (standard input, a WARC record's payload).
+    /// Page bytes already read (standard input).
     Bytes(Vec<u8>),
+    /// A WARC record's HTTP payload with the charset its `Content-Type` header names, which
+    /// decides only when the page itself says nothing (no BOM, not UTF-8, no declaration).
+    Http(Vec<u8>, Option<&'static encoding_rs::Encoding>),
     /// One JSONL line, parsed by the worker.
     JsonLine(Vec<u8>),
     /// The page could not be read: why.
@@ -224,11 +227,8 @@ impl Inputs {
                 };
                 return Some(Item { id: "-".into(), url: None, rel: "stdin".into(), payload });
             }
-            if !std::fs::metadata(&p).is_ok_and(|m| m.is_file()) {
-                return Some(error_item(
-                    id,
-                    "not a regular file (a FIFO, socket, device or broken link): not read".into(),
-                ));
+            if let Err(why) = regular_file(&p) {
+                return Some(error_item(id, why));
             }
             return Some(Item {
                 id,
@@ -372,11 +372,20 @@ fn walk_next(stack: &mut Vec<Vec<PathBuf>>, root: &Path, prefix: &Path, exts: &[
     }
 }
 
+/// Only regular files are read: a FIFO, socket or device would block or never end.
+fn regular_file(p: &Path) -> std::result::Result<(), String> {
+    match std::fs::metadata(p) {
+        Err(e) => Err(format!("cannot read: {e}")),
+        Ok(m) if !m.is_file() => Err("not a regular file (a FIFO, socket or device): not read".into()),
+        Ok(_) => Ok(()),
+    }
+}
+
 /// Opens a JSONL or WARC file, gunzipping it when it starts with the gzip magic (one gzip
 /// stream, or one gzip member per record as in Common Crawl).
 fn open_source(p: &Path) -> std::result::Result<Source, String> {
-    if !std::fs::metadata(p).is_ok_and(|m| m.is_file()) && p.as_os_str() != "-" {
-        return Err("not a regular file (a FIFO, socket, device or broken link): not read".into());
+    if p.as_os_str() != "-" {
+        regular_file(p)?;
     }
     let raw: Box<dyn Read + Send> = if p.as_os_str() == "-" {
         Box::new(std::io::stdin())
@@ -464,7 +473,7 @@ mod tests {
             std::fs::create_dir_all(p.parent().unwrap()).unwrap();
             std::fs::write(p, "x").unwrap();
         }
-        let items: Vec<Item> = Inputs::new(&[d.clone()], None, InputFormat::Auto, 1000).unwrap().collect();
+        let items: Vec<Item> = Inputs::new(std::slice::from_ref(&d), None, InputFormat::Auto, 1000).unwrap().collect();
         let rels: Vec<String> = items.iter().map(|i| i.rel.display().to_string()).collect();
         assert_eq!(rels, ["a", "b/1", "b/2", "c", "z/deep/x"]);
         assert!(matches!(&items[0].payload, Payload::File(p) if p.ends_with("a.html.gz")));
@@ -476,7 +485,7 @@ mod tests {
         let f = d.join("dump.jsonl");
         let long = "x".repeat(200);
         std::fs::write(&f, format!("{{\"html\":\"a\"}}\n\n   \n{long}\nlast")).unwrap();
-        let items: Vec<Item> = Inputs::new(&[f.clone()], None, InputFormat::Auto, 100).unwrap().collect();
+        let items: Vec<Item> = Inputs::new(std::slice::from_ref(&f), None, InputFormat::Auto, 100).unwrap().collect();
         assert_eq!(items.len(), 3);
         assert!(matches!(&items[0].payload, Payload::JsonLine(b) if b == b"{\"html\":\"a\"}"));
         assert_eq!(items[1].id, format!("{}:4", f.display()));

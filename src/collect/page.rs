@@ -44,6 +44,9 @@ pub fn process(item: Item, ex: &dyn Extractor, limits: &Limits) -> Outcome {
         Payload::Bytes(b) => {
             decode::unpack(b, limits.max_page_bytes).map(|b| decode::decode_html(&b).0).map_err(|e| e.with_id(&out.id))
         }
+        Payload::Http(b, charset) => {
+            decode::unpack(b, limits.max_page_bytes).map(|b| decode_http(&b, charset)).map_err(|e| e.with_id(&out.id))
+        }
         Payload::JsonLine(line) => {
             json_page(&line, &mut out).map_err(|e| crate::error::Error::input(e).with_id(&out.id))
         }
@@ -107,6 +110,21 @@ fn json_page(line: &[u8], out: &mut Outcome) -> std::result::Result<String, Stri
     }
 }
 
+/// A WARC page: the HTTP header's charset decides only when the page itself gives no evidence
+/// (no BOM, not valid UTF-8, no declared charset); otherwise the usual order of `decode_html`.
+fn decode_http(bytes: &[u8], charset: Option<&'static encoding_rs::Encoding>) -> String {
+    match charset {
+        Some(enc)
+            if encoding_rs::Encoding::for_bom(bytes).is_none()
+                && std::str::from_utf8(bytes).is_err()
+                && decode::declared_charset(bytes).is_none() =>
+        {
+            decode::normalise_newlines(enc.decode_without_bom_handling(bytes).0.into_owned())
+        }
+        _ => decode::decode_html(bytes).0,
+    }
+}
+
 /// Binary data decoded as text is full of control characters, which HTML never holds.
 fn looks_binary(text: &str) -> bool {
     let (mut n, mut ctrl) = (0usize, 0usize);
@@ -155,5 +173,22 @@ mod tests {
         assert!(o.error.unwrap().contains("binary data"));
         let o = process(item(Payload::Bytes(b"<p>caf\xe9 ok</p>".to_vec())), ex.as_ref(), &l);
         assert_eq!((o.error, o.text.as_str()), (None, "café ok"));
+    }
+
+    #[test]
+    fn the_http_charset_decides_only_when_the_page_says_nothing() {
+        let ex = crate::extract::build(&crate::extract::space("full").unwrap().defaults()).unwrap();
+        let l = Limits::default();
+        let cp1251 = encoding_rs::Encoding::for_label(b"windows-1251");
+        // "привет" in windows-1251, no declaration in the page: the header's charset.
+        let page = b"<p>\xef\xf0\xe8\xe2\xe5\xf2</p>".to_vec();
+        let o = process(item(Payload::Http(page.clone(), cp1251)), ex.as_ref(), &l);
+        assert_eq!(o.text, "привет");
+        // Without the header: the windows-1252 fallback.
+        let o = process(item(Payload::Http(page, None)), ex.as_ref(), &l);
+        assert_ne!(o.text, "привет");
+        // Valid UTF-8 wins over a wrong header.
+        let o = process(item(Payload::Http("<p>привет</p>".as_bytes().to_vec(), cp1251)), ex.as_ref(), &l);
+        assert_eq!(o.text, "привет");
     }
 }

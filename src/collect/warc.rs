@@ -148,7 +148,7 @@ impl<R: BufRead> Reader<R> {
         let id = head.id.unwrap_or_else(|| format!("{}#{}", self.name, self.records));
         let rel = self.prefix.join(self.records.to_string());
         let page = match http_payload(body) {
-            Ok(Some(p)) => Payload::Bytes(p),
+            Ok(Some(p)) => p,
             Ok(None) => return Ok(Some(Record::NotHtml)),
             Err(why) => Payload::Error(format!("record {}: {why}", self.records)),
         };
@@ -162,8 +162,9 @@ enum Record {
     Other,
 }
 
-/// The HTML payload of an HTTP response (de-chunked), `None` when it is not HTML.
-fn http_payload(mut body: Vec<u8>) -> std::result::Result<Option<Vec<u8>>, String> {
+/// The HTML payload of an HTTP response (de-chunked) and the charset of its content type;
+/// `None` when it is not HTML.
+fn http_payload(mut body: Vec<u8>) -> std::result::Result<Option<Payload>, String> {
     let Some((head_end, body_start)) =
         find(&body, b"\r\n\r\n").map(|i| (i, i + 4)).or_else(|| find(&body, b"\n\n").map(|i| (i, i + 2)))
     else {
@@ -187,14 +188,19 @@ fn http_payload(mut body: Vec<u8>) -> std::result::Result<Option<Vec<u8>>, Strin
     if chunked {
         body = dechunk(&body).ok_or("broken chunked transfer encoding")?;
     }
-    let html = match ctype {
+    let html = match &ctype {
         Some(t) => {
             let media = t.split(';').next().unwrap_or("").trim();
             matches!(media, "text/html" | "application/xhtml+xml")
         }
         None => body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'<'),
     };
-    Ok(html.then_some(body))
+    let charset = ctype.as_deref().and_then(|t| {
+        let at = t.find("charset=")? + "charset=".len();
+        let label = t[at..].split(';').next()?.trim().trim_matches(['"', '\'']);
+        encoding_rs::Encoding::for_label(label.as_bytes())
+    });
+    Ok(html.then_some(Payload::Http(body, charset)))
 }
 
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
@@ -272,7 +278,8 @@ mod tests {
         assert_eq!(items.len(), 2);
         assert_eq!(items[0].id, "urn:uuid:1");
         assert_eq!(items[0].url.as_deref(), Some("http://a/"));
-        assert!(matches!(&items[1].payload, Payload::Bytes(b) if b == b"<p>three</p>"));
+        assert!(matches!(&items[1].payload, Payload::Http(b, None) if b == b"<p>three</p>"));
+        assert!(matches!(&items[0].payload, Payload::Http(_, Some(e)) if *e == encoding_rs::UTF_8));
     }
 
     #[test]
@@ -286,7 +293,7 @@ mod tests {
         }
         let (items, _) = read_all(gz);
         assert_eq!(items.len(), 1);
-        assert!(matches!(&items[0].payload, Payload::Bytes(b) if b == b"<p>x</p>"));
+        assert!(matches!(&items[0].payload, Payload::Http(b, _) if b == b"<p>x</p>"));
     }
 
     #[test]

@@ -24,15 +24,15 @@ impl Progress {
         bar.set_prefix(label.to_string());
         Progress { bar }
     }
-    /// A counter without a known end (a streamed collection): items, items per second and a
-    /// message; hidden when `quiet`.
+    /// A counter without a known end (a streamed collection): items and a message (the caller
+    /// puts the rate there); hidden when `quiet`.
     pub fn counter(label: &str, unit: &str, quiet: bool) -> Progress {
         let bar = if quiet {
             ProgressBar::hidden()
         } else {
             ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr())
         };
-        let template = format!("{{prefix:>10}} [{{elapsed_precise}}] {{pos}} {unit}, {{per_sec}} {{msg}}");
+        let template = format!("{{prefix:>10}} [{{elapsed_precise}}] {{pos}} {unit}, {{msg}}");
         if let Ok(style) = ProgressStyle::with_template(&template) {
             bar.set_style(style);
         }
