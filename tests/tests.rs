@@ -4,6 +4,7 @@
 mod util;
 
 mod cli;
+mod combine;
 mod optimise;
 mod real_data;
 mod robust;

@@ -55,7 +55,9 @@ impl WordMap {
         let mut map = WordMap { words: Vec::new(), starts: Vec::with_capacity(self.starts.len()) };
         map.starts.push(0);
         for u in 0..self.units() {
-            map.words.extend(self.words_of(u).iter().filter_map(|&w| new_index.get(w as usize).copied()).filter(|&k| k != u32::MAX));
+            map.words.extend(
+                self.words_of(u).iter().filter_map(|&w| new_index.get(w as usize).copied()).filter(|&k| k != u32::MAX),
+            );
             map.starts.push(map.words.len() as u32);
         }
         map

@@ -272,7 +272,8 @@ mod tests {
     fn a_float_without_step_and_a_huge_budget_gives_a_capped_grid_at_once() {
         // Before the bisection this built every grid from k = 3 to the budget: minutes, then
         // an allocation of `budget` floats.
-        let s = Space { genes: vec![Gene::Real { lo: 0.0, hi: 1.0, step: None }], correlated: vec![], conditions: vec![] };
+        let s =
+            Space { genes: vec![Gene::Real { lo: 0.0, hi: 1.0, step: None }], correlated: vec![], conditions: vec![] };
         assert_eq!(Grid::for_budget(&s, usize::MAX).len(), MAX_AXIS_POINTS);
         assert_eq!(Grid::for_budget(&s, 12_345).len(), 12_345);
         assert_eq!(Grid::for_budget(&space(), 200).shape(), vec![11, 3, 2, 3]);

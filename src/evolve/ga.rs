@@ -86,7 +86,11 @@ mod tests {
 
     #[test]
     fn next_generation_has_the_size_and_keeps_the_elites() {
-        let space = Space { genes: vec![Gene::Real { lo: 0.0, hi: 1.0, step: None }; 3], correlated: vec![], conditions: vec![] };
+        let space = Space {
+            genes: vec![Gene::Real { lo: 0.0, hi: 1.0, step: None }; 3],
+            correlated: vec![],
+            conditions: vec![],
+        };
         let config = Config { population: 7, elites: 2, ..Config::default() };
         let mut rng = StdRng::seed_from_u64(2);
         let pop: Vec<Genome> = (0..7).map(|_| random_genome(&space, &mut rng)).collect();

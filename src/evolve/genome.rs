@@ -239,11 +239,19 @@ mod tests {
 
     #[test]
     fn snap_stays_below_an_off_grid_upper_bound() {
-        let s = Space { genes: vec![Gene::Real { lo: 0.0, hi: 0.25, step: Some(0.1) }], correlated: vec![], conditions: vec![] };
+        let s = Space {
+            genes: vec![Gene::Real { lo: 0.0, hi: 0.25, step: Some(0.1) }],
+            correlated: vec![],
+            conditions: vec![],
+        };
         let mut g = vec![0.249];
         repair(&s, &mut g);
         assert_eq!(key(&s, &g), "0.2");
-        let s = Space { genes: vec![Gene::Real { lo: 0.05, hi: 1.0, step: Some(0.1) }], correlated: vec![], conditions: vec![] };
+        let s = Space {
+            genes: vec![Gene::Real { lo: 0.05, hi: 1.0, step: Some(0.1) }],
+            correlated: vec![],
+            conditions: vec![],
+        };
         let mut g = vec![0.31];
         repair(&s, &mut g);
         assert_eq!(key(&s, &g), "0.35");

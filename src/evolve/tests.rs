@@ -155,7 +155,11 @@ fn stopping_by_the_observer_finishes_the_generation() {
 
 #[test]
 fn grid_runs_until_exhausted() {
-    let space = Space { genes: vec![Gene::Int { lo: 0, hi: 4 }, Gene::Bool, Gene::Cat { n: 3 }], correlated: vec![], conditions: vec![] };
+    let space = Space {
+        genes: vec![Gene::Int { lo: 0, hi: 4 }, Gene::Bool, Gene::Cat { n: 3 }],
+        correlated: vec![],
+        conditions: vec![],
+    };
     let mut toy = Toy::new(space.clone(), |g| Fitness::of(g.iter().sum()));
     let c = Config { population: 7, max_generations: 10, patience: 0, ..config(StrategyKind::Grid, 0) };
     let (out, rec) = run_toy(&mut toy, &c, vec![]);

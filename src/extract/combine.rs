@@ -280,6 +280,11 @@ pub fn set_cache_limit(bytes: usize) {
     LIMIT.store(bytes, Ordering::Relaxed);
 }
 
+/// The bound of the member-output cache in bytes.
+pub fn cache_limit() -> usize {
+    LIMIT.load(Ordering::Relaxed)
+}
+
 /// Hits and misses of the member-output cache since the process started.
 pub fn cache_stats() -> (u64, u64) {
     (HITS.load(Ordering::Relaxed), MISSES.load(Ordering::Relaxed))

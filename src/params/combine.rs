@@ -119,7 +119,12 @@ pub fn complete(
     let has = |space: &ParamSpace, n: &str| space.param(n).is_some();
     let cat = |c: &[&str]| Spec::Categorical { choices: c.iter().map(|s| s.to_string()).collect() };
     if !has(space, "combinator") {
-        space.params.push(fixed("combinator".into(), cat(COMBINATORS), Value::Cat("vote".into()), "how members combine"));
+        space.params.push(fixed(
+            "combinator".into(),
+            cat(COMBINATORS),
+            Value::Cat("vote".into()),
+            "how members combine",
+        ));
     }
     let mut weight_sum = 0.0;
     for (k, (m, ms)) in spaces.iter().enumerate() {
@@ -173,7 +178,9 @@ pub fn complete(
             space.params.push(fixed("v".into(), spec, v, "vote threshold: keep a word when Σ weight·keep ≥ v"));
         }
     }
-    for (name, meaning) in [("min_run", "drop kept runs shorter than this (words)"), ("max_gap", "fill gaps shorter than this (words)")] {
+    for (name, meaning) in
+        [("min_run", "drop kept runs shorter than this (words)"), ("max_gap", "fill gaps shorter than this (words)")]
+    {
         match space.param(name).map(|p| &p.spec) {
             None => space.params.push(fixed(name.into(), Spec::Int { min: 0, max: 1000 }, Value::Int(0), meaning)),
             Some(Spec::Int { min, .. }) if *min >= 0 => {}
@@ -337,7 +344,10 @@ mod tests {
             msg(PAIR.replace("[accb, lqf]", "[accb, nope]")),
             "c.yaml:2: unknown member 'nope': unknown extractor 'nope' (known: full, lqf, ccb, accb, tccb, sw, density, bte, crunch)"
         );
-        assert!(msg(PAIR.replace("[accb, lqf]", "[accb, lqf, accb]")).starts_with("c.yaml:2: member 'accb' is listed twice"));
+        assert!(
+            msg(PAIR.replace("[accb, lqf]", "[accb, lqf, accb]"))
+                .starts_with("c.yaml:2: member 'accb' is listed twice")
+        );
         assert!(msg(PAIR.replace("[accb, lqf]", "[]")).starts_with("c.yaml:2: 'members' is empty"));
         let e = msg(PAIR.replace("name: lqf.t", "name: tccb.t"));
         assert!(e.starts_with("c.yaml:7: parameter 'tccb.t': 'tccb' is not a member (members: accb, lqf)"), "{e}");

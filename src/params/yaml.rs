@@ -360,6 +360,9 @@ pub struct About {
     pub goldset: String,
     /// The run folder.
     pub run: String,
+    /// A combination's active structure, readably (`vote(v=1.6; accb(r=120)×1, …)`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub structure: Option<String>,
 }
 
 /// The text of a settings file for `setting` (`extractor`, `values` in parameter order, and
@@ -518,6 +521,7 @@ mod tests {
             objective: "f1".into(),
             goldset: "x".into(),
             run: "r".into(),
+            structure: None,
         };
         for a in [None, Some(&about)] {
             let text = settings_file(&s, a).unwrap();

@@ -6,7 +6,7 @@ use super::plot::{GenRow, SpaceInfo, SpacePoint};
 use super::{csv, f3, write_atomic};
 use crate::error::Result;
 use crate::evolve::Trial;
-use crate::params::ParamSpace;
+use crate::params::{ParamSpace, Setting};
 use std::collections::HashSet;
 use std::path::Path;
 
@@ -81,22 +81,55 @@ pub fn write_generations(path: &Path, trials: &[Trial]) -> Result<()> {
 
 /// Writes `top.csv` (`rank, <parameters>, fitness, precision, recall, feasible, generation,
 /// trial`) and `top.md` (Gottron's Table 2 layout for one algorithm).
-pub fn write_top(dir: &Path, space: &ParamSpace, trials: &[Trial], n: usize, title: &str) -> Result<()> {
+///
+/// For a combination, a `structure` column shows the active structure readably
+/// (`vote(v=1.6; accb(r=120, t=0.6)×1, lqf(t=0.3)×0.4)`), and the parameters inactive in a row
+/// (a switched-off member's) show as `-`.
+pub fn write_top(
+    dir: &Path,
+    space: &ParamSpace,
+    base: &Setting,
+    trials: &[Trial],
+    n: usize,
+    title: &str,
+) -> Result<()> {
     let names = gene_names(space);
     let best = top(trials, n);
+    let combination = !space.members.is_empty();
     let mut head = vec!["rank".to_string()];
+    if combination {
+        head.push("structure".into());
+    }
     head.extend(names.iter().cloned());
     head.extend(["fitness", "precision", "recall", "feasible", "generation", "trial"].map(String::from));
     let mut rows = vec![head];
-    let mut md = format!(
-        "# {title}\n\n| rank | {} | fitness | precision | recall | generation |\n|{}\n",
-        names.join(" | "),
-        "---|".repeat(names.len() + 5)
-    );
+    let mut md = if combination {
+        format!(
+            "# {title}\n\n| rank | structure | fitness | precision | recall | generation |\n|---|---|---|---|---|---|\n"
+        )
+    } else {
+        format!(
+            "# {title}\n\n| rank | {} | fitness | precision | recall | generation |\n|{}\n",
+            names.join(" | "),
+            "---|".repeat(names.len() + 5)
+        )
+    };
+    let genes = space.genes();
     for (k, t) in best.iter().enumerate() {
-        let vals = gene_values(space, &t.genome);
+        let mut vals = gene_values(space, &t.genome);
+        let setting = space.from_genome(base, &t.genome);
+        let active = crate::params::combine::activity(space, &setting);
+        for (v, &i) in vals.iter_mut().zip(&genes) {
+            if !active[i] {
+                *v = "-".into();
+            }
+        }
         let f = &t.fitness;
         let mut row = vec![(k + 1).to_string()];
+        let structure = crate::params::combine::describe(space, &setting);
+        if let Some(s) = &structure {
+            row.push(s.clone());
+        }
         row.extend(vals.iter().cloned());
         row.extend([
             f.value.to_string(),
@@ -110,7 +143,7 @@ pub fn write_top(dir: &Path, space: &ParamSpace, trials: &[Trial], n: usize, tit
         md += &format!(
             "| {} | {} | {}{} | {} | {} | {} |\n",
             k + 1,
-            vals.join(" | "),
+            structure.unwrap_or_else(|| vals.join(" | ")),
             f3(f.value),
             if f.feasible { "" } else { " (infeasible)" },
             f3(f.precision),
@@ -134,18 +167,140 @@ pub fn space_info(space: &ParamSpace, trials: &[Trial], title: &str) -> SpaceInf
             crate::params::Spec::Bool => (0.0, 1.0),
         })
         .collect();
-    let points = trials
+    let points: Vec<SpacePoint> = trials
         .iter()
         .filter(|t| !t.cached && t.fitness.value.is_finite())
         .map(|t| SpacePoint { values: t.genome.clone(), fitness: t.fitness.value, generation: t.generation })
         .collect();
-    SpaceInfo { title: title.to_string(), names: gene_names(space), ranges, points }
+    let info = SpaceInfo { title: title.to_string(), names: gene_names(space), ranges, points };
+    if info.names.len() <= MAX_PANEL_GENES {
+        return info;
+    }
+    // Too many genes for every pair: keep the most important ones.
+    let imp = importance(&info.points, &info.ranges);
+    let mut order: Vec<usize> = (0..info.names.len()).collect();
+    order.sort_by(|&a, &b| imp[b].total_cmp(&imp[a]).then(a.cmp(&b)));
+    order.truncate(MAX_PANEL_GENES);
+    order.sort_unstable();
+    SpaceInfo {
+        title: format!("{} — the {MAX_PANEL_GENES} most important of {} genes", info.title, info.names.len()),
+        names: order.iter().map(|&i| format!("{} (η² {:.2})", info.names[i], imp[i])).collect(),
+        ranges: order.iter().map(|&i| info.ranges[i]).collect(),
+        points: info
+            .points
+            .iter()
+            .map(|p| SpacePoint { values: order.iter().map(|&i| p.values[i]).collect(), ..p.clone() })
+            .collect(),
+    }
+}
+
+/// At most this many genes get panels in the space plots (all pairs of them).
+pub const MAX_PANEL_GENES: usize = 5;
+
+/// The importance of each gene: the share of the fitness variance its value explains (the
+/// correlation ratio η², with the gene's range cut into 10 bins), over the evaluated points.
+pub fn importance(points: &[SpacePoint], ranges: &[(f64, f64)]) -> Vec<f64> {
+    let n = points.len() as f64;
+    let mean = points.iter().map(|p| p.fitness).sum::<f64>() / n.max(1.0);
+    let total: f64 = points.iter().map(|p| (p.fitness - mean).powi(2)).sum();
+    ranges
+        .iter()
+        .enumerate()
+        .map(|(g, &(lo, hi))| {
+            if total <= 0.0 {
+                return 0.0;
+            }
+            let mut sum = [0.0f64; 10];
+            let mut count = [0usize; 10];
+            for p in points {
+                let x = p.values.get(g).copied().unwrap_or(lo);
+                let b = if hi > lo { (((x - lo) / (hi - lo)) * 10.0).floor().clamp(0.0, 9.0) as usize } else { 0 };
+                sum[b] += p.fitness;
+                count[b] += 1;
+            }
+            let between: f64 = (0..10)
+                .filter(|&b| count[b] > 0)
+                .map(|b| count[b] as f64 * (sum[b] / count[b] as f64 - mean).powi(2))
+                .sum();
+            between / total
+        })
+        .collect()
+}
+
+/// The structure's evolution: for each generation, the share of its individuals in which each
+/// member of a combination is on (`<member>.on`; a member fixed on or off is constant). Rows:
+/// `(generation, share per member)`; empty for a single family.
+pub fn structure_info(space: &ParamSpace, base: &Setting, trials: &[Trial]) -> Vec<(usize, Vec<f64>)> {
+    if space.members.is_empty() {
+        return Vec::new();
+    }
+    let last = trials.iter().map(|t| t.generation).max().unwrap_or(0);
+    let mut rows = Vec::new();
+    for g in 0..=last {
+        let pop: Vec<&Trial> = trials.iter().filter(|t| t.generation == g).collect();
+        if pop.is_empty() {
+            continue;
+        }
+        let shares = space
+            .members
+            .iter()
+            .map(|m| {
+                let name = format!("{m}.on");
+                let on = pop
+                    .iter()
+                    .filter(|t| {
+                        space.from_genome(base, &t.genome).get(&name) != Some(&crate::params::Value::Bool(false))
+                    })
+                    .count();
+                on as f64 / pop.len() as f64
+            })
+            .collect();
+        rows.push((g, shares));
+    }
+    rows
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::evolve::Fitness;
+
+    #[test]
+    fn importance_finds_the_gene_that_decides_the_fitness() {
+        // Fitness follows gene 1 only; gene 0 is noise-free but irrelevant.
+        let points: Vec<SpacePoint> = (0..100)
+            .map(|i| SpacePoint {
+                values: vec![((i / 10) % 10) as f64, (i % 10) as f64],
+                fitness: (i % 10) as f64 / 10.0,
+                generation: 0,
+            })
+            .collect();
+        let imp = importance(&points, &[(0.0, 9.0), (0.0, 9.0)]);
+        assert!(imp[1] > 0.99 && imp[0] < 0.2, "{imp:?}");
+    }
+
+    #[test]
+    fn a_combination_s_table_2_shows_its_active_structure() {
+        let yaml = "extractor: pair\nmembers: [lqf, full]\nparameters:\n  - {name: lqf.on, type: bool, default: true}\n  - {name: lqf.t, type: float, min: 0.05, max: 1, step: 0.01, default: 0.25}\n";
+        let space = crate::extract::parse_str(yaml, Path::new("c.yaml")).unwrap().space;
+        let f = |v: f64| Fitness { value: v, feasible: true, precision: v, recall: v, ms: 1.0, partial: None };
+        let trials = [
+            Trial { number: 0, generation: 0, genome: vec![1.0, 0.3], fitness: f(0.8), cached: false },
+            Trial { number: 1, generation: 0, genome: vec![0.0, 0.4], fitness: f(0.5), cached: false },
+        ];
+        let dir = std::env::temp_dir().join(format!("cetune-top-structure-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        write_top(&dir, &space, &space.defaults(), &trials, 10, "t").unwrap();
+        let md = std::fs::read_to_string(dir.join("top.md")).unwrap();
+        let csv = std::fs::read_to_string(dir.join("top.csv")).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(md.contains("| 1 | vote(v=1; lqf(t=0.3)×1, full()×1) | 0.800 |"), "{md}");
+        assert!(md.contains("| 2 | vote(v=1; full()×1) | 0.500 |"), "{md}");
+        // lqf.t is inactive in the second row.
+        assert!(csv.contains("2,vote(v=1; full()×1),false,-,"), "{csv}");
+        let rows = structure_info(&space, &space.defaults(), &trials);
+        assert_eq!(rows, vec![(0, vec![0.5, 1.0])]);
+    }
 
     #[test]
     fn top_csv_quotes_a_value_holding_a_comma() {
@@ -157,7 +312,7 @@ mod tests {
         let trials = [Trial { number: 0, generation: 0, genome: vec![0.0], fitness, cached: false }];
         let dir = std::env::temp_dir().join(format!("cetune-top-csv-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        write_top(&dir, &space, &trials, 10, "t").unwrap();
+        write_top(&dir, &space, &space.defaults(), &trials, 10, "t").unwrap();
         let text = std::fs::read_to_string(dir.join("top.csv")).unwrap();
         let _ = std::fs::remove_dir_all(&dir);
         assert_eq!(text, "rank,k,fitness,precision,recall,feasible,generation,trial\n1,\"a,b\",0.5,0.4,0.6,true,0,0\n");

@@ -4,7 +4,7 @@
 use crate::error::{Error, Result};
 use crate::evolve::Trial;
 use crate::params::{About, ParamSpace, Setting, settings_file};
-use crate::report::plot::{HistoryInfo, Shade, render_history, render_space};
+use crate::report::plot::{HistoryInfo, Shade, StructureInfo, render_history, render_space, render_structure};
 use crate::report::run::{generations_info, space_info, write_generations, write_top};
 use crate::store::{self, RunRecord, files};
 use std::path::Path;
@@ -34,7 +34,7 @@ pub fn write_reports(
         "{} on {} ({} documents), seed {}",
         record.extractor, record.goldset.name, record.goldset.documents, record.config.seed
     );
-    write_top(dir, space, trials, top, &format!("Top individuals: {title}"))?;
+    write_top(dir, space, base, trials, top, &format!("Top individuals: {title}"))?;
     if let Some(best) = crate::report::run::top(trials, 1).first() {
         let s = space.from_genome(base, &best.genome);
         let about = About {
@@ -44,6 +44,7 @@ pub fn write_reports(
             objective: record.objective.clone(),
             goldset: record.goldset.name.clone(),
             run: dir.display().to_string(),
+            structure: crate::params::combine::describe(space, &s),
         };
         let text = format!(
             "# The best individual of this run; use it with `cetune evaluate --params` or `cetune extract --params`.\n{}",
@@ -56,5 +57,14 @@ pub fn write_reports(
     let info = space_info(space, trials, &format!("Explored space: {title}"));
     render_space(&info, &dir.join("space"), Shade::Fitness)?;
     render_space(&info, &dir.join("space-generation"), Shade::Generation)?;
+    let rows = crate::report::run::structure_info(space, base, trials);
+    if !rows.is_empty() {
+        let info = StructureInfo {
+            title: format!("Members on, by generation: {title}"),
+            members: space.members.clone(),
+            rows,
+        };
+        render_structure(&info, &dir.join("structure"))?;
+    }
     Ok(())
 }
