@@ -404,6 +404,20 @@ mod tests {
     }
 
     #[test]
+    fn every_compiled_in_combination_loads_and_builds_with_its_known_good_individuals() {
+        for (name, _) in super::super::COMBINATIONS {
+            let s = super::super::space(name).unwrap();
+            assert_eq!(s.extractor, *name);
+            assert!(!s.members.is_empty());
+            for k in std::iter::once(s.defaults()).chain(s.known_good.iter().map(|k| k.setting.clone())) {
+                let ex = super::super::build(&k).unwrap();
+                let mut sel = Selection::new(ex.view());
+                ex.extract(&Document::parse(PAGE), &mut sel);
+            }
+        }
+    }
+
+    #[test]
     fn smoothing_fills_short_gaps_and_drops_short_runs() {
         let mut k: Vec<bool> = "1101111000100".chars().map(|c| c == '1').collect();
         smooth(&mut k, 0, 2);
