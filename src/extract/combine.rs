@@ -259,10 +259,13 @@ fn serial_output(m: &Member, doc: &Document, allowed: &[bool], chain: u64) -> Ar
     })
 }
 
+/// A cached member output and the tick of its last use.
+type Entry = (Arc<Vec<f32>>, u64);
+
 /// The member-output cache: one LRU over (document, member identity), bounded in bytes.
 #[derive(Default)]
 struct Lru {
-    map: HashMap<(u64, u64), (Arc<Vec<f32>>, u64)>,
+    map: HashMap<(u64, u64), Entry>,
     bytes: usize,
     tick: u64,
 }
