@@ -5,6 +5,7 @@ mod util;
 
 mod cli;
 mod collect;
+mod combine;
 mod optimise;
 mod real_data;
 mod report;

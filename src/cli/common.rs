@@ -92,6 +92,9 @@ impl LimitArgs {
 /// A short label for a setting: the extractor and the values of its genes and of every fixed
 /// parameter that differs from its default.
 pub fn label(space: &ParamSpace, s: &Setting) -> String {
+    if let Some(structure) = crate::params::combine::describe(space, s) {
+        return format!("{} {structure}", s.extractor);
+    }
     let parts: Vec<String> = space
         .params
         .iter()

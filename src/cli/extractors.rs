@@ -15,7 +15,7 @@ pub struct Args {
 pub fn run(a: Args) -> Result<()> {
     let names: Vec<&str> = match &a.name {
         Some(n) => vec![n.as_str()],
-        None => crate::extract::names(),
+        None => crate::extract::all_names(),
     };
     for n in names {
         let space = crate::extract::space(n)?;

@@ -17,6 +17,9 @@ pub struct Args {
     /// The gold set (sample) used for fitness; default: the embedded one.
     #[arg(long)]
     goldset: Option<PathBuf>,
+    /// Bound of a combination's member-output cache, in MB (0: no caching).
+    #[arg(long, value_name = "MB", default_value_t = crate::extract::combine::DEFAULT_CACHE_MB)]
+    member_cache_mb: usize,
     /// Random seed: the same seed and inputs give the identical run, whatever --threads.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -138,6 +141,7 @@ fn config(a: &Args) -> Result<Config> {
 
 /// Runs `optimise`.
 pub fn run(a: Args) -> Result<()> {
+    crate::extract::combine::set_cache_limit(a.member_cache_mb.saturating_mul(1 << 20));
     let opts =
         study::Options { quiet: a.quiet, top: a.top, ctrl_c: true, limits: a.limits.limits()?, ..Default::default() };
     let summary = match &a.resume {

@@ -140,7 +140,13 @@ pub struct Document {
     pub words: WordMap,
     /// The jusText stop list its paragraphs were counted with (`English`, `German`, ...).
     pub stoplist: &'static str,
+    /// A number unique to this parse within the process (0: none), so results computed on the
+    /// document can be cached by it (the combinations' member outputs).
+    pub id: u64,
 }
+
+/// The next document id.
+static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 impl Document {
     /// Parses a decoded page (line endings already normalised) into both views and detects
@@ -167,7 +173,8 @@ impl Document {
         let lang = lang::detect_language(&dom);
         let stoplist = stoplists::count_paragraph_words(&mut dom, lang.as_deref());
         let words = WordMap::build(&dom.texts, &source.words);
-        (Document { source, dom, lang, words, stoplist }, notes)
+        let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        (Document { source, dom, lang, words, stoplist, id }, notes)
     }
 
     /// Sets the page language (metadata wins over detection) and recounts what depends on it:
@@ -210,6 +217,76 @@ impl Document {
         sel.units.extend(mask.iter().enumerate().filter(|(_, k)| **k).map(|(i, _)| i as u32));
     }
 
+    /// The page reduced to the canonical words `keep` (one flag per canonical word), markup
+    /// intact: the words not kept are gone from both views (a source word token is removed; a DOM
+    /// text unit keeps only its kept words, and may become empty), every tag and element stays.
+    /// This is what the next member of a serial pipeline sees. Returns the reduced page (id 0:
+    /// not cached) and, for each of its canonical words, the original word's index.
+    pub fn reduced(&self, keep: &[bool]) -> (Document, Vec<u32>) {
+        let kept = |w: usize| keep.get(w).copied().unwrap_or(false);
+        let old = &self.source.words;
+        let mut new_index = vec![u32::MAX; old.len()];
+        let mut back = Vec::new();
+        let mut words = Units::default();
+        let mut tokens = Vec::with_capacity(self.source.tokens.len());
+        let mut body_start = 0;
+        let mut prev_line = None;
+        for (i, t) in self.source.tokens.iter().enumerate() {
+            if i == self.source.body_start {
+                body_start = tokens.len();
+            }
+            if t.kind == Kind::Word {
+                let w = t.word as usize;
+                if !kept(w) {
+                    continue;
+                }
+                let line = old.line(w);
+                let sep = if prev_line.is_some_and(|l| l != line) { sep::NEWLINE } else { sep::SPACE };
+                prev_line = Some(line);
+                let k = words.push(old.get(w), sep);
+                new_index[w] = k;
+                back.push(w as u32);
+                tokens.push(SrcToken { word: k, ..*t });
+            } else {
+                tokens.push(*t);
+            }
+        }
+        if self.source.body_start >= self.source.tokens.len() {
+            body_start = tokens.len();
+        }
+        let source = Source { tokens, words, body_start };
+        let mut texts = Units::default();
+        let mut info = self.dom.info.clone();
+        let mut prev_line = None;
+        for u in 0..self.dom.texts.len() {
+            let mapped = self.words.words_of(u);
+            let text = if mapped.iter().all(|&w| kept(w as usize)) {
+                self.dom.texts.get(u).to_string()
+            } else {
+                mapped.iter().filter(|&&w| kept(w as usize)).map(|&w| old.get(w as usize)).collect::<Vec<_>>().join(" ")
+            };
+            let line = self.dom.texts.line(u);
+            let sep = if prev_line.is_some_and(|l| l != line) { sep::NEWLINE } else { sep::SPACE };
+            prev_line = Some(line);
+            if let Some(i) = info.get_mut(u) {
+                i.chars = text.chars().filter(|c| !c.is_whitespace()).count() as u32;
+            }
+            texts.push(&text, sep);
+        }
+        // The paragraph and boilerpipe-block statistics are the full page's (not yet recounted
+        // on the reduced text): a jusText or boilerpipe member after another one sees them.
+        let dom = Dom {
+            nodes: self.dom.nodes.clone(),
+            texts,
+            info,
+            body: self.dom.body,
+            paras: self.dom.paras.clone(),
+            bp_blocks: self.dom.bp_blocks.clone(),
+        };
+        let words = self.words.restricted(&new_index);
+        (Document { source, dom, lang: self.lang.clone(), words, stoplist: self.stoplist, id: 0 }, back)
+    }
+
     /// The units of a view.
     pub fn units(&self, view: View) -> &Units {
         match view {
@@ -227,6 +304,24 @@ impl Document {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reduced_page_keeps_the_markup_and_only_the_kept_words() {
+        let doc = Document::parse("<body><p>one <a href=/x>two</a> three</p><div>four five</div></body>");
+        let keep = [true, false, true, false, true];
+        let (r, back) = doc.reduced(&keep);
+        assert_eq!(back, [0, 2, 4]);
+        let all = Selection { view: View::Source, units: (0..r.source.words.len() as u32).collect() };
+        assert_eq!(r.render(&all), "one three\nfive");
+        assert_eq!(r.dom.nodes.len(), doc.dom.nodes.len(), "markup intact");
+        let tags = |d: &Document| d.source.tokens.iter().filter(|t| t.kind != Kind::Word).count();
+        assert_eq!(tags(&r), tags(&doc));
+        // The DOM view: the link's text is gone, and its unit maps to no word.
+        let dom_all = Selection { view: View::Dom, units: (0..r.dom.texts.len() as u32).collect() };
+        assert_eq!(r.mask(&dom_all), [true, true, true]);
+        let link = (0..r.dom.texts.len()).find(|&u| r.dom.info[u].in_href).unwrap();
+        assert_eq!((r.dom.texts.get(link), r.dom.info[link].chars), ("", 0));
+    }
 
     #[test]
     fn render_puts_newlines_at_block_boundaries_only() {

@@ -49,6 +49,20 @@ impl WordMap {
         }
     }
 
+    /// The map after renumbering the canonical words by `new_index` (`u32::MAX`: the word is
+    /// gone), for a reduced page.
+    pub fn restricted(&self, new_index: &[u32]) -> WordMap {
+        let mut map = WordMap { words: Vec::new(), starts: Vec::with_capacity(self.starts.len()) };
+        map.starts.push(0);
+        for u in 0..self.units() {
+            map.words.extend(
+                self.words_of(u).iter().filter_map(|&w| new_index.get(w as usize).copied()).filter(|&k| k != u32::MAX),
+            );
+            map.starts.push(map.words.len() as u32);
+        }
+        map
+    }
+
     /// Number of DOM units mapped.
     pub fn units(&self) -> usize {
         self.starts.len().saturating_sub(1)

@@ -155,8 +155,10 @@ mod tests {
 
     #[test]
     fn partial_and_full_evaluations_are_kept_apart() {
-        let mut p =
-            Instances { space: Space { genes: vec![Gene::Int { lo: 0, hi: 9 }], correlated: vec![] }, calls: vec![] };
+        let mut p = Instances {
+            space: Space { genes: vec![Gene::Int { lo: 0, hi: 9 }], correlated: vec![], conditions: vec![] },
+            calls: vec![],
+        };
         let mut cache = Cache::default();
         let part = cache.evaluate_subset(&mut p, &[vec![2.0], vec![2.0], vec![3.0]], &[1, 0]).unwrap();
         assert_eq!(

@@ -466,7 +466,7 @@ mod tests {
     use crate::evolve::{Config, StrategyKind, run};
 
     fn reals(n: usize) -> Space {
-        Space { genes: vec![Gene::Real { lo: -5.0, hi: 5.0, step: None }; n], correlated: vec![] }
+        Space { genes: vec![Gene::Real { lo: -5.0, hi: 5.0, step: None }; n], correlated: vec![], conditions: vec![] }
     }
 
     /// Evaluations until the value first reaches `-1e-10` (minimising `f` as `-f`), with the
@@ -535,8 +535,11 @@ mod tests {
     fn integer_genes_do_not_stall_on_a_rounding_plateau() {
         // Optimum at 37 on a range of 1000 integers: without the margin the step size collapses
         // below one integer and the search freezes wherever rounding left it.
-        let space =
-            Space { genes: vec![Gene::Int { lo: 0, hi: 1000 }, Gene::Int { lo: 0, hi: 1000 }], correlated: vec![] };
+        let space = Space {
+            genes: vec![Gene::Int { lo: 0, hi: 1000 }, Gene::Int { lo: 0, hi: 1000 }],
+            correlated: vec![],
+            conditions: vec![],
+        };
         let f = |g: &[f64]| Fitness::of(-((g[0] - 37.0).abs() + (g[1] - 800.0).abs()));
         let c = Config {
             population: 8,

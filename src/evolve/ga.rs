@@ -161,7 +161,11 @@ mod tests {
 
     #[test]
     fn next_generation_has_the_size_and_keeps_the_elites() {
-        let space = Space { genes: vec![Gene::Real { lo: 0.0, hi: 1.0, step: None }; 3], correlated: vec![] };
+        let space = Space {
+            genes: vec![Gene::Real { lo: 0.0, hi: 1.0, step: None }; 3],
+            correlated: vec![],
+            conditions: vec![],
+        };
         let config = Config { population: 7, elites: 2, ..Config::default() };
         let mut rng = StdRng::seed_from_u64(2);
         let pop: Vec<Genome> = (0..7).map(|_| random_genome(&space, &mut rng)).collect();
@@ -175,7 +179,11 @@ mod tests {
 
     #[test]
     fn adaptive_steps_are_inherited_mutated_and_kept_by_elites() {
-        let space = Space { genes: vec![Gene::Real { lo: 0.0, hi: 1.0, step: None }; 4], correlated: vec![] };
+        let space = Space {
+            genes: vec![Gene::Real { lo: 0.0, hi: 1.0, step: None }; 4],
+            correlated: vec![],
+            conditions: vec![],
+        };
         let config = Config { population: 10, elites: 1, ..Config::default() };
         let mut rng = StdRng::seed_from_u64(3);
         let pop: Vec<Genome> = (0..10).map(|_| random_genome(&space, &mut rng)).collect();
@@ -195,7 +203,11 @@ mod tests {
     #[test]
     fn small_inherited_steps_make_small_moves() {
         // The step sizes are the mutation's: a population with tiny steps barely moves.
-        let space = Space { genes: vec![Gene::Real { lo: 0.0, hi: 1.0, step: None }; 2], correlated: vec![] };
+        let space = Space {
+            genes: vec![Gene::Real { lo: 0.0, hi: 1.0, step: None }; 2],
+            correlated: vec![],
+            conditions: vec![],
+        };
         let config = Config { population: 40, elites: 1, crossover_prob: 0.0, ..Config::default() };
         let mut rng = StdRng::seed_from_u64(4);
         let pop: Vec<Genome> = vec![vec![0.5, 0.5]; 40];

@@ -93,6 +93,22 @@ pub struct Space {
     /// Groups of indices of Real/Int genes that crossover blends instead of picking (e.g. CCB's
     /// `r` and `t`); a gene belongs to at most one group.
     pub correlated: Vec<Vec<usize>>,
+    /// Conditional genes: a gene takes part in the fitness only while its conditions hold (e.g.
+    /// the parameters of a combination member that is switched off do not). [`key`] writes an
+    /// inactive gene as `_`, so genomes that differ only there share one cache entry.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<Condition>,
+}
+
+/// Gene `gene` is active only while gene `when` has one of `values` (`when: None`: never).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Condition {
+    /// The conditional gene.
+    pub gene: usize,
+    /// The gene it depends on; `None` when it is never active (its switch is fixed off).
+    pub when: Option<usize>,
+    /// The values of `when` under which `gene` is active.
+    pub values: Vec<f64>,
 }
 
 /// One individual: one `f64` per gene of the [`Space`].
@@ -144,6 +160,19 @@ impl Space {
         Ok(())
     }
 
+    /// For each gene, whether it takes part in the fitness of genome `g` (see
+    /// [`Space::conditions`]).
+    pub fn active(&self, g: &[f64]) -> Vec<bool> {
+        let mut out = vec![true; self.len()];
+        for c in &self.conditions {
+            let holds = c.when.is_some_and(|w| g.get(w).is_some_and(|x| c.values.contains(x)));
+            if let Some(slot) = out.get_mut(c.gene) {
+                *slot &= holds;
+            }
+        }
+        out
+    }
+
     /// Checks that a genome has one value per gene.
     pub fn check_len(&self, g: &[f64]) -> Result<()> {
         if g.len() == self.len() {
@@ -170,7 +199,8 @@ pub fn repair(space: &Space, g: &mut Genome) {
 /// commas (`"40,0.75"`). Two genomes have the same key exactly when they are equal.
 pub fn key(space: &Space, g: &[f64]) -> String {
     let n = space.len().min(g.len());
-    g[..n].iter().map(|x| format!("{x}")).collect::<Vec<_>>().join(",")
+    let active = space.active(g);
+    g[..n].iter().zip(active).map(|(x, a)| if a { format!("{x}") } else { "_".into() }).collect::<Vec<_>>().join(",")
 }
 
 #[cfg(test)]
@@ -187,6 +217,7 @@ mod tests {
                 Gene::Real { lo: -1.0, hi: 1.0, step: None },
             ],
             correlated: vec![vec![0, 1]],
+            conditions: vec![],
         }
     }
 
@@ -208,11 +239,19 @@ mod tests {
 
     #[test]
     fn snap_stays_below_an_off_grid_upper_bound() {
-        let s = Space { genes: vec![Gene::Real { lo: 0.0, hi: 0.25, step: Some(0.1) }], correlated: vec![] };
+        let s = Space {
+            genes: vec![Gene::Real { lo: 0.0, hi: 0.25, step: Some(0.1) }],
+            correlated: vec![],
+            conditions: vec![],
+        };
         let mut g = vec![0.249];
         repair(&s, &mut g);
         assert_eq!(key(&s, &g), "0.2");
-        let s = Space { genes: vec![Gene::Real { lo: 0.05, hi: 1.0, step: Some(0.1) }], correlated: vec![] };
+        let s = Space {
+            genes: vec![Gene::Real { lo: 0.05, hi: 1.0, step: Some(0.1) }],
+            correlated: vec![],
+            conditions: vec![],
+        };
         let mut g = vec![0.31];
         repair(&s, &mut g);
         assert_eq!(key(&s, &g), "0.35");
@@ -222,6 +261,23 @@ mod tests {
     fn equal_after_repair_means_equal_key() {
         assert_eq!(repaired(&[0.3, 40.0, 2.0, 1.0, 0.5]), repaired(&[0.30000000000000004, 39.6, 2.2, 0.9, 0.5]));
         assert_ne!(repaired(&[0.3, 40.0, 2.0, 1.0, 0.5]), repaired(&[0.3, 40.0, 2.0, 1.0, 0.5000001]));
+    }
+
+    #[test]
+    fn inactive_genes_do_not_change_the_key() {
+        // Gene 1 counts only while gene 0 (a switch) is on; gene 2 never counts.
+        let s = Space {
+            genes: vec![Gene::Bool, Gene::Int { lo: 0, hi: 9 }, Gene::Int { lo: 0, hi: 9 }],
+            correlated: vec![],
+            conditions: vec![
+                Condition { gene: 1, when: Some(0), values: vec![1.0] },
+                Condition { gene: 2, when: None, values: vec![] },
+            ],
+        };
+        assert_eq!(key(&s, &[0.0, 3.0, 4.0]), "0,_,_");
+        assert_eq!(key(&s, &[0.0, 3.0, 4.0]), key(&s, &[0.0, 7.0, 1.0]));
+        assert_eq!(key(&s, &[1.0, 3.0, 4.0]), "1,3,_");
+        assert_ne!(key(&s, &[1.0, 3.0, 4.0]), key(&s, &[1.0, 7.0, 4.0]));
     }
 
     #[test]

@@ -42,7 +42,7 @@ pub use baseline::Grid;
 pub use cache::Cache;
 pub use config::{Blend, Config, Mutation};
 pub use executor::{Observer, Outcome, TerminationReason, generation_rng, run};
-pub use genome::{Gene, Genome, Space, key, repair};
+pub use genome::{Condition, Gene, Genome, Space, key, repair};
 pub use problem::{Fitness, Problem};
 pub use state::{GenerationInfo, State};
 pub use strategy::{Strategy, StrategyKind};

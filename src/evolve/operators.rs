@@ -166,6 +166,7 @@ mod tests {
                 Gene::Real { lo: -2.0, hi: 2.0, step: None },
             ],
             correlated: vec![vec![0, 1]],
+            conditions: vec![],
         }
     }
 

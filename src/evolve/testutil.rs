@@ -25,13 +25,20 @@ impl Toy {
     /// OneMax over `n` Bool genes: the share of ones (optimum 1).
     pub fn one_max(n: usize) -> Toy {
         let f = |g: &[f64]| Fitness::of(g.iter().sum::<f64>() / g.len() as f64);
-        Toy::new(Space { genes: vec![Gene::Bool; n], correlated: vec![] }, f)
+        Toy::new(Space { genes: vec![Gene::Bool; n], correlated: vec![], conditions: vec![] }, f)
     }
 
     /// Sphere over `n` Real genes in [−5, 5]: `−Σ(xᵢ − 1)²` (optimum 0 at xᵢ = 1).
     pub fn sphere(n: usize) -> Toy {
         let f = |g: &[f64]| Fitness::of(-g.iter().map(|x| (x - 1.0) * (x - 1.0)).sum::<f64>());
-        Toy::new(Space { genes: vec![Gene::Real { lo: -5.0, hi: 5.0, step: None }; n], correlated: vec![] }, f)
+        Toy::new(
+            Space {
+                genes: vec![Gene::Real { lo: -5.0, hi: 5.0, step: None }; n],
+                correlated: vec![],
+                conditions: vec![],
+            },
+            f,
+        )
     }
 
     /// A mixed space (stepped Real and Int correlated, Cat, Bool). The optimum 1.5 is at
@@ -45,6 +52,7 @@ impl Toy {
                 Gene::Bool,
             ],
             correlated: vec![vec![0, 1]],
+            conditions: vec![],
         };
         Toy::new(space, mixed_fitness)
     }

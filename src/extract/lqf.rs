@@ -46,6 +46,30 @@ impl Extractor for Lqf {
         View::Dom
     }
     fn extract(&self, doc: &Document, out: &mut Selection) {
+        for (i, q) in self.quotas(doc).into_iter().enumerate() {
+            if q.is_none_or(|q| q <= self.t) {
+                out.units.push(i as u32);
+            }
+        }
+    }
+
+    /// The soft vote: each word's confidence is one minus its block's link quota (1 for a block
+    /// protected by `min_chars` or outside any block).
+    fn confidence(&self, doc: &Document, out: &mut Vec<f32>) -> bool {
+        out.clear();
+        out.resize(doc.source.words.len(), 0.0);
+        for (u, q) in self.quotas(doc).into_iter().enumerate() {
+            let c = 1.0 - q.unwrap_or(0.0) as f32;
+            doc.words.words_of(u).iter().for_each(|&w| out[w as usize] = c);
+        }
+        true
+    }
+}
+
+impl Lqf {
+    /// The link quota of each DOM text unit's block; `None` where the filter never removes
+    /// (no block, an empty block, or one protected by `min_chars`).
+    fn quotas(&self, doc: &Document) -> Vec<Option<f64>> {
         let dom = &doc.dom;
         // own and link characters per owner block, accumulated in a map keyed by node index.
         let mut own = std::collections::HashMap::<u32, (u32, u32)>::new();
@@ -59,15 +83,15 @@ impl Extractor for Lqf {
                 e.1 += info.chars;
             }
         }
-        for (i, o) in dom.info.iter().map(|info| info.block).enumerate() {
-            let removed = o != NONE
-                && own.get(&o).is_some_and(|&(total, link)| {
-                    total > 0 && total >= self.min_chars && f64::from(link) / f64::from(total) > self.t
-                });
-            if !removed {
-                out.units.push(i as u32);
-            }
-        }
+        dom.info
+            .iter()
+            .map(|info| {
+                let o = info.block;
+                own.get(&o)
+                    .filter(|&&(total, _)| o != NONE && total > 0 && total >= self.min_chars)
+                    .map(|&(total, link)| f64::from(link) / f64::from(total))
+            })
+            .collect()
     }
 }
 
@@ -85,6 +109,18 @@ mod tests {
         assert!(t.contains("The council met on Monday"), "{t}");
         assert!(t.contains("long debate"), "{t}");
         assert!(!t.contains("Home") && !t.contains("Sport") && !t.contains("Related") && !t.contains("Imprint"), "{t}");
+    }
+
+    #[test]
+    fn the_soft_confidence_is_one_minus_the_link_quota() {
+        let doc = crate::document::Document::parse(PAGE);
+        let ex = super::super::testutil::with("lqf", &[]);
+        let mut c = Vec::new();
+        assert!(ex.confidence(&doc, &mut c));
+        let at = |w: &str| c[(0..doc.source.words.len()).find(|&i| doc.source.words.get(i) == w).unwrap()];
+        assert!((at("Home") - 0.0).abs() < 1e-6, "a navigation item is all link");
+        let council = at("council");
+        assert!(council > 0.75 && council < 1.0, "{council}");
     }
 
     #[test]

@@ -8,6 +8,7 @@
 pub mod boilerpipe;
 pub mod bte;
 pub mod ccb;
+pub mod combine;
 pub mod crunch;
 pub mod density;
 pub mod full;
@@ -28,6 +29,13 @@ pub trait Extractor: Send + Sync {
     /// Appends the kept units of `doc`, in increasing order, to `out`. The caller owns the
     /// selection: it is empty and of this extractor's [`Extractor::view`] when passed in.
     fn extract(&self, doc: &Document, out: &mut Selection);
+    /// A per-word confidence in [0, 1] over the page's canonical words, for a `soft` vote in a
+    /// combination: writes it to `out` and returns true, or returns false when the family has
+    /// none (the default), and the vote takes its 0/1 keep-mask.
+    fn confidence(&self, doc: &Document, out: &mut Vec<f32>) -> bool {
+        let _ = (doc, out);
+        false
+    }
 }
 
 /// A family's constructor: reads its parameters from a setting (each exactly once).
@@ -68,6 +76,20 @@ pub const FAMILIES: &[Family] = &[
     family!("boilerpipe", boilerpipe::Boilerpipe::build),
 ];
 
+/// The combination table: combinations of families described in `params/` (`members:`),
+/// compiled in like the families' descriptions, so `--extractor combine` and a combination
+/// run's `best.yaml` work anywhere. A combination is built from its setting alone
+/// ([`combine::build`]).
+pub const COMBINATIONS: &[(&str, &str)] = &[
+    ("combine", include_str!("../../params/combine.yaml")),
+    ("lqf-then-accb", include_str!("../../params/lqf-then-accb.yaml")),
+];
+
+/// Names of every family and then every combination.
+pub fn all_names() -> Vec<&'static str> {
+    names().into_iter().chain(COMBINATIONS.iter().map(|c| c.0)).collect()
+}
+
 /// Names of every family, in table order.
 pub fn names() -> Vec<&'static str> {
     FAMILIES.iter().map(|f| f.name).collect()
@@ -83,6 +105,9 @@ pub fn family(name: &str) -> Result<&'static Family> {
 
 /// The parameter space of family `name`, from its compiled-in YAML description.
 pub fn space(name: &str) -> Result<ParamSpace> {
+    if let Some((n, yaml)) = COMBINATIONS.iter().find(|c| c.0 == name) {
+        return Ok(params::parse_str(yaml, Path::new(&format!("params/{n}.yaml")), &space)?.space);
+    }
     let f = family(name)?;
     Ok(params::parse_str(f.yaml, Path::new(&format!("params/{}.yaml", f.name)), &space)?.space)
 }
@@ -100,6 +125,9 @@ pub fn parse_str(text: &str, path: &Path) -> Result<ParamsFile> {
 
 /// Builds the extractor a setting names, reading every parameter exactly once.
 pub fn build(setting: &Setting) -> Result<Box<dyn Extractor>> {
+    if combine::is_combination(setting) {
+        return combine::build(setting);
+    }
     let f = family(&setting.extractor)?;
     let mut reader = setting.reader();
     let ex = (f.build)(&mut reader)?;

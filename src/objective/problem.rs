@@ -6,7 +6,7 @@ use super::corpus::Corpus;
 use super::score::{DocScore, score_subset};
 use crate::error::{Error, Result};
 use crate::eval::Measure;
-use crate::evolve::{Fitness, Gene, Genome, Problem, Space};
+use crate::evolve::{Condition, Fitness, Gene, Genome, Problem, Space};
 use crate::params::{ParamSpace, Setting, Spec};
 use std::time::Instant;
 
@@ -138,6 +138,12 @@ fn package_means(scores: &[DocScore], packages: &[usize]) -> Vec<f64> {
 
 /// The optimiser's view of a parameter space: one gene per tuned parameter.
 pub fn gene_space(space: &ParamSpace) -> Space {
+    gene_space_from(space, &space.defaults())
+}
+
+/// [`gene_space`] with the fixed parameters of `base`, which decide the conditions on switches
+/// that are not genes (a member fixed off: its genes never count).
+pub fn gene_space_from(space: &ParamSpace, base: &Setting) -> Space {
     let genes_idx = space.genes();
     let genes = genes_idx
         .iter()
@@ -156,7 +162,20 @@ pub fn gene_space(space: &ParamSpace) -> Space {
         })
         .filter(|g: &Vec<usize>| g.len() >= 2)
         .collect();
-    Space { genes, correlated }
+    let gene_of = |i: usize| genes_idx.iter().position(|&g| g == i);
+    let mut conditions = Vec::new();
+    for (i, k, v) in crate::params::combine::dependencies(space) {
+        let Some(gene) = gene_of(i) else { continue };
+        let sw = &space.params[k];
+        match gene_of(k) {
+            Some(when) => conditions.push(Condition { gene, when: Some(when), values: vec![sw.spec.to_internal(&v)] }),
+            None if base.get(&sw.name).unwrap_or(&sw.default) != &v => {
+                conditions.push(Condition { gene, when: None, values: vec![] });
+            }
+            None => {}
+        }
+    }
+    Space { genes, correlated, conditions }
 }
 
 /// A parameter space scored on a corpus.
@@ -179,7 +198,8 @@ impl<'a> ExtractionProblem<'a> {
         objective: Objective,
         measure: Measure,
     ) -> Self {
-        ExtractionProblem { corpus, space, base, genes: gene_space(space), objective, measure }
+        let genes = gene_space_from(space, &base);
+        ExtractionProblem { corpus, space, base, genes, objective, measure }
     }
 
     /// The setting a genome stands for.

@@ -41,6 +41,7 @@ impl ParamSpace {
             params: Vec::new(),
             correlated: Vec::new(),
             known_good: Vec::new(),
+            members: Vec::new(),
         };
         for part in parts {
             for p in &part.params {

@@ -6,6 +6,7 @@
 //! a value to every parameter; [`compose`] namespaces and composes spaces (`accb.r`, `lqf.t`).
 //! Imports from the crate: `error` and `yaml`.
 
+pub mod combine;
 pub mod compose;
 mod space;
 mod value;

@@ -68,6 +68,9 @@ pub struct ParamSpace {
     pub correlated: Vec<Vec<String>>,
     /// Known-good individuals.
     pub known_good: Vec<KnownGood>,
+    /// For a combination of extractors (`members:` in its YAML): the member families, whose
+    /// parameters are namespaced `member.name`; empty for a single family.
+    pub members: Vec<String>,
 }
 
 impl Spec {

@@ -35,7 +35,7 @@ pub struct ParamsFile {
 }
 
 /// A value with the place (line, column) of its node in the file.
-type At<T> = serde_saphyr::Spanned<T>;
+pub(super) type At<T> = serde_saphyr::Spanned<T>;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -47,6 +47,8 @@ struct RawFile {
     correlated: Option<At<Vec<Vec<At<String>>>>>,
     known_good: Option<At<Vec<RawKnown>>>,
     values: Option<Entries>,
+    /// A combination's member families (`params/combine.yaml`).
+    members: Option<At<Vec<At<String>>>>,
     #[allow(dead_code)]
     about: Option<serde::de::IgnoredAny>,
 }
@@ -174,9 +176,22 @@ pub fn parse_str(text: &str, path: &Path, builtin: &Builtin) -> Result<ParamsFil
     let none = serde_saphyr::Location::UNKNOWN;
     let known = raw.known_good.map_or((none, Vec::new()), |k| (k.referenced, k.value));
     let correlated = raw.correlated.map_or((none, Vec::new()), |c| (c.referenced, c.value));
-    let space = match raw.parameters {
-        Some(ps) => build_space(&raw.extractor.value, raw.description, ps, correlated.1, known.1, &at)?,
-        None => {
+    let space = match (raw.parameters, raw.members) {
+        (ps, Some(members)) => {
+            let ps = ps.unwrap_or_default();
+            let names: Vec<(String, serde_saphyr::Location)> =
+                ps.iter().map(|p| (p.name.value.clone(), p.name.referenced)).collect();
+            let mut space = build_space(&raw.extractor.value, raw.description, ps, correlated.1, Vec::new(), &at)?;
+            let members = super::combine::Located { at: members.referenced, names: members.value };
+            super::combine::complete(&mut space, &members, &names, builtin, &at)?;
+            for k in known.1 {
+                let setting = mapping_setting(&space, &k.values, &format!("known_good '{}'", k.label), &at)?;
+                space.known_good.push(KnownGood { label: k.label, setting });
+            }
+            space
+        }
+        (Some(ps), None) => build_space(&raw.extractor.value, raw.description, ps, correlated.1, known.1, &at)?,
+        (None, None) => {
             if !known.1.is_empty() || !correlated.1.is_empty() {
                 let loc = if known.1.is_empty() { correlated.0 } else { known.0 };
                 return Err(at(loc, "'known_good' and 'correlated' need 'parameters'".into()));
@@ -191,7 +206,7 @@ pub fn parse_str(text: &str, path: &Path, builtin: &Builtin) -> Result<ParamsFil
     Ok(ParamsFile { space, setting })
 }
 
-type AtFn<'a> = dyn Fn(serde_saphyr::Location, String) -> Error + 'a;
+pub(super) type AtFn<'a> = dyn Fn(serde_saphyr::Location, String) -> Error + 'a;
 
 fn mapping_setting(space: &ParamSpace, values: &Entries, what: &str, at: &AtFn) -> Result<Setting> {
     let mut s = space.defaults();
@@ -306,6 +321,7 @@ fn build_space(
         params,
         correlated: Vec::new(),
         known_good: Vec::new(),
+        members: Vec::new(),
     };
     for group in &correlated {
         for n in group {
@@ -344,6 +360,9 @@ pub struct About {
     pub goldset: String,
     /// The run folder.
     pub run: String,
+    /// A combination's active structure, readably (`vote(v=1.6; accb(r=120)×1, …)`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub structure: Option<String>,
 }
 
 /// The text of a settings file for `setting` (`extractor`, `values` in parameter order, and
@@ -502,6 +521,7 @@ mod tests {
             objective: "f1".into(),
             goldset: "x".into(),
             run: "r".into(),
+            structure: None,
         };
         for a in [None, Some(&about)] {
             let text = settings_file(&s, a).unwrap();

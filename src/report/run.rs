@@ -6,7 +6,7 @@ use super::plot::{Axis, GenRow, SpaceInfo, SpacePoint};
 use super::{csv, f3, write_atomic};
 use crate::error::Result;
 use crate::evolve::Trial;
-use crate::params::ParamSpace;
+use crate::params::{ParamSpace, Setting};
 use std::collections::HashSet;
 use std::path::Path;
 
@@ -79,17 +79,26 @@ pub fn write_generations(path: &Path, trials: &[Trial]) -> Result<()> {
     csv::write(path, rows)
 }
 
-/// Table 2 as CSV rows (header first): `rank, <parameters>, fitness, precision, recall,
-/// feasible, generation, trial, sem` (`sem`: the fitness's standard error over documents).
-pub fn top_rows(space: &ParamSpace, trials: &[Trial], n: usize) -> Vec<Vec<String>> {
+/// Table 2 as CSV rows (header first): `rank, [structure,] <parameters>, fitness, precision,
+/// recall, feasible, generation, trial, sem` (`sem`: the fitness's standard error over
+/// documents). For a combination, `structure` shows the active structure readably
+/// (`vote(v=1.6; accb(r=120, t=0.6)×1, lqf(t=0.3)×0.4)`), and parameters inactive in a row (a
+/// switched-off member's) show as `-`.
+pub fn top_rows(space: &ParamSpace, base: &Setting, trials: &[Trial], n: usize) -> Vec<Vec<String>> {
+    let combination = !space.members.is_empty();
     let mut head = vec!["rank".to_string()];
+    if combination {
+        head.push("structure".into());
+    }
     head.extend(gene_names(space));
     head.extend(["fitness", "precision", "recall", "feasible", "generation", "trial", "sem"].map(String::from));
     let mut rows = vec![head];
     for (k, t) in top(trials, n).iter().enumerate() {
+        let (structure, vals) = shown_values(space, base, &t.genome);
         let f = &t.fitness;
         let mut row = vec![(k + 1).to_string()];
-        row.extend(gene_values(space, &t.genome));
+        row.extend(structure);
+        row.extend(vals);
         row.extend([
             f.value.to_string(),
             f.precision.to_string(),
@@ -104,23 +113,51 @@ pub fn top_rows(space: &ParamSpace, trials: &[Trial], n: usize) -> Vec<Vec<Strin
     rows
 }
 
+/// A row's structure (combinations only) and parameter values, inactive ones as `-`.
+fn shown_values(space: &ParamSpace, base: &Setting, genome: &[f64]) -> (Option<String>, Vec<String>) {
+    let mut vals = gene_values(space, genome);
+    if space.members.is_empty() {
+        return (None, vals);
+    }
+    let setting = space.from_genome(base, genome);
+    let active = crate::params::combine::activity(space, &setting);
+    for (v, &i) in vals.iter_mut().zip(&space.genes()) {
+        if !active[i] {
+            *v = "-".into();
+        }
+    }
+    (crate::params::combine::describe(space, &setting), vals)
+}
+
 /// Writes `top.csv` ([`top_rows`]) and `top.md` (Gottron's Table 2 layout for one algorithm,
-/// with the fitness's standard error).
-pub fn write_top(dir: &Path, space: &ParamSpace, trials: &[Trial], n: usize, title: &str) -> Result<()> {
+/// with the fitness's standard error; a combination shows its structure instead of the values).
+pub fn write_top(
+    dir: &Path,
+    space: &ParamSpace,
+    base: &Setting,
+    trials: &[Trial],
+    n: usize,
+    title: &str,
+) -> Result<()> {
     let names = gene_names(space);
-    let best = top(trials, n);
-    let mut md = format!(
-        "# {title}\n\n| rank | {} | fitness | ± SE | precision | recall | generation |\n|{}\n",
-        names.join(" | "),
-        "---|".repeat(names.len() + 6)
-    );
-    for (k, t) in best.iter().enumerate() {
-        let vals = gene_values(space, &t.genome);
+    let mut md = if space.members.is_empty() {
+        format!(
+            "# {title}\n\n| rank | {} | fitness | ± SE | precision | recall | generation |\n|{}\n",
+            names.join(" | "),
+            "---|".repeat(names.len() + 6)
+        )
+    } else {
+        format!(
+            "# {title}\n\n| rank | structure | fitness | ± SE | precision | recall | generation |\n|---|---|---|---|---|---|---|\n"
+        )
+    };
+    for (k, t) in top(trials, n).iter().enumerate() {
+        let (structure, vals) = shown_values(space, base, &t.genome);
         let f = &t.fitness;
         md += &format!(
             "| {} | {} | {}{} | {} | {} | {} | {} |\n",
             k + 1,
-            vals.join(" | "),
+            structure.unwrap_or_else(|| vals.join(" | ")),
             f3(f.value),
             if f.feasible { "" } else { " (infeasible)" },
             f3(f.sem),
@@ -129,12 +166,16 @@ pub fn write_top(dir: &Path, space: &ParamSpace, trials: &[Trial], n: usize, tit
             t.generation
         );
     }
-    csv::write(&dir.join("top.csv"), top_rows(space, trials, n))?;
+    csv::write(&dir.join("top.csv"), top_rows(space, base, trials, n))?;
     write_atomic(&dir.join("top.md"), md.as_bytes())
 }
 
+/// At most this many genes get panels in the space plots (all pairs of them).
+pub const MAX_PANEL_GENES: usize = 5;
+
 /// The explored-space plot input: every distinct evaluated individual, the best one and the
-/// known-good individuals of the parameter description.
+/// known-good individuals of the parameter description. With more than [`MAX_PANEL_GENES`]
+/// genes (a combination), only the most important ones ([`super::importance`]) get panels.
 pub fn space_info(space: &ParamSpace, trials: &[Trial], title: &str) -> SpaceInfo {
     let genes = space.genes();
     let axes = genes
@@ -162,13 +203,89 @@ pub fn space_info(space: &ParamSpace, trials: &[Trial], title: &str) -> SpaceInf
         .filter(|t| !t.cached && t.fitness.value.is_finite())
         .map(|t| SpacePoint { values: t.genome.clone(), fitness: t.fitness.value, generation: t.generation })
         .collect();
-    SpaceInfo { title: title.to_string(), names: gene_names(space), ranges, axes, points, best, known }
+    let info = SpaceInfo { title: title.to_string(), names: gene_names(space), ranges, axes, points, best, known };
+    if info.names.len() <= MAX_PANEL_GENES {
+        return info;
+    }
+    // Too many genes for every pair: keep the most important ones, in gene order.
+    let imp: Vec<f64> = super::importance::importance(&info).into_iter().map(|i| i.eta2).collect();
+    let mut order: Vec<usize> = (0..info.names.len()).collect();
+    order.sort_by(|&a, &b| imp[b].total_cmp(&imp[a]).then(a.cmp(&b)));
+    order.truncate(MAX_PANEL_GENES);
+    order.sort_unstable();
+    let pick = |v: &[f64]| order.iter().map(|&i| v[i]).collect::<Vec<f64>>();
+    SpaceInfo {
+        title: format!("{} — the {MAX_PANEL_GENES} most important of {} genes", info.title, info.names.len()),
+        names: order.iter().map(|&i| format!("{} (η² {:.2})", info.names[i], imp[i])).collect(),
+        ranges: order.iter().map(|&i| info.ranges[i]).collect(),
+        axes: order.iter().map(|&i| info.axes[i].clone()).collect(),
+        points: info.points.iter().map(|p| SpacePoint { values: pick(&p.values), ..p.clone() }).collect(),
+        best: info.best.as_deref().map(pick),
+        known: info.known.iter().map(|k| pick(k)).collect(),
+    }
+}
+
+/// The structure's evolution: for each generation, the share of its individuals in which each
+/// member of a combination is on (`<member>.on`; a member fixed on or off is constant). Rows:
+/// `(generation, share per member)`; empty for a single family.
+pub fn structure_info(space: &ParamSpace, base: &Setting, trials: &[Trial]) -> Vec<(usize, Vec<f64>)> {
+    if space.members.is_empty() {
+        return Vec::new();
+    }
+    let last = trials.iter().map(|t| t.generation).max().unwrap_or(0);
+    let mut rows = Vec::new();
+    for g in 0..=last {
+        let pop: Vec<&Trial> = trials.iter().filter(|t| t.generation == g).collect();
+        if pop.is_empty() {
+            continue;
+        }
+        let shares = space
+            .members
+            .iter()
+            .map(|m| {
+                let name = format!("{m}.on");
+                let on = pop
+                    .iter()
+                    .filter(|t| {
+                        space.from_genome(base, &t.genome).get(&name) != Some(&crate::params::Value::Bool(false))
+                    })
+                    .count();
+                on as f64 / pop.len() as f64
+            })
+            .collect();
+        rows.push((g, shares));
+    }
+    rows
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::evolve::Fitness;
+
+    #[test]
+    fn a_combination_s_table_2_shows_its_active_structure() {
+        let yaml = "extractor: pair\nmembers: [lqf, full]\nparameters:\n  - {name: lqf.on, type: bool, default: true}\n  - {name: lqf.t, type: float, min: 0.05, max: 1, step: 0.01, default: 0.25}\n";
+        let space = crate::extract::parse_str(yaml, Path::new("c.yaml")).unwrap().space;
+        let f =
+            |v: f64| Fitness { value: v, feasible: true, precision: v, recall: v, ms: 1.0, partial: None, sem: 0.0 };
+        let trials = [
+            Trial { number: 0, generation: 0, genome: vec![1.0, 0.3], fitness: f(0.8), cached: false },
+            Trial { number: 1, generation: 0, genome: vec![0.0, 0.4], fitness: f(0.5), cached: false },
+        ];
+        let dir = std::env::temp_dir().join(format!("cetune-top-structure-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        write_top(&dir, &space, &space.defaults(), &trials, 10, "t").unwrap();
+        let md = std::fs::read_to_string(dir.join("top.md")).unwrap();
+        let csv = std::fs::read_to_string(dir.join("top.csv")).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(md.contains("| 1 | vote(v=1; lqf(t=0.3)×1, full()×1) | 0.800 |"), "{md}");
+        assert!(md.contains("| 2 | vote(v=1; full()×1) | 0.500 |"), "{md}");
+        // lqf.t is inactive in the second row.
+        assert!(csv.contains("2,vote(v=1; full()×1),false,-,"), "{csv}");
+        let rows = structure_info(&space, &space.defaults(), &trials);
+        assert_eq!(rows, vec![(0, vec![0.5, 1.0])]);
+    }
 
     #[test]
     fn top_csv_quotes_a_value_holding_a_comma() {
@@ -181,7 +298,7 @@ mod tests {
         let trials = [Trial { number: 0, generation: 0, genome: vec![0.0], fitness, cached: false }];
         let dir = std::env::temp_dir().join(format!("cetune-top-csv-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        write_top(&dir, &space, &trials, 10, "t").unwrap();
+        write_top(&dir, &space, &space.defaults(), &trials, 10, "t").unwrap();
         let text = std::fs::read_to_string(dir.join("top.csv")).unwrap();
         let md = std::fs::read_to_string(dir.join("top.md")).unwrap();
         let _ = std::fs::remove_dir_all(&dir);

@@ -242,7 +242,11 @@ mod tests {
         let yaml =
             "extractor: lqf\nparameters:\n  - {name: t, type: float, min: 0.05, max: 1.0, step: 0.1, default: 0.25}\n";
         let space = crate::extract::parse_str(yaml, Path::new("t.yaml")).unwrap().space;
-        let genes = Space { genes: vec![Gene::Real { lo: 0.05, hi: 1.0, step: Some(0.1) }], correlated: vec![] };
+        let genes = Space {
+            genes: vec![Gene::Real { lo: 0.05, hi: 1.0, step: Some(0.1) }],
+            correlated: vec![],
+            conditions: vec![],
+        };
         let mut trials = Vec::new();
         for i in 0..=1000 {
             let mut g = vec![f64::from(i) / 1000.0];

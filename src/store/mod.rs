@@ -102,6 +102,22 @@ pub struct RunRecord {
     pub wall_seconds: f64,
     /// The best individual.
     pub best: Option<BestRecord>,
+    /// A combination's member-output cache in this process (the last part of a resumed run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub member_cache: Option<MemberCacheRecord>,
+}
+
+/// Hits and misses of the member-output cache of a combination run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MemberCacheRecord {
+    /// Member outputs served from the cache.
+    pub hits: u64,
+    /// Member outputs computed.
+    pub misses: u64,
+    /// hits / (hits + misses).
+    pub hit_rate: f64,
+    /// The cache's bound in MB (`--member-cache-mb`).
+    pub limit_mb: usize,
 }
 
 fn lcs() -> String {

@@ -157,6 +157,7 @@ pub fn start(plan: Plan, opts: &Options) -> Result<Summary> {
         evaluations: 0,
         wall_seconds: 0.0,
         best: None,
+        member_cache: None,
     };
     store::write_yaml(&dir.join(files::RUN), &record)?;
     let journal = Journal::create(&dir.join(files::INDIVIDUALS), &plan.space)?;
@@ -396,6 +397,7 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
     let config = s.record.config.clone();
     let bar = Progress::new(config.max_generations as u64, "generation", opts.quiet);
     let started = Instant::now();
+    let cache_before = crate::extract::combine::cache_stats();
     let mut watch = Watch {
         dir: &s.dir,
         space: &s.space,
@@ -418,6 +420,14 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
     s.record.reason = Some(outcome.reason.to_string());
     s.record.evaluations = outcome.state.evaluations;
     s.record.wall_seconds += started.elapsed().as_secs_f64();
+    if !s.space.members.is_empty() {
+        let (hits, misses) = crate::extract::combine::cache_stats();
+        let (h0, m0) = cache_before;
+        let (hits, misses) = (hits - h0, misses - m0);
+        let hit_rate = if hits + misses > 0 { hits as f64 / (hits + misses) as f64 } else { 0.0 };
+        let limit_mb = crate::extract::combine::cache_limit() >> 20;
+        s.record.member_cache = Some(store::MemberCacheRecord { hits, misses, hit_rate, limit_mb });
+    }
     let f = outcome.best.fitness;
     s.record.best = Some(BestRecord {
         fitness: f.value,

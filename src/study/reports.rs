@@ -7,7 +7,7 @@ use crate::evolve::Trial;
 use crate::params::{About, ParamSpace, Setting, settings_file};
 use crate::report::html::{Body, Section};
 use crate::report::importance::{BINS, Importance, importance};
-use crate::report::plot::{HistoryInfo, Shade, render_history, render_space};
+use crate::report::plot::{HistoryInfo, Shade, StructureInfo, render_history, render_space, render_structure};
 use crate::report::run::{generations_info, space_info, top_rows, write_generations, write_top};
 use crate::store::{self, RunRecord, files};
 use std::path::Path;
@@ -40,7 +40,7 @@ pub fn write_reports(
         "{} on {} ({} documents), seed {}",
         record.extractor, record.goldset.name, record.goldset.documents, record.config.seed
     );
-    write_top(dir, space, trials, top, &format!("Top individuals: {title}"))?;
+    write_top(dir, space, base, trials, top, &format!("Top individuals: {title}"))?;
     if let Some(best) = crate::report::run::top(trials, 1).first() {
         let s = space.from_genome(base, &best.genome);
         let about = About {
@@ -50,6 +50,7 @@ pub fn write_reports(
             objective: record.objective.clone(),
             goldset: record.goldset.name.clone(),
             run: dir.display().to_string(),
+            structure: crate::params::combine::describe(space, &s),
         };
         let text = format!(
             "# The best individual of this run; use it with `cetune evaluate --params` or `cetune extract --params`.\n{}",
@@ -63,9 +64,18 @@ pub fn write_reports(
     render_space(&info, &dir.join("space"), Shade::Fitness)?;
     render_space(&info, &dir.join("space-generation"), Shade::Generation)?;
     let imp = importance(&info);
+    let rows = crate::report::run::structure_info(space, base, trials);
+    if !rows.is_empty() {
+        let info = StructureInfo {
+            title: format!("Members on, by generation: {title}"),
+            members: space.members.clone(),
+            rows,
+        };
+        render_structure(&info, &dir.join("structure"))?;
+    }
     crate::report::csv::write(&dir.join("importance.csv"), crate::report::importance::rows(&imp))?;
     if html {
-        let sections = html_sections(dir, record, space, trials, top, &imp)?;
+        let sections = html_sections(dir, record, space, base, trials, top, &imp)?;
         let page = crate::report::html::page(&format!("cetune run: {title}"), &sections);
         crate::report::write_atomic(&dir.join("report.html"), page.as_bytes())?;
     }
@@ -164,6 +174,7 @@ fn html_sections(
     dir: &Path,
     record: &RunRecord,
     space: &ParamSpace,
+    base: &Setting,
     trials: &[Trial],
     top: usize,
     imp: &[Importance],
@@ -179,7 +190,7 @@ fn html_sections(
             Body::Folded("The parameter description".into(), record.params_yaml.clone()),
         ],
     }];
-    let mut t2 = top_rows(space, trials, top);
+    let mut t2 = top_rows(space, base, trials, top);
     let head = t2.remove(0);
     sections.push(Section {
         title: "Table 2: the top individuals".into(),

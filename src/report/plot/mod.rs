@@ -4,9 +4,11 @@
 
 mod history;
 mod space;
+mod structure;
 
 pub use history::{GenRow, HistoryInfo, render_history};
 pub use space::{Axis, Shade, SpaceInfo, SpacePoint, render_space};
+pub use structure::{StructureInfo, render_structure};
 
 use crate::error::Error;
 use plotters::style::{FontStyle, RGBColor, register_font};

@@ -1,0 +1,450 @@
+//! # Combinations of extractors (`algorithms.md` §8)
+//!
+//! A [`Combination`] runs several families (its *members*) on one page and combines their
+//! keep-masks over the page's canonical words ([`Document::mask`]):
+//!
+//! - `vote`: keep a word when `Σ weight_j · keep_j ≥ v` over the members that are on; a member
+//!   with `soft` contributes its per-word confidence in [0, 1] instead of 0/1 when its family has
+//!   one ([`Extractor::confidence`]; 0/1 otherwise);
+//! - `union`, `intersection`: a word kept by any / by every member that is on;
+//! - `serial` (`A ▷ B`): the members in increasing `order`; each runs on the page reduced to
+//!   what the previous ones kept, markup intact ([`Document::reduced`]: the dropped words are gone
+//!   from both views, every tag and element stays), and the result is what the last one keeps.
+//!
+//! Then smoothing: gaps (runs of dropped words between kept ones) shorter than `max_gap` words are
+//! filled, and kept runs shorter than `min_run` words are dropped. No member on keeps nothing.
+//!
+//! The setting of a combination (its description is completed by `params::combine`) names every
+//! member's parameters as `member.name`; [`build`] reads the members from it. A member's output on
+//! a page depends only on its own setting (and, in a pipeline, on the members before it), so
+//! outputs are cached across individuals in one bounded LRU ([`set_cache_limit`], statistics in
+//! [`cache_stats`]): an individual that changes one member re-runs only that member.
+//!
+//! Imports from the crate: `document`, `params` and `error`.
+
+use super::Extractor;
+use crate::document::{Document, Selection, View};
+use crate::error::{Error, Result};
+use crate::params::combine::{GLOBAL, PER_MEMBER};
+use crate::params::compose::SEP;
+use crate::params::{Setting, Value};
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// How the members' masks are combined.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Combinator {
+    /// Weighted vote against the threshold `v`.
+    Vote,
+    /// Any member keeps.
+    Union,
+    /// Every member keeps.
+    Intersection,
+    /// A pipeline: each member sees what the previous ones kept.
+    Serial,
+}
+
+/// One member that is on.
+struct Member {
+    ex: Box<dyn Extractor>,
+    /// Hash of the member's family, setting and `soft`: its cache identity.
+    key: u64,
+    weight: f64,
+    soft: bool,
+}
+
+/// A configured combination.
+pub struct Combination {
+    kind: Combinator,
+    members: Vec<Member>,
+    v: f64,
+    min_run: usize,
+    max_gap: usize,
+}
+
+fn hash_of(x: impl Hash) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    x.hash(&mut h);
+    h.finish()
+}
+
+/// Whether `setting` is a combination's (it names member parameters `member.name`).
+pub fn is_combination(setting: &Setting) -> bool {
+    setting.values.iter().any(|(n, _)| n.contains(SEP))
+}
+
+/// Builds the combination a setting describes. Its members are the prefixes of its namespaced
+/// parameters; each member's parameters that the setting leaves out take the family's defaults.
+pub fn build(setting: &Setting) -> Result<Box<dyn Extractor>> {
+    let bad = |msg: String| Error::config(format!("combination '{}': {msg}", setting.extractor));
+    let num = |n: &str, default: f64| -> Result<f64> {
+        match setting.get(n) {
+            None => Ok(default),
+            Some(Value::Float(x)) => Ok(*x),
+            Some(Value::Int(i)) => Ok(*i as f64),
+            Some(v) => Err(bad(format!("parameter '{n}' must be a number, got {v}"))),
+        }
+    };
+    let flag = |n: &str, default: bool| -> Result<bool> {
+        match setting.get(n) {
+            None => Ok(default),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(v) => Err(bad(format!("parameter '{n}' must be true or false, got {v}"))),
+        }
+    };
+    let mut names: Vec<&str> = Vec::new();
+    for (n, _) in &setting.values {
+        match n.split_once(SEP) {
+            Some((m, _)) if !names.contains(&m) => names.push(m),
+            Some(_) => {}
+            None if GLOBAL.contains(&n.as_str()) => {}
+            None => return Err(bad(format!("unknown structure parameter '{n}' (known: {})", GLOBAL.join(", ")))),
+        }
+    }
+    if names.is_empty() {
+        return Err(bad("no members".into()));
+    }
+    let kind = match setting.get("combinator") {
+        None => Combinator::Vote,
+        Some(Value::Cat(c)) => match c.as_str() {
+            "vote" => Combinator::Vote,
+            "union" => Combinator::Union,
+            "intersection" => Combinator::Intersection,
+            "serial" => Combinator::Serial,
+            other => return Err(bad(format!("unknown combinator '{other}'"))),
+        },
+        Some(v) => return Err(bad(format!("parameter 'combinator' must be a choice, got {v}"))),
+    };
+    let mut members = Vec::new();
+    for (k, m) in names.iter().enumerate() {
+        let at = |s: &str| format!("{m}{SEP}{s}");
+        let space = super::space(m).map_err(|e| bad(format!("unknown member '{m}': {}", e.message)))?;
+        if !space.members.is_empty() {
+            return Err(bad(format!("member '{m}' is itself a combination")));
+        }
+        if !flag(&at("on"), true)? {
+            continue;
+        }
+        let mut own = setting.scoped(m, m);
+        own.values.retain(|(n, _)| !PER_MEMBER.contains(&n.as_str()));
+        let own = space.check_setting(&own).map_err(|e| bad(format!("member '{m}': {}", e.message)))?;
+        let ex = super::build(&own).map_err(|e| bad(format!("member '{m}': {}", e.message)))?;
+        let soft = flag(&at("soft"), false)?;
+        let order = num(&at("order"), k as f64)?;
+        let key = hash_of((m, own.label(), soft));
+        members.push((order, k, Member { ex, key, weight: num(&at("weight"), 1.0)?, soft }));
+    }
+    if kind == Combinator::Serial {
+        members.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    }
+    let v = num("v", members.iter().map(|m| m.2.weight).sum::<f64>() / 2.0)?;
+    let count = |n: &str| num(n, 0.0).map(|x| x.max(0.0) as usize);
+    Ok(Box::new(Combination {
+        kind,
+        members: members.into_iter().map(|(_, _, m)| m).collect(),
+        v,
+        min_run: count("min_run")?,
+        max_gap: count("max_gap")?,
+    }))
+}
+
+impl Extractor for Combination {
+    fn view(&self) -> View {
+        View::Source
+    }
+
+    fn extract(&self, doc: &Document, out: &mut Selection) {
+        let n = doc.source.words.len();
+        let mut keep = match self.kind {
+            Combinator::Vote => {
+                let mut sum = vec![0.0f64; n];
+                for m in &self.members {
+                    let c = output(m, doc);
+                    for (s, &x) in sum.iter_mut().zip(c.iter()) {
+                        *s += m.weight * f64::from(x);
+                    }
+                }
+                // Tolerance for sums of decimal weights (0.1 + 0.2 ≥ 0.3).
+                sum.iter().map(|&s| !self.members.is_empty() && s >= self.v - 1e-9).collect::<Vec<bool>>()
+            }
+            Combinator::Union => {
+                let mut k = vec![false; n];
+                for m in &self.members {
+                    k.iter_mut().zip(output(m, doc).iter()).for_each(|(k, &x)| *k |= x > 0.0);
+                }
+                k
+            }
+            Combinator::Intersection => {
+                let mut k = vec![!self.members.is_empty(); n];
+                for m in &self.members {
+                    k.iter_mut().zip(output(m, doc).iter()).for_each(|(k, &x)| *k &= x > 0.0);
+                }
+                k
+            }
+            Combinator::Serial => {
+                let mut k = vec![!self.members.is_empty(); n];
+                let mut chain = 0u64;
+                for (i, m) in self.members.iter().enumerate() {
+                    let o = if i == 0 { output(m, doc) } else { serial_output(m, doc, &k, chain) };
+                    k.iter_mut().zip(o.iter()).for_each(|(k, &x)| *k &= x > 0.0);
+                    chain = hash_of((chain, m.key));
+                }
+                k
+            }
+        };
+        smooth(&mut keep, self.min_run, self.max_gap);
+        doc.select_words(&keep, out);
+    }
+}
+
+/// Fills gaps shorter than `max_gap` between kept words, then drops kept runs shorter than
+/// `min_run` (0 turns either off).
+pub fn smooth(keep: &mut [bool], min_run: usize, max_gap: usize) {
+    let runs = |keep: &[bool], value: bool| {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < keep.len() {
+            let j = (i..keep.len()).find(|&j| keep[j] != keep[i]).unwrap_or(keep.len());
+            if keep[i] == value {
+                out.push((i, j));
+            }
+            i = j;
+        }
+        out
+    };
+    if max_gap > 0 {
+        for (a, b) in runs(keep, false) {
+            if a > 0 && b < keep.len() && b - a < max_gap {
+                keep[a..b].iter_mut().for_each(|k| *k = true);
+            }
+        }
+    }
+    if min_run > 0 {
+        for (a, b) in runs(keep, true) {
+            if b - a < min_run {
+                keep[a..b].iter_mut().for_each(|k| *k = false);
+            }
+        }
+    }
+}
+
+/// A member's keep-mask (or confidence, with `soft`) over the page's canonical words.
+fn run(m: &Member, doc: &Document) -> Vec<f32> {
+    let mut conf = Vec::new();
+    if m.soft && m.ex.confidence(doc, &mut conf) {
+        return conf;
+    }
+    let mut sel = Selection::new(m.ex.view());
+    m.ex.extract(doc, &mut sel);
+    doc.mask(&sel).into_iter().map(|k| if k { 1.0 } else { 0.0 }).collect()
+}
+
+fn output(m: &Member, doc: &Document) -> Arc<Vec<f32>> {
+    cached(doc.id, m.key, || run(m, doc))
+}
+
+/// What member `m` keeps of the page reduced to `allowed` (`chain` names the members that
+/// decided `allowed`), over the original page's words.
+fn serial_output(m: &Member, doc: &Document, allowed: &[bool], chain: u64) -> Arc<Vec<f32>> {
+    cached(doc.id, hash_of((chain, m.key)), || {
+        let (reduced, back) = doc.reduced(allowed);
+        let inner = run(m, &reduced);
+        let mut out = vec![0.0f32; doc.source.words.len()];
+        for (i, &w) in back.iter().enumerate() {
+            out[w as usize] = inner.get(i).copied().unwrap_or(0.0);
+        }
+        out
+    })
+}
+
+/// A cached member output and the tick of its last use.
+type Entry = (Arc<Vec<f32>>, u64);
+
+/// The member-output cache: one LRU over (document, member identity), bounded in bytes.
+#[derive(Default)]
+struct Lru {
+    map: HashMap<(u64, u64), Entry>,
+    bytes: usize,
+    tick: u64,
+}
+
+static CACHE: Mutex<Option<Lru>> = Mutex::new(None);
+static LIMIT: AtomicUsize = AtomicUsize::new(DEFAULT_CACHE_MB << 20);
+static HITS: AtomicU64 = AtomicU64::new(0);
+static MISSES: AtomicU64 = AtomicU64::new(0);
+
+/// The default bound of the member-output cache, in MB.
+pub const DEFAULT_CACHE_MB: usize = 512;
+
+/// Sets the bound of the member-output cache in bytes (0 turns caching off).
+pub fn set_cache_limit(bytes: usize) {
+    LIMIT.store(bytes, Ordering::Relaxed);
+}
+
+/// The bound of the member-output cache in bytes.
+pub fn cache_limit() -> usize {
+    LIMIT.load(Ordering::Relaxed)
+}
+
+/// Hits and misses of the member-output cache since the process started.
+pub fn cache_stats() -> (u64, u64) {
+    (HITS.load(Ordering::Relaxed), MISSES.load(Ordering::Relaxed))
+}
+
+fn cached(doc: u64, key: u64, compute: impl FnOnce() -> Vec<f32>) -> Arc<Vec<f32>> {
+    let limit = LIMIT.load(Ordering::Relaxed);
+    if doc == 0 || limit == 0 {
+        return Arc::new(compute());
+    }
+    {
+        let mut guard = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+        let lru = guard.get_or_insert_with(Lru::default);
+        lru.tick += 1;
+        let tick = lru.tick;
+        if let Some((v, t)) = lru.map.get_mut(&(doc, key)) {
+            *t = tick;
+            HITS.fetch_add(1, Ordering::Relaxed);
+            return v.clone();
+        }
+    }
+    MISSES.fetch_add(1, Ordering::Relaxed);
+    let v = Arc::new(compute());
+    let size = v.len() * 4 + 64;
+    let mut guard = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    let lru = guard.get_or_insert_with(Lru::default);
+    if lru.map.insert((doc, key), (v.clone(), lru.tick)).is_none() {
+        lru.bytes += size;
+    }
+    if lru.bytes > limit {
+        // Evict the least recently used half (amortised: one sort per many insertions).
+        let mut ticks: Vec<u64> = lru.map.values().map(|(_, t)| *t).collect();
+        ticks.sort_unstable();
+        let cut = ticks[ticks.len() / 2];
+        lru.map.retain(|_, (_, t)| *t > cut);
+        lru.bytes = lru.map.values().map(|(v, _)| v.len() * 4 + 64).sum();
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::ParamSpace;
+
+    const PAGE: &str = "<html><body><ul><li><a href=/a>Home</a></li><li><a href=/b>News</a></li></ul>\
+        <div><p>The first paragraph of the article has many words in it.</p>\
+        <p>A second paragraph follows with more words of text.</p></div>\
+        <div>Footer <a href=/c>link</a> <a href=/d>more links</a></div></body></html>";
+
+    fn space(text: &str) -> ParamSpace {
+        crate::params::parse_str(text, std::path::Path::new("c.yaml"), &super::super::space).unwrap().space
+    }
+
+    fn words(space: &ParamSpace, sets: &[&str], html: &str) -> String {
+        let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+        let s = space.with_assignments(&space.defaults(), &sets).unwrap();
+        super::super::extract_text(super::super::build(&s).unwrap().as_ref(), &Document::parse(html))
+    }
+
+    fn single(name: &str, sets: &[&str], html: &str) -> Vec<bool> {
+        let doc = Document::parse(html);
+        let ex = super::super::testutil::with(name, sets);
+        let mut sel = Selection::new(ex.view());
+        ex.extract(&doc, &mut sel);
+        doc.mask(&sel)
+    }
+
+    const PAIR: &str = "extractor: pair\nmembers: [lqf, full]\nparameters:\n  - {name: combinator, type: categorical, choices: [vote, union, intersection, serial], default: vote}\n  - {name: v, type: float, min: 0, max: 2, step: 0.05, default: 2}\n";
+
+    #[test]
+    fn union_intersection_and_vote_combine_the_members_masks() {
+        let s = space(PAIR);
+        let doc = Document::parse(PAGE);
+        let lqf = single("lqf", &[], PAGE);
+        let full = single("full", &[], PAGE);
+        let text = |mask: Vec<bool>| {
+            let mut sel = Selection::new(View::Source);
+            doc.select_words(&mask, &mut sel);
+            doc.render(&sel)
+        };
+        let and: Vec<bool> = lqf.iter().zip(&full).map(|(a, b)| *a && *b).collect();
+        let or: Vec<bool> = lqf.iter().zip(&full).map(|(a, b)| *a || *b).collect();
+        assert_ne!(and, or, "the page must tell the combinators apart");
+        assert_eq!(words(&s, &["combinator=intersection"], PAGE), text(and.clone()));
+        assert_eq!(words(&s, &["combinator=union"], PAGE), text(or.clone()));
+        // A vote needing both weights is the intersection, one needing either is the union.
+        assert_eq!(words(&s, &["v=2"], PAGE), text(and));
+        assert_eq!(words(&s, &["v=1"], PAGE), text(or));
+        // A member switched off does not vote.
+        assert_eq!(words(&s, &["v=1", "full.on=false"], PAGE), text(lqf));
+        assert_eq!(words(&s, &["v=1", "full.on=false", "lqf.on=false"], PAGE), "");
+    }
+
+    #[test]
+    fn serial_runs_the_next_member_on_what_the_previous_kept() {
+        let s = space(&PAIR.replace("[lqf, full]", "[bte, lqf]"));
+        let got = words(&s, &["combinator=serial", "lqf.t=0.3"], PAGE);
+        // By hand: BTE on the page, then LQF on the page reduced to what BTE kept.
+        let doc = Document::parse(PAGE);
+        let first = single("bte", &[], PAGE);
+        let (reduced, back) = doc.reduced(&first);
+        let ex = super::super::testutil::with("lqf", &["t=0.3"]);
+        let mut sel = Selection::new(ex.view());
+        ex.extract(&reduced, &mut sel);
+        let mut keep = vec![false; first.len()];
+        for (i, k) in reduced.mask(&sel).into_iter().enumerate() {
+            keep[back[i] as usize] = k;
+        }
+        let mut out = Selection::new(View::Source);
+        doc.select_words(&keep, &mut out);
+        assert_eq!(got, doc.render(&out));
+        assert!(got.contains("first paragraph"), "{got}");
+        // The order decides who runs first.
+        let flipped = words(&s, &["combinator=serial", "lqf.t=0.3", "bte.order=5"], PAGE);
+        assert!(!flipped.is_empty());
+    }
+
+    #[test]
+    fn every_compiled_in_combination_loads_and_builds_with_its_known_good_individuals() {
+        for (name, _) in super::super::COMBINATIONS {
+            let s = super::super::space(name).unwrap();
+            assert_eq!(s.extractor, *name);
+            assert!(!s.members.is_empty());
+            for k in std::iter::once(s.defaults()).chain(s.known_good.iter().map(|k| k.setting.clone())) {
+                let ex = super::super::build(&k).unwrap();
+                let mut sel = Selection::new(ex.view());
+                ex.extract(&Document::parse(PAGE), &mut sel);
+            }
+        }
+    }
+
+    #[test]
+    fn smoothing_fills_short_gaps_and_drops_short_runs() {
+        let mut k: Vec<bool> = "1101111000100".chars().map(|c| c == '1').collect();
+        smooth(&mut k, 0, 2);
+        assert_eq!(k.iter().map(|&b| if b { '1' } else { '0' }).collect::<String>(), "1111111000100");
+        smooth(&mut k, 2, 0);
+        assert_eq!(k.iter().map(|&b| if b { '1' } else { '0' }).collect::<String>(), "1111111000000");
+    }
+
+    #[test]
+    fn member_outputs_are_reused_across_individuals() {
+        let s = space(PAIR);
+        let doc = Document::parse(PAGE);
+        let run = |sets: &[&str]| {
+            let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+            let st = s.with_assignments(&s.defaults(), &sets).unwrap();
+            let ex = super::super::build(&st).unwrap();
+            let mut sel = Selection::new(View::Source);
+            ex.extract(&doc, &mut sel);
+        };
+        run(&["lqf.t=0.3"]);
+        let (h0, _) = cache_stats();
+        // Only lqf changes: full's output comes from the cache.
+        run(&["lqf.t=0.4"]);
+        let (h1, _) = cache_stats();
+        assert!(h1 > h0, "full's output must be a hit");
+    }
+}

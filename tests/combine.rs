@@ -1,0 +1,96 @@
+//! Combinations of extractors end to end (issue 13): `extractors`, `optimise`, `report`,
+//! `compare`, `evaluate` and `extract` on a combination description exactly as on a family, its
+//! `best.yaml` reused, and bad descriptions rejected before any work with file and line.
+
+use crate::optimise::linky_set;
+use crate::util::{beside, cetune, read_csv, write};
+
+#[test]
+fn a_combination_runs_through_every_command_and_its_best_yaml_is_reusable() {
+    let set = linky_set("combine-set", 12);
+    let out = beside(&set, "run");
+    let (s, o) = (set.to_str().unwrap(), out.to_str().unwrap());
+    let listing = cetune(&["extractors", "lqf-then-accb"]).ok();
+    assert!(listing.contains("lqf.t") && listing.contains("accb.r") && listing.contains("combinator"), "{listing}");
+    cetune(&[
+        "optimise",
+        "--params",
+        "params/lqf-then-accb.yaml",
+        "--goldset",
+        s,
+        "--out",
+        o,
+        "--population",
+        "6",
+        "--max-generations",
+        "3",
+        "--seed",
+        "2",
+        "-q",
+    ])
+    .ok();
+    let run = std::fs::read_to_string(out.join("run.yaml")).unwrap();
+    assert!(run.contains("member_cache:") && run.contains("hit_rate:"), "{run}");
+    // Table 2 and best.yaml show the active structure.
+    let top = std::fs::read_to_string(out.join("top.md")).unwrap();
+    assert!(top.contains("| 1 | serial(lqf(t=") && top.contains(" ▷ accb(r="), "{top}");
+    let best = std::fs::read_to_string(out.join("best.yaml")).unwrap();
+    assert!(best.contains("extractor: lqf-then-accb") && best.contains("structure: serial(lqf("), "{best}");
+    assert!(out.join("structure.svg").is_file() && out.join("space.svg").is_file());
+    // best.yaml works with evaluate and extract, and evaluate reproduces the run's fitness.
+    let b = out.join("best.yaml");
+    let ev = beside(&set, "eval");
+    cetune(&["evaluate", "--goldset", s, "--params", b.to_str().unwrap(), "--out", ev.to_str().unwrap(), "-q"]).ok();
+    let rows = read_csv(&ev.join("per-document.csv"));
+    let mean: f64 = rows[1..].iter().map(|r| r[4].parse::<f64>().unwrap()).sum::<f64>() / (rows.len() - 1) as f64;
+    let fitness: f64 = best.lines().find_map(|l| l.trim().strip_prefix("fitness: ")).unwrap().parse().unwrap();
+    assert!((mean - fitness).abs() < 1e-6, "{mean} vs {fitness}");
+    let page = set.join("news/00.html");
+    let text = cetune(&["extract", "--params", b.to_str().unwrap(), page.to_str().unwrap()]).ok();
+    assert!(text.contains("opened again"), "{text}");
+    cetune(&["report", o]).ok();
+    cetune(&["compare", "--goldset", s, "--run", o, "--with-defaults", "-q"]).ok();
+    let cmp =
+        std::fs::read_to_string(out.join(format!("compare-{}/compare.md", set.file_name().unwrap().to_string_lossy())))
+            .unwrap();
+    assert!(cmp.contains("serial(lqf("), "{cmp}");
+}
+
+#[test]
+fn a_bad_combination_is_rejected_before_any_work_with_file_and_line() {
+    let set = linky_set("combine-bad", 2);
+    let dir = beside(&set, "params");
+    let base = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/params/lqf-then-accb.yaml")).unwrap();
+    let cases = [
+        (base.replace("members: [lqf, accb]", "members: [lqf, nope]"), ":5: unknown member 'nope'"),
+        (base.replace("members: [lqf, accb]", "members: []"), ":5: 'members' is empty"),
+        (base.replace("members: [lqf, accb]", "members: [lqf, accb, lqf]"), ":5: member 'lqf' is listed twice"),
+        (base.replace("name: accb.r,", "name: tccb.r,"), ":12: parameter 'tccb.r': 'tccb' is not a member"),
+        (base.replace("name: lqf.t,", "name: lqf.q,"), ":10: parameter 'lqf.q': extractor 'lqf' has no parameter 'q'"),
+        (
+            base.replace(
+                "  - {name: min_run,",
+                "  - {name: v, type: float, min: 0, max: 5, default: 1}\n  - {name: min_run,",
+            ),
+            ":8: parameter 'v': the vote threshold must lie in [0, 2]",
+        ),
+    ];
+    for (k, (text, want)) in cases.iter().enumerate() {
+        let p = dir.join(format!("bad{k}.yaml"));
+        write(&p, text);
+        let o = beside(&set, &format!("out{k}"));
+        let r = cetune(&[
+            "optimise",
+            "--params",
+            p.to_str().unwrap(),
+            "--goldset",
+            set.to_str().unwrap(),
+            "--out",
+            o.to_str().unwrap(),
+            "-q",
+        ]);
+        assert_eq!(r.code, 2, "{want}: {}", r.stderr);
+        assert!(r.stderr.contains(&format!("{}{want}", p.display())), "{want}: {}", r.stderr);
+        assert!(!o.exists(), "no work before the check");
+    }
+}
