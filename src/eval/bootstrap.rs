@@ -43,6 +43,8 @@ fn stdev(xs: &[f64]) -> f64 {
 
 #[cfg(test)]
 mod tests {
+    // Exact values are the point of these tests.
+    #![allow(clippy::float_cmp)]
     use super::*;
     use crate::eval::prf;
 

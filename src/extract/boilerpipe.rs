@@ -150,6 +150,9 @@ impl Boilerpipe {
     }
 
     /// Which of the page's blocks are content.
+    // boilerpipe fuses blocks whose densities are exactly equal (a ratio of the same counts),
+    // so the comparison is exact on purpose.
+    #[allow(clippy::float_cmp)]
     pub(crate) fn content(&self, blocks: &[BpBlock]) -> Vec<bool> {
         match self.post {
             PostFilters::None => self.classify_all(blocks),

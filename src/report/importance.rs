@@ -77,6 +77,8 @@ pub fn rows(imp: &[Importance]) -> Vec<Vec<String>> {
 
 #[cfg(test)]
 mod tests {
+    // Exact values are the point of these tests.
+    #![allow(clippy::float_cmp)]
     use super::*;
 
     fn info(points: Vec<SpacePoint>) -> SpaceInfo {

@@ -242,6 +242,8 @@ pub fn render_space(info: &SpaceInfo, stem: &Path, shade: Shade) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
+    // Exact values are the point of these tests.
+    #![allow(clippy::float_cmp)]
     use super::*;
 
     #[test]
