@@ -70,6 +70,8 @@ fn the_html_report_is_self_contained_and_renders_in_a_browser() {
     assert!(run.join("report.html").is_file());
     cetune(&["compare", "--goldset", s, "--run", r, "--top", "2", "--with-defaults", "-q"]).ok();
     std::fs::remove_file(run.join("report.html")).unwrap();
+    // A Pareto or validation table written into the run folder by another command is shown too.
+    std::fs::write(run.join("pareto.csv"), "setting,precision,recall\nlqf t=0.1,0.91,0.72\n").unwrap();
     cetune(&["report", r]).ok();
     assert!(!run.join("report.html").exists(), "report writes the page only with --html");
     cetune(&["report", r, "--html"]).ok();
@@ -82,6 +84,8 @@ fn the_html_report_is_self_contained_and_renders_in_a_browser() {
         "<h2>Parameter importance</h2>",
         &format!("<h2>Table 3: compare-{}</h2>", set.file_name().unwrap().to_str().unwrap()),
         "Gottron 2009",
+        "<h2>pareto.csv</h2>",
+        "<td>lqf t=0.1</td>",
     ] {
         assert!(html.contains(part), "report.html lacks {part}");
     }

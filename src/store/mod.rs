@@ -296,6 +296,32 @@ mod tests {
     }
 
     #[test]
+    fn the_measure_is_a_run_input_and_absent_means_lcs() {
+        let old = RunInputs {
+            extractor: "x".into(),
+            params_yaml: String::new(),
+            sets: Vec::new(),
+            individuals: Vec::new(),
+            objective: "f1".into(),
+            measure: "lcs".into(),
+            goldset_hash: "h".into(),
+            config: Config::default(),
+        };
+        // The default measure is not written, so checkpoints from before it existed read the same.
+        let text = crate::yaml::to_string(&old).unwrap();
+        assert!(!text.contains("measure"), "{text}");
+        let d = std::env::temp_dir().join(format!("cetune-store-measure-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        let p = d.join("inputs.yaml");
+        std::fs::write(&p, &text).unwrap();
+        let back: RunInputs = read_yaml(&p).unwrap();
+        std::fs::remove_dir_all(&d).unwrap();
+        assert_eq!(back, old);
+        let now = RunInputs { measure: "bow".into(), ..old.clone() };
+        assert_eq!(old.changed(&now), ["measure"]);
+    }
+
+    #[test]
     fn hostile_run_files_are_input_errors_with_line_and_column() {
         let d = std::env::temp_dir().join(format!("cetune-store-deep-{}", std::process::id()));
         std::fs::create_dir_all(&d).unwrap();

@@ -59,7 +59,12 @@ pub fn write_reports(
         crate::report::write_atomic(&dir.join("best.yaml"), text.as_bytes())?;
     }
     let rows = generations_info(trials).into_iter().map(|(r, _)| r).collect();
-    render_history(&HistoryInfo { title: format!("Fitness by generation: {title}"), rows }, &dir.join("history"))?;
+    let y_desc = match (record.objective.as_str(), record.measure.as_str()) {
+        ("f1", "lcs") => "fitness (mean F1)".to_string(),
+        (objective, measure) => format!("fitness ({objective}, measure {measure})"),
+    };
+    let history = HistoryInfo { title: format!("Fitness by generation: {title}"), rows, y_desc };
+    render_history(&history, &dir.join("history"))?;
     let info = space_info(space, trials, &format!("Explored space: {title}"));
     render_space(&info, &dir.join("space"), Shade::Fitness)?;
     render_space(&info, &dir.join("space-generation"), Shade::Generation)?;

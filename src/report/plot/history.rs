@@ -25,6 +25,8 @@ pub struct HistoryInfo {
     pub title: String,
     /// One row per generation.
     pub rows: Vec<GenRow>,
+    /// The fitness axis' label (what the fitness is).
+    pub y_desc: String,
 }
 
 /// A line of the plot: name, colour, and the value it shows.
@@ -49,7 +51,7 @@ fn draw<DB: DrawingBackend>(
     chart
         .configure_mesh()
         .x_desc("generation")
-        .y_desc("fitness (mean F1)")
+        .y_desc(info.y_desc.as_str())
         .x_labels((last + 1).min(12))
         .x_label_formatter(&|x| format!("{x:.0}"))
         .label_style(("sans-serif", 14))

@@ -51,7 +51,8 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let rows =
             (0..8).map(|g| GenRow { generation: g, best: 0.7 + 0.01 * g as f64, mean: 0.6, worst: 0.3 }).collect();
-        render_history(&HistoryInfo { title: "accb on test".into(), rows }, &dir.join("history")).unwrap();
+        let y_desc = "fitness (macro-f1, measure bow)".into();
+        render_history(&HistoryInfo { title: "accb on test".into(), rows, y_desc }, &dir.join("history")).unwrap();
         let points = (0..60)
             .map(|k| SpacePoint {
                 values: vec![k as f64, (k % 10) as f64 / 10.0, (k % 3) as f64],
@@ -74,7 +75,7 @@ mod tests {
             assert!(len > 5_000, "{f} is only {len} bytes");
         }
         let svg = std::fs::read_to_string(dir.join("history.svg")).unwrap();
-        assert!(svg.contains("generation") && svg.contains("accb on test"));
+        assert!(svg.contains("generation") && svg.contains("accb on test") && svg.contains("measure bow"));
         assert_eq!(&std::fs::read(dir.join("space.png")).unwrap()[1..4], b"PNG");
     }
 }
