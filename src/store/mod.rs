@@ -306,6 +306,7 @@ mod tests {
             measure: "lcs".into(),
             goldset_hash: "h".into(),
             config: Config::default(),
+            warm_start: None,
         };
         // The default measure is not written, so checkpoints from before it existed read the same.
         let text = crate::yaml::to_string(&old).unwrap();
