@@ -252,7 +252,20 @@ fn ctrl_c_saves_a_checkpoint_and_resume_finishes_identically() {
 /// uninterrupted run.
 #[test]
 fn soak_kill_nine_at_random_points_and_resume_ends_identical() {
-    let set = linky_set("soak", 30);
+    soak("soak", &[]);
+}
+
+#[test]
+fn soak_kill_nine_with_cmaes_tpe_and_adaptive_mutation() {
+    soak("soak-cmaes", &["--strategy", "cmaes"]);
+    soak("soak-tpe", &["--strategy", "tpe", "--epsilon", "auto"]);
+    soak("soak-adaptive", &["--mutation", "adaptive"]);
+}
+
+/// Kills a run with `kill -9` at random points, resumes it each time, and compares with the
+/// uninterrupted run; `options` are added to both.
+fn soak(name: &str, options: &[&str]) {
+    let set = linky_set(name, 30);
     let s = set.to_str().unwrap();
     let (full, soak) = (beside(&set, "full"), beside(&set, "soak"));
     let args = |out: &Path, extra: &[&str]| {
@@ -276,7 +289,7 @@ fn soak_kill_nine_at_random_points_and_resume_ends_identical() {
         ]
         .map(String::from)
         .to_vec();
-        v.extend(extra.iter().map(|x| x.to_string()));
+        v.extend(options.iter().chain(extra).map(|x| x.to_string()));
         v
     };
     let a = args(&full, &[]);
