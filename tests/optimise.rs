@@ -252,7 +252,20 @@ fn ctrl_c_saves_a_checkpoint_and_resume_finishes_identically() {
 /// uninterrupted run.
 #[test]
 fn soak_kill_nine_at_random_points_and_resume_ends_identical() {
-    let set = linky_set("soak", 30);
+    soak("soak", &[]);
+}
+
+#[test]
+fn soak_kill_nine_with_cmaes_tpe_and_adaptive_mutation() {
+    soak("soak-cmaes", &["--strategy", "cmaes"]);
+    soak("soak-tpe", &["--strategy", "tpe", "--epsilon", "auto"]);
+    soak("soak-adaptive", &["--mutation", "adaptive"]);
+}
+
+/// Kills a run with `kill -9` at random points, resumes it each time, and compares with the
+/// uninterrupted run; `options` are added to both.
+fn soak(name: &str, options: &[&str]) {
+    let set = linky_set(name, 30);
     let s = set.to_str().unwrap();
     let (full, soak) = (beside(&set, "full"), beside(&set, "soak"));
     let args = |out: &Path, extra: &[&str]| {
@@ -276,7 +289,7 @@ fn soak_kill_nine_at_random_points_and_resume_ends_identical() {
         ]
         .map(String::from)
         .to_vec();
-        v.extend(extra.iter().map(|x| x.to_string()));
+        v.extend(options.iter().chain(extra).map(|x| x.to_string()));
         v
     };
     let a = args(&full, &[]);
@@ -450,4 +463,87 @@ fn optimise_scores_by_its_measure_and_records_it() {
         rows[1][col].parse().unwrap()
     };
     assert!((first(&run) - first(&plain)).abs() > 1e-6, "{} vs {}", first(&run), first(&plain));
+}
+
+#[test]
+fn new_strategies_and_options_are_identical_with_one_and_two_threads() {
+    let set = linky_set("strategies", 9);
+    let s = set.to_str().unwrap();
+    let first = beside(&set, "first");
+    cetune(&optimise_args(s, first.to_str().unwrap(), &[])).ok();
+    let warm = format!("{}", first.display());
+    let variants: [&[&str]; 5] = [
+        &["--strategy", "cmaes"],
+        &["--strategy", "tpe"],
+        &["--mutation", "adaptive"],
+        &["--epsilon", "auto"],
+        &["--warm-start", &warm, "--warm-top", "3"],
+    ];
+    for (k, extra) in variants.iter().enumerate() {
+        let (a, b) = (beside(&set, &format!("v{k}-1")), beside(&set, &format!("v{k}-2")));
+        let with = |t: &'static str| [*extra, &["--threads", t]].concat();
+        cetune(&optimise_args(s, a.to_str().unwrap(), &with("1"))).ok();
+        cetune(&optimise_args(s, b.to_str().unwrap(), &with("2"))).ok();
+        assert_eq!(journal_without_times(&a), journal_without_times(&b), "{extra:?}");
+        let run_yaml = std::fs::read_to_string(a.join("run.yaml")).unwrap();
+        assert!(run_yaml.contains("  sem: "), "{extra:?}: run.yaml reports the standard error");
+        let recorded = match extra[0] {
+            "--strategy" => format!("strategy: {}", extra[1]),
+            "--mutation" => "mutation: adaptive".to_string(),
+            "--epsilon" => "epsilon_auto: true".to_string(),
+            _ => "warm_start:".to_string(),
+        };
+        assert!(run_yaml.contains(&recorded), "{extra:?}: run.yaml lacks {recorded}");
+    }
+}
+
+#[test]
+fn cmaes_without_numeric_genes_and_a_foreign_warm_start_are_refused_before_any_work() {
+    let set = linky_set("refusals", 4);
+    let s = set.to_str().unwrap();
+    let yaml = beside(&set, "flags.yaml");
+    std::fs::write(
+        &yaml,
+        "extractor: density\nparameters:\n  - {name: any_majority_child, type: bool, default: false}\n",
+    )
+    .unwrap();
+    let out = beside(&set, "cm");
+    let r = cetune(&[
+        "optimise",
+        "--params",
+        yaml.to_str().unwrap(),
+        "--goldset",
+        s,
+        "--strategy",
+        "cmaes",
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+    assert!(r.stderr.contains("--strategy cmaes needs at least one float or int parameter"), "{}", r.stderr);
+    assert!(!out.exists());
+    let other = beside(&set, "ccb-run");
+    cetune(&[
+        "optimise",
+        "-e",
+        "ccb",
+        "--goldset",
+        s,
+        "--out",
+        other.to_str().unwrap(),
+        "--population",
+        "4",
+        "--max-generations",
+        "1",
+        "-q",
+    ])
+    .ok();
+    let out = beside(&set, "warm");
+    let r = cetune(&optimise_args(s, out.to_str().unwrap(), &["--warm-start", other.to_str().unwrap()]));
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+    assert!(r.stderr.contains("that run tuned extractor 'ccb', this one tunes 'lqf'"), "{}", r.stderr);
+    assert!(!out.exists());
 }

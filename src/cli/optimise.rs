@@ -61,7 +61,8 @@ pub struct Args {
     /// Per-parameter mutation probability (default 1/number of tuned parameters).
     #[arg(long)]
     mutation_rate: Option<f64>,
-    /// Search strategy: ga, or the baselines random and grid (same evaluation budget).
+    /// Search strategy: ga, cmaes (CMA-ES), tpe (Optuna's default sampler), or the baselines
+    /// random and grid (same evaluation budget).
     #[arg(long, default_value = "ga")]
     strategy: String,
     /// Fitness: f1 (mean F1 over documents), macro-f1 (mean over packages), fbeta:B, or recall-at-precision:P.

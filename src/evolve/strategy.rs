@@ -66,8 +66,8 @@ pub enum StrategyKind {
 
 impl StrategyKind {
     /// Every strategy, for listings and `--strategy` parsing.
-    pub const ALL: [StrategyKind; 4] =
-        [StrategyKind::Ga, StrategyKind::Random, StrategyKind::Grid, StrategyKind::Cmaes];
+    pub const ALL: [StrategyKind; 5] =
+        [StrategyKind::Ga, StrategyKind::Random, StrategyKind::Grid, StrategyKind::Cmaes, StrategyKind::Tpe];
 
     /// The name used on the command line and in `run.yaml`.
     pub fn name(self) -> &'static str {

@@ -83,6 +83,17 @@ impl Journal {
             ))
             .with_path(path));
         }
+        // A journal written before the `sem` column gets it (0 for the old rows), so that the
+        // rows appended now have the header's width.
+        let upgrade = kept.first().is_some_and(|h| h.ends_with(",cached,milliseconds"));
+        let kept: Vec<String> = kept
+            .iter()
+            .enumerate()
+            .map(|(k, l)| match l.rsplit_once(',') {
+                Some((head, ms)) if upgrade => format!("{head},{},{ms}", if k == 0 { "sem" } else { "0" }),
+                _ => l.to_string(),
+            })
+            .collect();
         let mut body = kept.join("\n");
         body.push('\n');
         crate::report::write_atomic(path, body.as_bytes())?;
@@ -231,7 +242,11 @@ mod tests {
         // A journal of an older run, without the column.
         std::fs::write(&path, "trial,generation,t,fitness,precision,recall,feasible,cached,milliseconds\n0,0,0.3,0.5,0.4,0.6,true,false,2.000\n").unwrap();
         let old = read_trials(&path, &space).unwrap();
-        let _ = std::fs::remove_file(&path);
+        // Resuming such a run upgrades the journal before appending.
+        let mut j = Journal::reopen(&path, 1).unwrap();
+        j.append(&space, std::slice::from_ref(&Trial { number: 1, ..t.clone() })).unwrap();
+        let both = read_trials(&path, &space).unwrap();
+        assert_eq!((both.len(), both[1].fitness.sem), (2, 0.0123));
         assert_eq!((old[0].fitness.sem, old[0].fitness.ms, old[0].fitness.value), (0.0, 2.0, 0.5));
     }
 
