@@ -70,6 +70,12 @@ fn extract_prints_main_text_and_dump_matches_evaluate() {
     cetune(&["extract", "-e", "full", "--goldset", set.to_str().unwrap(), "--dump", dump.to_str().unwrap(), "-q"]).ok();
     let dumped = std::fs::read_to_string(dump.join("news/1.txt")).unwrap();
     assert!(dumped.starts_with("Home\nWorld\nSport\nThe city council"), "{dumped}");
+    // The dump records each page's language and the jusText stop list used for it.
+    let langs = std::fs::read_to_string(dump.join("languages.csv")).unwrap();
+    let mut lines = langs.lines();
+    assert_eq!(lines.next(), Some("package,id,lang,justext_stoplist"));
+    assert!(lines.clone().count() >= 2, "{langs}");
+    assert!(lines.all(|l| l.ends_with(",English")), "{langs}");
 }
 
 #[test]

@@ -324,6 +324,15 @@ mod tests {
     }
 
     #[test]
+    fn a_declared_language_recounts_the_justext_stop_words() {
+        let mut d = Document::parse("<p>und der die das ist nicht</p>");
+        d.set_lang(Some("en".into()));
+        assert_eq!((d.stoplist, d.dom.paras[0].words, d.dom.paras[0].stop_words), ("English", 6, 0));
+        d.set_lang(Some("de".into()));
+        assert_eq!((d.stoplist, d.dom.paras[0].words, d.dom.paras[0].stop_words), ("German", 6, 6));
+    }
+
+    #[test]
     fn render_puts_newlines_at_block_boundaries_only() {
         let mut u = Units::default();
         for (s, sep) in [("a", 0), ("b", sep::SPACE), ("c", sep::NEWLINE), ("d", sep::SPACE)] {

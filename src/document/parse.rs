@@ -81,6 +81,11 @@ impl BpBlock {
     pub fn text_density(&self) -> f64 {
         f64::from(self.wrapped_words) / f64::from(self.lines.max(1))
     }
+    /// Equal text densities, compared exactly (as the fractions they are).
+    pub fn same_density(&self, other: &BpBlock) -> bool {
+        u64::from(self.wrapped_words) * u64::from(other.lines.max(1))
+            == u64::from(other.wrapped_words) * u64::from(self.lines.max(1))
+    }
     /// Linked words per word (0 without words).
     pub fn link_density(&self) -> f64 {
         if self.words == 0 { 0.0 } else { f64::from(self.linked) / f64::from(self.words) }
@@ -560,6 +565,41 @@ mod tests {
         let mut n = 0;
         super::super::budget::tags(html.as_bytes(), usize::MAX, |_| n += 1);
         assert_eq!(n, 400_000);
+    }
+
+    #[test]
+    fn justext_paragraphs_record_links_headings_and_drop_form_controls() {
+        let d = parse(
+            "<body><h2>Title <b>here</b></h2><div>Some <a href=x>link</a> text<br>same<br><br>next</div>\
+             <form>kept<select><option>gone</option></select><textarea>gone too</textarea></form><ol><li>x</li></ol></body>",
+        );
+        let paras: Vec<(u32, u32, bool)> = d.paras.iter().map(|p| (p.chars, p.link_chars, p.heading)).collect();
+        // "Title here"; "Some link text same" (one <br> joins); "next"; "kept" (the form is
+        // unwrapped, its controls deleted); "x" (`ol` is no paragraph tag, `li` is).
+        assert_eq!(paras, [(10, 0, true), (19, 4, false), (4, 0, false), (4, 0, false), (1, 0, false)]);
+        let gone = d.info.iter().filter(|i| i.para == NONE).count();
+        assert_eq!(gone, 2);
+    }
+
+    #[test]
+    fn boilerpipe_blocks_wrap_at_80_characters_and_ignore_options() {
+        let words = "word ".repeat(40);
+        let d = parse(&format!(
+            "<body><p>{words}<a href=x>two links</a></p><p>Hi <span>there</span>, <b>you</b></p><p>... --</p><p>| ·</p>\
+             <select><option>ignored</option></select></body>"
+        ));
+        assert_eq!(d.bp_blocks.len(), 3);
+        let b = d.bp_blocks[0];
+        // 42 words of 4-5 characters: 16 per 80-character line, the last line left out.
+        assert_eq!((b.words, b.linked, b.lines, b.wrapped_words), (42, 2, 2, 32));
+        assert!((b.text_density() - 16.0).abs() < 1e-12);
+        assert_eq!((d.bp_blocks[1].words, d.bp_blocks[1].lines, d.bp_blocks[1].text_density()), (3, 1, 3.0));
+        // A block of punctuation tokens only is kept with no words; one without any token is not.
+        assert_eq!(d.bp_blocks[2].words, 0);
+        let n = d.info.len();
+        assert_eq!((d.info[n - 2].bp_block, d.info[n - 1].bp_block), (NONE, NONE));
+        assert!(bp_terminating("Add your comment", 3) && bp_terminating("12 comments so far", 3));
+        assert!(!bp_terminating("comments", 20) && !bp_terminating("Share", 1));
     }
 
     #[test]

@@ -163,7 +163,7 @@ impl Boilerpipe {
                 let mut group = Vec::with_capacity(blocks.len());
                 for b in blocks {
                     match fused.last_mut() {
-                        Some(last) if last.text_density() == b.text_density() => *last = last.merged(b),
+                        Some(last) if last.same_density(b) => *last = last.merged(b),
                         _ => fused.push(*b),
                     }
                     group.push(fused.len() - 1);

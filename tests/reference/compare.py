@@ -114,6 +114,7 @@ def main():
     ap.add_argument("--cetune", default="target/release/cetune")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--show", type=int, default=5, help="disagreements shown per pair")
+    ap.add_argument("--reuse", action="store_true", help="re-score the dumps already in OUT, run nothing")
     a = ap.parse_args()
     docs = documents(a.goldset)
     manifest = os.path.join(a.goldset, "goldset.yaml")
@@ -130,7 +131,8 @@ def main():
             print(f"skip {label}: {tool} is not installed")
             continue
         mine = os.path.join(a.out, "cetune-" + tool)
-        subprocess.run([a.cetune, "extract", *args, "--goldset", a.goldset, "--dump", mine, "--force", "-q"], check=True)
+        if not a.reuse:
+            subprocess.run([a.cetune, "extract", *args, "--goldset", a.goldset, "--dump", mine, "--force", "-q"], check=True)
         lists = {}
         with open(os.path.join(mine, "languages.csv"), newline="", encoding="utf-8") as f:
             for r in csv.DictReader(f):
@@ -139,12 +141,22 @@ def main():
         jobs = [(tool, page, lists.get((pkg, doc), "English")) for pkg, doc, page in docs]
         failed = 0
         with ProcessPoolExecutor(a.jobs) as pool:
+            if a.reuse:
+                jobs = []
             for (pkg, doc, _), (text, err) in zip(docs, pool.map(run_reference, jobs, chunksize=8)):
                 os.makedirs(os.path.join(ref, pkg), exist_ok=True)
                 with open(os.path.join(ref, pkg, doc + ".txt"), "w", encoding="utf-8") as f:
                     f.write(text)
                 failed += err is not None
         s_mine, s_ref = score_dump(a.goldset, mine, docs, latin1), score_dump(a.goldset, ref, docs, latin1)
+        # Documents where the reference returned no text at all (its parser's failures).
+        empty = {
+            (pkg, doc)
+            for pkg, doc, _ in docs
+            if not rescore.tokens(rescore.read_text(os.path.join(ref, pkg, doc + ".txt")))
+        }
+        rest = [k for k in s_mine if k not in empty]
+        m_rest = (sum(s_mine[k] for k in rest) / len(rest), sum(s_ref[k] for k in rest) / len(rest)) if rest else (0, 0)
         n = len(docs)
         m_mine, m_ref = sum(s_mine.values()) / n, sum(s_ref.values()) / n
         diffs = sorted(((s_mine[k] - s_ref[k], k) for k in s_mine), key=lambda x: -abs(x[0]))
@@ -154,13 +166,16 @@ def main():
         print(f"\n{label} on {name} ({n} documents; stop lists: {', '.join(stops)}; reference failed on {failed})")
         print(f"  cetune {m_mine:.3f}  reference {m_ref:.3f}  difference {m_mine - m_ref:+.3f}  "
               f"mean |per-doc diff| {mad:.3f}  docs apart by > 0.1: {apart}")
+        print(f"  reference extract empty on {len(empty)}; on the other {len(rest)}: "
+              f"cetune {m_rest[0]:.3f}  reference {m_rest[1]:.3f}")
         for d, (pkg, doc) in diffs[: a.show]:
             print(f"    {pkg}/{doc}: cetune {s_mine[(pkg, doc)]:.3f}  reference {s_ref[(pkg, doc)]:.3f}")
-        rows.append((label, name, n, m_mine, m_ref, mad, apart))
-    print("\n| pair | set | documents | cetune mean F1 | reference mean F1 | difference | mean abs. per-doc difference | docs apart by > 0.1 |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
-    for label, name, n, m, r, mad, apart in rows:
-        print(f"| {label} | {name} | {n} | {m:.3f} | {r:.3f} | {m - r:+.3f} | {mad:.3f} | {apart} |")
+        rows.append((label, name, n, m_mine, m_ref, mad, apart, len(empty), m_rest))
+    print("\n| pair | set | documents | cetune mean F1 | reference mean F1 | difference | mean abs. per-doc difference "
+          "| docs apart by > 0.1 | reference empty | cetune / reference on the others |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    for label, name, n, m, r, mad, apart, e, (rm, rr) in rows:
+        print(f"| {label} | {name} | {n} | {m:.3f} | {r:.3f} | {m - r:+.3f} | {mad:.3f} | {apart} | {e} | {rm:.3f} / {rr:.3f} |")
 
 
 if __name__ == "__main__":
