@@ -261,8 +261,8 @@ pub fn canonical(space: &ParamSpace, setting: &Setting) -> Setting {
 
 /// The active structure of a combination setting, readably:
 /// `vote(v=1.6; accb(r=120, t=0.6)×1, lqf(t=0.3)×0.4)`, `serial(lqf(t=0.3) ▷ accb(r=40, t=0.75))`,
-/// with the tuned parameters of each member that is on; then `| min_run=…, max_gap=…` when
-/// smoothing is on. `None` for a single family.
+/// with the tuned parameters of each member that is on; then `+ smooth(min_run=…, max_gap=…)`
+/// when smoothing is on (no `|`, so the label fits a Markdown table cell). `None` for a single family.
 pub fn describe(space: &ParamSpace, setting: &Setting) -> Option<String> {
     if space.members.is_empty() {
         return None;
@@ -307,7 +307,7 @@ pub fn describe(space: &ParamSpace, setting: &Setting) -> Option<String> {
     };
     let (run, gap) = (num("min_run"), num("max_gap"));
     if run > 0.0 || gap > 0.0 {
-        out += &format!(" | min_run={run}, max_gap={gap}");
+        out += &format!(" + smooth(min_run={run}, max_gap={gap})");
     }
     Some(out)
 }
