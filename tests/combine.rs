@@ -35,7 +35,10 @@ fn a_combination_runs_through_every_command_and_its_best_yaml_is_reusable() {
     let top = std::fs::read_to_string(out.join("top.md")).unwrap();
     assert!(top.contains("| 1 | serial(lqf(t=") && top.contains(" ▷ accb(r="), "{top}");
     let best = std::fs::read_to_string(out.join("best.yaml")).unwrap();
-    assert!(best.contains("extractor: lqf-then-accb") && best.contains("structure:") && best.contains("serial(lqf("), "{best}");
+    assert!(
+        best.contains("extractor: lqf-then-accb") && best.contains("structure:") && best.contains("serial(lqf("),
+        "{best}"
+    );
     assert!(out.join("structure.svg").is_file() && out.join("space.svg").is_file());
     // best.yaml works with evaluate and extract, and evaluate reproduces the run's fitness.
     let b = out.join("best.yaml");
