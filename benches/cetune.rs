@@ -242,6 +242,7 @@ fn main() {
                     ex,
                     "--out",
                     tmp.join("ev").to_str().unwrap(),
+                    "--force",
                     "-q",
                 ])
             })
@@ -268,6 +269,7 @@ fn main() {
                         "accb",
                         "--out",
                         tmp.join("ev").to_str().unwrap(),
+                        "--force",
                         "-q",
                     ])
                     .0
