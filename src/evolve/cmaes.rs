@@ -121,7 +121,7 @@ impl Cmaes {
                 g[i] = lo + x[k] * (hi - lo);
             }
             for (k, &i) in self.discrete.iter().enumerate() {
-                g[i] = draw(&d.probs[k], rng) as f64;
+                g[i] = super::operators::draw(&d.probs[k], rng) as f64;
             }
             repair(space, &mut g);
             d.samples.push(x);
@@ -347,18 +347,6 @@ fn choices(g: &Gene) -> usize {
         Gene::Cat { n } => n.max(1),
         _ => 2,
     }
-}
-
-fn draw(p: &[f64], rng: &mut StdRng) -> usize {
-    let u: f64 = rng.random_range(0.0..1.0);
-    let mut acc = 0.0;
-    for (i, &v) in p.iter().enumerate() {
-        acc += v;
-        if u < acc {
-            return i;
-        }
-    }
-    p.len().saturating_sub(1)
 }
 
 fn identity(n: usize) -> Vec<f64> {

@@ -7,6 +7,20 @@ use super::problem::Fitness;
 use rand::{Rng, RngExt};
 use rand_distr::{Distribution, StandardNormal};
 
+/// An index drawn with the probabilities `p` (summing to 1; the last index takes any rounding
+/// remainder): how CMA-ES and TPE sample a categorical gene.
+pub fn draw(p: &[f64], rng: &mut impl Rng) -> usize {
+    let u: f64 = rng.random_range(0.0..1.0);
+    let mut acc = 0.0;
+    for (i, &v) in p.iter().enumerate() {
+        acc += v;
+        if u < acc {
+            return i;
+        }
+    }
+    p.len().saturating_sub(1)
+}
+
 /// A uniform random genome, repaired. Reals with a step are uniform over their grid points.
 pub fn random_genome(space: &Space, rng: &mut impl Rng) -> Genome {
     let mut g: Genome = space.genes.iter().map(|gene| random_value(gene, rng)).collect();

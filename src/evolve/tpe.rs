@@ -79,7 +79,7 @@ impl Strategy for Tpe {
                         let k = gene.bounds().1 as usize + 1;
                         let l = counts(&xs(&good), &wg, k);
                         let b = counts(&xs(&bad), &wb, k);
-                        let cands = (0..CANDIDATES).map(|_| draw(&l, rng) as f64).collect();
+                        let cands = (0..CANDIDATES).map(|_| super::operators::draw(&l, rng) as f64).collect();
                         best_of(cands, |x| l[x as usize].ln() - b[x as usize].ln())
                     }
                 };
@@ -170,18 +170,6 @@ fn counts(xs: &[f64], w: &[f64], k: usize) -> Vec<f64> {
     }
     let s: f64 = c.iter().sum();
     c.iter().map(|v| v / s).collect()
-}
-
-fn draw(p: &[f64], rng: &mut StdRng) -> usize {
-    let u: f64 = rng.random_range(0.0..1.0);
-    let mut acc = 0.0;
-    for (i, &v) in p.iter().enumerate() {
-        acc += v;
-        if u < acc {
-            return i;
-        }
-    }
-    p.len() - 1
 }
 
 /// A mixture of Gaussians truncated to `[lo, hi]`: one per observation plus the prior (centre,
