@@ -174,8 +174,8 @@ pub fn write_top(
 pub const MAX_PANEL_GENES: usize = 5;
 
 /// The explored-space plot input: every distinct evaluated individual, the best one and the
-/// known-good individuals of the parameter description. With more than [`MAX_PANEL_GENES`]
-/// genes (a combination), only the most important ones ([`super::importance`]) get panels.
+/// known-good individuals of the parameter description (every tuned parameter; [`panels`]
+/// chooses what a plot shows).
 pub fn space_info(space: &ParamSpace, trials: &[Trial], title: &str) -> SpaceInfo {
     let genes = space.genes();
     let axes = genes
@@ -203,12 +203,16 @@ pub fn space_info(space: &ParamSpace, trials: &[Trial], title: &str) -> SpaceInf
         .filter(|t| !t.cached && t.fitness.value.is_finite())
         .map(|t| SpacePoint { values: t.genome.clone(), fitness: t.fitness.value, generation: t.generation })
         .collect();
-    let info = SpaceInfo { title: title.to_string(), names: gene_names(space), ranges, axes, points, best, known };
+    SpaceInfo { title: title.to_string(), names: gene_names(space), ranges, axes, points, best, known }
+}
+
+/// The space plot's panels: every gene when there are at most [`MAX_PANEL_GENES`], else the
+/// most important ones (by `importance`, in gene order), named with their η².
+pub fn panels(info: &SpaceInfo, importance: &[f64]) -> SpaceInfo {
     if info.names.len() <= MAX_PANEL_GENES {
-        return info;
+        return info.clone();
     }
-    // Too many genes for every pair: keep the most important ones, in gene order.
-    let imp: Vec<f64> = super::importance::importance(&info).into_iter().map(|i| i.eta2).collect();
+    let imp = importance;
     let mut order: Vec<usize> = (0..info.names.len()).collect();
     order.sort_by(|&a, &b| imp[b].total_cmp(&imp[a]).then(a.cmp(&b)));
     order.truncate(MAX_PANEL_GENES);
@@ -307,5 +311,27 @@ mod tests {
             text,
             "rank,k,fitness,precision,recall,feasible,generation,trial,sem\n1,\"a,b\",0.5,0.4,0.6,true,0,0,0.02\n"
         );
+    }
+
+    #[test]
+    fn panels_keep_the_most_important_genes_and_importance_sees_them_all() {
+        let n = MAX_PANEL_GENES + 2;
+        let info = SpaceInfo {
+            title: "t".into(),
+            names: (0..n).map(|g| format!("g{g}")).collect(),
+            ranges: vec![(0.0, 1.0); n],
+            axes: vec![Axis::Real; n],
+            points: vec![SpacePoint { values: vec![0.5; n], fitness: 1.0, generation: 0 }],
+            best: Some(vec![0.5; n]),
+            known: vec![],
+        };
+        let imp: Vec<f64> = (0..n).map(|g| if g == 0 || g == n - 1 { 0.0 } else { g as f64 }).collect();
+        let shown = panels(&info, &imp);
+        assert_eq!(shown.names.len(), MAX_PANEL_GENES);
+        assert!(
+            shown.names[0].starts_with("g1 ") && shown.names[MAX_PANEL_GENES - 1].starts_with(&format!("g{} ", n - 2))
+        );
+        assert_eq!(shown.points[0].values.len(), MAX_PANEL_GENES);
+        assert_eq!(panels(&shown, &imp[..MAX_PANEL_GENES]), shown, "few genes: every one is shown");
     }
 }

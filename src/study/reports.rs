@@ -8,7 +8,7 @@ use crate::params::{About, ParamSpace, Setting, settings_file};
 use crate::report::html::{Body, Section};
 use crate::report::importance::{BINS, Importance, importance};
 use crate::report::plot::{HistoryInfo, Shade, StructureInfo, render_history, render_space, render_structure};
-use crate::report::run::{generations_info, space_info, top_rows, write_generations, write_top};
+use crate::report::run::{generations_info, panels, space_info, top_rows, write_generations, write_top};
 use crate::store::{self, RunRecord, files};
 use std::path::Path;
 
@@ -66,9 +66,11 @@ pub fn write_reports(
     let history = HistoryInfo { title: format!("Fitness by generation: {title}"), rows, y_desc };
     render_history(&history, &dir.join("history"))?;
     let info = space_info(space, trials, &format!("Explored space: {title}"));
-    render_space(&info, &dir.join("space"), Shade::Fitness)?;
-    render_space(&info, &dir.join("space-generation"), Shade::Generation)?;
+    // Importance over every tuned parameter; the plots show the most important ones.
     let imp = importance(&info);
+    let shown = panels(&info, &imp.iter().map(|i| i.eta2).collect::<Vec<f64>>());
+    render_space(&shown, &dir.join("space"), Shade::Fitness)?;
+    render_space(&shown, &dir.join("space-generation"), Shade::Generation)?;
     let rows = crate::report::run::structure_info(space, base, trials);
     if !rows.is_empty() {
         let info = StructureInfo {
