@@ -80,10 +80,5 @@ fn draw<DB: DrawingBackend>(
 
 /// Writes `<stem>.svg` and `<stem>.png`.
 pub fn render_history(info: &HistoryInfo, stem: &Path) -> Result<()> {
-    ensure_font();
-    let svg = stem.with_extension("svg");
-    draw(SVGBackend::new(&svg, (900, 560)).into_drawing_area(), info).map_err(plot_err(&svg))?;
-    let png = stem.with_extension("png");
-    draw(BitMapBackend::new(&png, (900, 560)).into_drawing_area(), info).map_err(plot_err(&png))?;
-    Ok(())
+    render_both!(stem, (900, 560), draw(info))
 }

@@ -2,6 +2,20 @@
 //! space (Gottron 2009, Figure 4). Every plot is written as SVG and PNG. The PNG text uses the
 //! embedded DejaVu Sans (licence beside it), so no system font is needed.
 
+/// Draws one figure as `<stem>.svg` and `<stem>.png` of `size` pixels by calling
+/// `draw(area, args…)` with each backend's drawing area; a macro because the drawing functions are
+/// generic over the backend. Expands to the `Result` of the plot's `render_*` function.
+macro_rules! render_both {
+    ($stem:expr, $size:expr, $draw:ident($($arg:expr),*)) => {{
+        ensure_font();
+        let svg = $stem.with_extension("svg");
+        $draw(SVGBackend::new(&svg, $size).into_drawing_area(), $($arg),*).map_err(plot_err(&svg))?;
+        let png = $stem.with_extension("png");
+        $draw(BitMapBackend::new(&png, $size).into_drawing_area(), $($arg),*).map_err(plot_err(&png))?;
+        Ok(())
+    }};
+}
+
 mod history;
 mod space;
 mod structure;

@@ -230,14 +230,9 @@ fn draw_bar<DB: DrawingBackend>(
 
 /// Writes `<stem>.svg` and `<stem>.png`.
 pub fn render_space(info: &SpaceInfo, stem: &Path, shade: Shade) -> Result<()> {
-    ensure_font();
     let n = panels(info.names.len()).len();
     let size = if n <= 1 { (900, 600) } else { (1200, 900) };
-    let svg = stem.with_extension("svg");
-    draw(SVGBackend::new(&svg, size).into_drawing_area(), info, shade).map_err(plot_err(&svg))?;
-    let png = stem.with_extension("png");
-    draw(BitMapBackend::new(&png, size).into_drawing_area(), info, shade).map_err(plot_err(&png))?;
-    Ok(())
+    render_both!(stem, size, draw(info, shade))
 }
 
 #[cfg(test)]
