@@ -21,6 +21,7 @@
 #![warn(missing_docs)]
 #![deny(clippy::float_cmp)]
 
+pub mod annotate;
 pub mod cli;
 pub mod collect;
 pub mod document;

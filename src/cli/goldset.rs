@@ -1,4 +1,4 @@
-//! `cetune goldset import | sample | stats`.
+//! `cetune goldset import | sample | new | stats`.
 
 use crate::error::Result;
 use crate::goldset::import::{self, Format};
@@ -44,6 +44,34 @@ pub enum Action {
         /// Overwrite an existing gold set in --out.
         #[arg(long)]
         force: bool,
+    },
+    /// A new gold set (pages without gold texts yet) from a collection of pages: folders, JSONL
+    /// or WARC files as `extract` reads them; then mark the main content with `cetune annotate`.
+    New {
+        /// The pages: files, folders (recursive), JSONL files, WARC files.
+        #[arg(long, required = true, num_args = 1..)]
+        from: Vec<PathBuf>,
+        /// Where to write the gold set.
+        #[arg(long)]
+        out: PathBuf,
+        /// How pages are grouped into packages: host (canonical link, og:url, input URL, or a
+        /// host-like folder in the path) or folder (the page's subfolder, or its JSONL/WARC file).
+        #[arg(long, value_enum, default_value = "host")]
+        by: crate::annotate::new::By,
+        /// A stratified sample of N pages (proportional per package, at least one each).
+        #[arg(long, value_name = "N")]
+        sample: Option<usize>,
+        /// The sample's seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// How input files are read: auto (by name), html, jsonl or warc.
+        #[arg(long, value_name = "FORMAT", default_value = "auto")]
+        input_format: String,
+        /// Replace a gold set cetune wrote before in --out.
+        #[arg(long)]
+        force: bool,
+        #[command(flatten)]
+        limits: super::common::LimitArgs,
     },
     /// Documents, gold words and page words per package; languages detected.
     Stats {
@@ -112,11 +140,48 @@ pub fn run(a: Action) -> Result<()> {
             );
             Ok(())
         }
+        Action::New { from, out, by, sample, seed, input_format, force, limits } => {
+            let o = crate::annotate::new::Options {
+                by,
+                sample,
+                seed,
+                format: input_format.parse()?,
+                force,
+                limits: limits.limits()?,
+            };
+            let rep = crate::annotate::new::new_set(&from, &out, &o)?;
+            for (what, why) in &rep.skipped {
+                eprintln!("cetune: warning: skipped {what}: {why}");
+            }
+            println!(
+                "wrote {} of {} pages into {} ({} packages, {} skipped); next: cetune annotate {}",
+                rep.written,
+                rep.found,
+                out.display(),
+                rep.per_package.len(),
+                rep.skipped.len(),
+                out.display()
+            );
+            for (p, n) in rep.per_package.iter().take(30) {
+                println!("    {p:<30} {n}");
+            }
+            if rep.per_package.len() > 30 {
+                println!("    ... ({} more)", rep.per_package.len() - 30);
+            }
+            Ok(())
+        }
         Action::Stats { dir, quiet, limits } => stats(&dir, quiet, limits.limits()?),
     }
 }
 
 fn stats(dir: &std::path::Path, quiet: bool, limits: crate::limits::Limits) -> Result<()> {
+    let pages = native::list_pages(dir)?;
+    let with_gold = pages.iter().filter(|p| p.gold.exists()).count();
+    println!("pages with gold: {with_gold} of {} ({} without)", pages.len(), pages.len() - with_gold);
+    if with_gold == 0 {
+        println!("no page has a gold text yet: mark them with `cetune annotate {}`", dir.display());
+        return Ok(());
+    }
     let mut set = native::open(dir, false)?;
     set.limits = limits;
     let bar = Progress::new(set.docs.len() as u64, "stats", quiet);

@@ -2,6 +2,7 @@
 //! library calls and printing. No algorithm lives here. Imports from the crate: `everything`
 //! (the command line is the one place that wires the library's steps together).
 
+mod annotate;
 mod common;
 mod compare;
 mod evaluate;
@@ -44,6 +45,9 @@ pub enum Command {
     Compare(compare::Args),
     /// Rebuild a run's tables and plots from its folder.
     Report(report::Args),
+    /// Mark the main content of a gold set's pages in a local web page, pre-filled by an
+    /// extractor (or, with --effort, count the block toggles a pre-fill leaves).
+    Annotate(annotate::Args),
 }
 
 /// Runs a parsed command line.
@@ -56,5 +60,6 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Optimise(a) => optimise::run(*a),
         Command::Compare(a) => compare::run(a),
         Command::Report(a) => report::run(a),
+        Command::Annotate(a) => annotate::run(a),
     }
 }

@@ -87,6 +87,22 @@ fn extract(html: &str, ex: &dyn Extractor, limits: &Limits, out: &mut Outcome) {
 /// The page of a JSONL line: an object with an `html` string and optional `id` and `url`
 /// (strings or numbers), which replace the item's.
 fn json_page(line: &[u8], out: &mut Outcome) -> std::result::Result<String, String> {
+    let (id, url, html) = json_line(line)?;
+    if let Some(id) = id {
+        out.rel = out.rel.join(crate::paths::component(&id));
+        out.id = id;
+    } else if let Some(line_no) = out.id.rsplit(':').next() {
+        out.rel = out.rel.join(line_no);
+    }
+    if let Some(url) = url {
+        out.url = Some(url);
+    }
+    html
+}
+
+/// A JSONL line's optional `id` and `url` (strings or numbers) and its `html` (newlines
+/// normalised, or why there is none), or why the line is not a JSON object.
+pub fn json_line(line: &[u8]) -> JsonPage {
     let v: serde_json::Value = serde_json::from_slice(line).map_err(|e| format!("not a JSON object: {e}"))?;
     let obj = v.as_object().ok_or("not a JSON object")?;
     let text = |k: &str| match obj.get(k) {
@@ -94,25 +110,20 @@ fn json_page(line: &[u8], out: &mut Outcome) -> std::result::Result<String, Stri
         Some(n @ serde_json::Value::Number(_)) => Some(n.to_string()),
         _ => None,
     };
-    if let Some(id) = text("id") {
-        out.rel = out.rel.join(crate::paths::component(&id));
-        out.id = id;
-    } else if let Some(line_no) = out.id.rsplit(':').next() {
-        out.rel = out.rel.join(line_no);
-    }
-    if let Some(url) = text("url") {
-        out.url = Some(url);
-    }
-    match obj.get("html") {
+    let html = match obj.get("html") {
         Some(serde_json::Value::String(s)) => Ok(decode::normalise_newlines(s.clone())),
         Some(_) => Err("\"html\" is not a string".into()),
         None => Err("no \"html\" field".into()),
-    }
+    };
+    Ok((text("id"), text("url"), html))
 }
+
+/// A JSONL line: its `id`, `url` and `html` (or why there is no page), or why it is no object.
+pub type JsonPage = std::result::Result<(Option<String>, Option<String>, std::result::Result<String, String>), String>;
 
 /// A WARC page: the HTTP header's charset decides only when the page itself gives no evidence
 /// (no BOM, not valid UTF-8, no declared charset); otherwise the usual order of `decode_html`.
-fn decode_http(bytes: &[u8], charset: Option<&'static encoding_rs::Encoding>) -> String {
+pub fn decode_http(bytes: &[u8], charset: Option<&'static encoding_rs::Encoding>) -> String {
     match charset {
         Some(enc)
             if encoding_rs::Encoding::for_bom(bytes).is_none()
@@ -126,7 +137,7 @@ fn decode_http(bytes: &[u8], charset: Option<&'static encoding_rs::Encoding>) ->
 }
 
 /// Binary data decoded as text is full of control characters, which HTML never holds.
-fn looks_binary(text: &str) -> bool {
+pub fn looks_binary(text: &str) -> bool {
     let (mut n, mut ctrl) = (0usize, 0usize);
     for c in text.chars().take(8192) {
         n += 1;

@@ -287,6 +287,14 @@ impl Document {
         (Document { source, dom, lang: self.lang.clone(), words, stoplist: self.stoplist, id: 0 }, back)
     }
 
+    /// The page re-serialised for display with each DOM text unit wrapped in a `<span
+    /// data-u="K">` (plus the attributes `wrap(K)` returns), within the same budgets as
+    /// [`Document::parse_limited`], so that K is the unit of this page's [`Dom::texts`].
+    pub fn marked_html(html: &str, limits: &Limits, wrap: &dyn Fn(u32) -> String) -> String {
+        let (html, _) = budget::apply(html, limits);
+        parse::marked(&html, wrap)
+    }
+
     /// The units of a view.
     pub fn units(&self, view: View) -> &Units {
         match view {

@@ -510,10 +510,162 @@ fn flatten(doc: &Html) -> Dom {
     dom
 }
 
+/// Elements a marked-up page leaves out with their content: code, and what could navigate or
+/// reframe the page (`meta` refresh, `base`).
+const MARK_DROPPED: &[&str] = &["script", "base", "frame", "frameset", "iframe", "object", "embed", "applet"];
+
+/// Void elements: no end tag.
+const VOID: &[&str] =
+    &["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"];
+
+/// Escapes text (`attr`: also quotes) for HTML output.
+fn escape_into(s: &str, attr: bool, out: &mut String) {
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' if !attr => out.push_str("&lt;"),
+            '>' if !attr => out.push_str("&gt;"),
+            '"' if attr => out.push_str("&quot;"),
+            '\u{a0}' => out.push_str("&nbsp;"),
+            c => out.push(c),
+        }
+    }
+}
+
+/// The page re-serialised with every rendered text node (each text unit of [`parse`], in the
+/// same order) wrapped in `<span data-u="K">`, K being the unit's index; `wrap(K)` may add
+/// attributes to that span (returned as ` name="value"` text). Scripts, `meta http-equiv`,
+/// `base`, frames and embedded objects are left out; the rest is kept as parsed (comments
+/// dropped). For showing a page with its text units addressable from outside (annotation).
+pub fn marked(html: &str, wrap: &dyn Fn(u32) -> String) -> String {
+    use html5ever::tendril::TendrilSink;
+    let html = limit_depth(html);
+    let doc = html5ever::driver::parse_document(scraper::HtmlTreeSink::new(Html::new_document()), Default::default())
+        .one(html.as_ref());
+    let mut out = String::with_capacity(html.len() + html.len() / 4);
+    out.push_str("<!DOCTYPE html>");
+    // `skip`: a subtree whose text is never text (copied without spans); `drop`: left out.
+    let (mut skip, mut drop): (Option<ego_tree::NodeId>, Option<ego_tree::NodeId>) = (None, None);
+    let mut raw = 0u32; // open raw-text elements (style, textarea, ...): no markup inside
+    let mut unit = 0u32;
+    let mut buf = String::new();
+    for edge in doc.tree.root().traverse() {
+        match edge {
+            ego_tree::iter::Edge::Open(n) => {
+                if drop.is_some() {
+                    continue;
+                }
+                match n.value() {
+                    HNode::Element(el) => {
+                        let name = el.name();
+                        let lower = name.to_ascii_lowercase();
+                        if MARK_DROPPED.contains(&lower.as_str())
+                            || (lower == "meta" && el.attr("http-equiv").is_some())
+                        {
+                            drop = Some(n.id());
+                            continue;
+                        }
+                        if skip.is_none() && skipped(el) {
+                            skip = Some(n.id());
+                        }
+                        out.push('<');
+                        out.push_str(name);
+                        for (k, v) in el.attrs() {
+                            if k.to_ascii_lowercase().starts_with("on") {
+                                continue;
+                            }
+                            out.push(' ');
+                            out.push_str(k);
+                            out.push_str("=\"");
+                            escape_into(v, true, &mut out);
+                            out.push('"');
+                        }
+                        out.push('>');
+                        if matches!(lower.as_str(), "style" | "textarea" | "title" | "xmp" | "plaintext" | "noscript") {
+                            raw += 1;
+                        }
+                    }
+                    HNode::Text(txt) => {
+                        if raw > 0 && skip.is_some() {
+                            // style content: verbatim (escaping would break the CSS).
+                            let in_style = n.parent().and_then(|p| p.value().as_element()).is_some_and(|e| {
+                                e.name().eq_ignore_ascii_case("style") || e.name().eq_ignore_ascii_case("noscript")
+                            });
+                            if in_style {
+                                out.push_str(&txt.replace("</", "<\\/"));
+                            } else {
+                                escape_into(txt, false, &mut out);
+                            }
+                            continue;
+                        }
+                        collapse(txt, &mut buf);
+                        if skip.is_some() || buf.is_empty() {
+                            escape_into(txt, false, &mut out);
+                            continue;
+                        }
+                        if raw > 0 {
+                            // A text unit inside a textarea: no span can go there.
+                            escape_into(txt, false, &mut out);
+                        } else {
+                            out.push_str(&format!("<span data-u=\"{unit}\"{}>", wrap(unit)));
+                            escape_into(txt, false, &mut out);
+                            out.push_str("</span>");
+                        }
+                        unit += 1;
+                    }
+                    _ => {}
+                }
+            }
+            ego_tree::iter::Edge::Close(n) => {
+                if let Some(id) = drop {
+                    if id == n.id() {
+                        drop = None;
+                    }
+                    continue;
+                }
+                if let HNode::Element(el) = n.value() {
+                    let lower = el.name().to_ascii_lowercase();
+                    if matches!(lower.as_str(), "style" | "textarea" | "title" | "xmp" | "plaintext" | "noscript") {
+                        raw = raw.saturating_sub(1);
+                    }
+                    if !VOID.contains(&lower.as_str()) {
+                        out.push_str("</");
+                        out.push_str(el.name());
+                        out.push('>');
+                    }
+                }
+                if skip == Some(n.id()) {
+                    skip = None;
+                }
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::document::lang::detect_language;
+
+    #[test]
+    fn the_marked_page_wraps_exactly_the_text_units_in_order() {
+        let page = "<html><head><title>T</title><style>p>b{color:red}</style><script>x()</script>\
+                    <meta http-equiv=refresh content=0></head><body onload=x()><p>One <b>two</b></p>\
+                    <div hidden>gone</div><ul><li>three &amp; four</li></ul></body></html>";
+        let dom = parse(page);
+        let m = marked(page, &|u| format!(" data-b=\"{}\"", u * 10));
+        assert!(!m.contains("<script") && !m.contains("refresh") && !m.contains("onload"), "{m}");
+        assert!(m.contains("p>b{color:red}"), "style kept verbatim: {m}");
+        assert!(m.contains("<div hidden=\"\">gone</div>"), "{m}");
+        for u in 0..dom.texts.len() {
+            let at = m.find(&format!("data-u=\"{u}\" data-b=\"{}\">", u * 10)).unwrap();
+            let rest = &m[at..];
+            let text = &rest[rest.find('>').unwrap() + 1..rest.find("</span>").unwrap()];
+            assert_eq!(text.replace("&amp;", "&").trim(), dom.texts.get(u));
+        }
+        assert!(!m.contains(&format!("data-u=\"{}\"", dom.texts.len())));
+    }
 
     #[test]
     fn flattens_rendered_text_with_link_flags() {

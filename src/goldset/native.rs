@@ -22,6 +22,30 @@ pub struct DocMeta {
     /// ISO 639-1 language.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lang: Option<String>,
+    /// How its gold text was made with `cetune annotate`: who, from which pre-fill, when.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotated: Option<Annotated>,
+}
+
+/// The record `cetune annotate` keeps of a saved gold text.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Annotated {
+    /// Who saved it (the user name of the process).
+    pub by: String,
+    /// The extractor that pre-filled the blocks (`full`, `density`, a parameter file).
+    pub prefill: String,
+    /// When it was saved (UTC, ISO 8601).
+    pub at: String,
+    /// Blocks kept of blocks shown, and blocks the user toggled away from the pre-fill.
+    #[serde(default)]
+    pub kept: usize,
+    /// Blocks shown.
+    #[serde(default)]
+    pub blocks: usize,
+    /// Blocks whose state differs from the pre-fill.
+    #[serde(default)]
+    pub changed: usize,
 }
 
 /// The optional `goldset.yaml` of a native gold set.
@@ -101,6 +125,64 @@ fn list_dir(dir: &Path) -> Result<Vec<PathBuf>> {
     }
     out.sort();
     Ok(out)
+}
+
+/// One page file of a gold-set folder, with or without its gold text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageFile {
+    /// Its package (folder) name.
+    pub package: String,
+    /// Its id (the file stem).
+    pub id: String,
+    /// The page file.
+    pub page: PathBuf,
+    /// Where its gold text is (or goes): `<package>/<id>.txt`.
+    pub gold: PathBuf,
+}
+
+/// Every page of a gold-set folder in package and name order, whether it has a gold text yet or
+/// not (for annotation and `goldset stats`); several files of one id give the preferred one.
+pub fn list_pages(root: &Path) -> Result<Vec<PageFile>> {
+    if !root.is_dir() {
+        return Err(super::not_found(root));
+    }
+    let mut out = Vec::new();
+    for pkg_dir in list_dir(root)? {
+        let pkg = pkg_dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        if !pkg_dir.is_dir() || pkg.starts_with('.') {
+            continue;
+        }
+        let mut best: BTreeMap<String, (usize, PathBuf)> = BTreeMap::new();
+        let mut ids = Vec::new();
+        for f in list_dir(&pkg_dir)? {
+            let name = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            if not_regular(&f).is_some() {
+                continue;
+            }
+            let Some((id, rank)) = stem_of(&name) else { continue };
+            match best.get(id) {
+                Some((r, _)) if *r <= rank => {}
+                Some(_) => {
+                    best.insert(id.to_string(), (rank, f));
+                }
+                None => {
+                    ids.push(id.to_string());
+                    best.insert(id.to_string(), (rank, f));
+                }
+            }
+        }
+        for id in ids {
+            let (_, page) = best.remove(&id).unwrap_or_default();
+            let gold = pkg_dir.join(format!("{id}.txt"));
+            out.push(PageFile { package: pkg.clone(), id, page, gold });
+        }
+    }
+    Ok(out)
+}
+
+/// Reads a gold set's `goldset.yaml` (an empty manifest when there is none).
+pub fn manifest(root: &Path) -> Result<Manifest> {
+    read_manifest(root)
 }
 
 /// Loads a native gold set. Pages without a gold text, or whose gold has no word, are skipped
@@ -236,7 +318,9 @@ pub struct Writer {
 /// records where the set came from.
 fn written_by_cetune(dir: &Path) -> bool {
     read_manifest(dir).is_ok_and(|m| {
-        m.source.as_deref().is_some_and(|s| s.starts_with("imported from") || s.starts_with("stratified sample"))
+        m.source.as_deref().is_some_and(|s| {
+            s.starts_with("imported from") || s.starts_with("stratified sample") || s.starts_with("new gold set from")
+        })
     })
 }
 
@@ -273,6 +357,19 @@ impl Writer {
 
     /// Writes one document: page bytes (gzip-compressed when `gz`), gold text, metadata.
     pub fn add(&mut self, package: &str, id: &str, page: &[u8], gz: bool, gold: &str, meta: DocMeta) -> Result<()> {
+        self.add_page(package, id, page, gz, Some(gold), meta)
+    }
+
+    /// Writes one page, with its gold text when there is one (`goldset new` writes none).
+    pub fn add_page(
+        &mut self,
+        package: &str,
+        id: &str,
+        page: &[u8],
+        gz: bool,
+        gold: Option<&str>,
+        meta: DocMeta,
+    ) -> Result<()> {
         let dir = self.building.join(package);
         std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, "create package folder", e))?;
         let page_path = dir.join(if gz { format!("{id}.html.gz") } else { format!("{id}.html") });
@@ -284,8 +381,10 @@ impl Writer {
             page.to_vec()
         };
         std::fs::write(&page_path, bytes).map_err(|e| Error::io(&page_path, "write", e))?;
-        let gold_path = dir.join(format!("{id}.txt"));
-        std::fs::write(&gold_path, gold).map_err(|e| Error::io(&gold_path, "write", e))?;
+        if let Some(gold) = gold {
+            let gold_path = dir.join(format!("{id}.txt"));
+            std::fs::write(&gold_path, gold).map_err(|e| Error::io(&gold_path, "write", e))?;
+        }
         if meta != DocMeta::default() {
             self.manifest.documents.insert(format!("{package}/{id}"), meta);
         }
@@ -347,7 +446,7 @@ pub fn copy_docs(set: &GoldSet, docs: &[&GoldDoc], out: &Path, source: String, f
             &page,
             gz,
             &d.gold,
-            DocMeta { url: d.url.clone(), lang: d.lang.clone() },
+            DocMeta { url: d.url.clone(), lang: d.lang.clone(), annotated: None },
         )?;
     }
     w.finish()
@@ -424,7 +523,7 @@ mod tests {
             b"<p>Gr\xc3\xbc\xc3\x9fe</p>",
             true,
             "Grüße",
-            DocMeta { url: Some("http://x".into()), lang: Some("de".into()) },
+            DocMeta { url: Some("http://x".into()), lang: Some("de".into()), ..Default::default() },
         )
         .unwrap();
         w.finish().unwrap();

@@ -47,23 +47,34 @@ pub fn allocate(sizes: &[usize], n: usize) -> Vec<usize> {
 /// Draws a stratified sample of `n` documents. With more packages than `n`, `n` packages are
 /// drawn (larger packages more likely) and one document is taken from each.
 pub fn sample(set: &GoldSet, n: usize, seed: u64) -> Vec<&GoldDoc> {
+    let packages: Vec<usize> = set.docs.iter().map(|d| d.package).collect();
+    let mut picked: Vec<&GoldDoc> =
+        sample_indices(&packages, set.packages.len(), n, seed).into_iter().map(|i| &set.docs[i]).collect();
+    picked.sort_by(|a, b| (a.package, &a.id).cmp(&(b.package, &b.id)));
+    picked
+}
+
+/// The stratified draw of [`sample`] over items given by their package numbers (below
+/// `n_packages`): the indices of the items drawn, in no particular order. Used for gold sets and
+/// for the pages of `goldset new --sample`.
+pub fn sample_indices(packages: &[usize], n_packages: usize, n: usize, seed: u64) -> Vec<usize> {
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut by_pkg: Vec<Vec<&GoldDoc>> = vec![Vec::new(); set.packages.len()];
-    for d in &set.docs {
-        by_pkg[d.package].push(d);
+    let mut by_pkg: Vec<Vec<usize>> = vec![Vec::new(); n_packages];
+    for (i, &p) in packages.iter().enumerate() {
+        by_pkg[p].push(i);
     }
     let sizes: Vec<usize> = by_pkg.iter().map(Vec::len).collect();
-    let mut picked: Vec<&GoldDoc> = Vec::new();
-    if n < set.packages.len() {
-        let mut docs: Vec<&GoldDoc> = set.docs.iter().collect();
+    let mut picked: Vec<usize> = Vec::new();
+    if n < n_packages {
+        let mut docs: Vec<usize> = (0..packages.len()).collect();
         docs.shuffle(&mut rng);
-        let mut seen = vec![false; set.packages.len()];
+        let mut seen = vec![false; n_packages];
         for d in docs {
             if picked.len() == n {
                 break;
             }
-            if !seen[d.package] {
-                seen[d.package] = true;
+            if !seen[packages[d]] {
+                seen[packages[d]] = true;
                 picked.push(d);
             }
         }
@@ -77,7 +88,6 @@ pub fn sample(set: &GoldSet, n: usize, seed: u64) -> Vec<&GoldDoc> {
             picked.extend(&docs[..k]);
         }
     }
-    picked.sort_by(|a, b| (a.package, &a.id).cmp(&(b.package, &b.id)));
     picked
 }
 

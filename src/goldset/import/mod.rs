@@ -133,7 +133,7 @@ pub fn import(format: Format, src: &Path, out: &Path, opts: &Options) -> Result<
             html.as_bytes(),
             gz,
             &gold,
-            DocMeta { url: it.url.filter(|u| !u.is_empty()), lang: None },
+            DocMeta { url: it.url.filter(|u| !u.is_empty()), ..Default::default() },
         )?;
         *rep.per_package.entry(it.package).or_default() += 1;
         rep.imported += 1;

@@ -1,0 +1,469 @@
+//! The annotation server: a small synchronous HTTP server (tiny_http) that answers one request
+//! at a time, so saves never interleave. Every request must carry the run's random token (`t=`
+//! in the query; a save also in the `X-Cetune-Token` header, which no other site's page can set
+//! without a CORS preflight this server never answers); page ids are looked up in the list of
+//! the gold set's pages made at start, never joined to a path, so no request reaches a file
+//! outside the set. The annotated page is served re-serialised without scripts, under a
+//! Content-Security-Policy that forbids scripts and every remote load, into a sandboxed frame.
+
+use super::{Block, block_of_units, blocks, gold_blocks, gold_text, prefill};
+use crate::document::Document;
+use crate::error::{Error, Result};
+use crate::extract::Extractor;
+use crate::goldset::native::{self, Annotated, PageFile};
+use crate::limits::Limits;
+use rayon::prelude::*;
+use serde_json::{Value, json};
+use std::collections::{HashMap, HashSet};
+use std::net::{IpAddr, SocketAddr, TcpListener};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+const APP_HTML: &str = include_str!("app.html");
+const APP_JS: &str = include_str!("app.js");
+const APP_CSS: &str = include_str!("app.css");
+
+/// The policy of the annotated page: no script, no remote load of any kind, no form, no base.
+pub const FRAME_CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:; base-uri 'none'; form-action 'none'; sandbox";
+/// The policy of the app itself: its own script and style only.
+pub const APP_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; frame-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/// How the server runs.
+pub struct Config {
+    /// The gold-set folder.
+    pub root: PathBuf,
+    /// The pre-fill extractor.
+    pub prefill: Box<dyn Extractor>,
+    /// What it is (`full`, `density`, `combine (results/x/best.yaml)`), recorded with each save.
+    pub prefill_label: String,
+    /// The address to listen on (127.0.0.1 unless `--listen`).
+    pub listen: IpAddr,
+    /// The port (0: any free one).
+    pub port: u16,
+    /// The page budgets.
+    pub limits: Limits,
+    /// Who saves (recorded in `goldset.yaml`).
+    pub user: String,
+    /// The token (random unless a test sets it).
+    pub token: Option<String>,
+}
+
+/// A parsed page, kept while the user works on it.
+struct Parsed {
+    html: String,
+    blocks: Vec<Block>,
+    unit_block: Vec<u32>,
+    prefill: Vec<bool>,
+}
+
+/// The state of a running annotation session.
+pub struct App {
+    cfg: Config,
+    token: String,
+    pages: Vec<PageFile>,
+    index: HashMap<String, usize>,
+    /// Pages left out at start: `package/id`, why.
+    pub errors: Vec<(String, String)>,
+    opened: HashSet<usize>,
+    cache: Vec<(usize, Arc<Parsed>)>,
+}
+
+/// One HTTP answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reply {
+    /// Status code.
+    pub status: u16,
+    /// Content type.
+    pub ctype: &'static str,
+    /// Body.
+    pub body: Vec<u8>,
+    /// The Content-Security-Policy, if any.
+    pub csp: Option<&'static str>,
+}
+
+impl Reply {
+    fn json(status: u16, v: Value) -> Reply {
+        Reply { status, ctype: "application/json; charset=utf-8", body: v.to_string().into_bytes(), csp: None }
+    }
+    fn text(status: u16, s: &str) -> Reply {
+        Reply { status, ctype: "text/plain; charset=utf-8", body: s.as_bytes().to_vec(), csp: None }
+    }
+}
+
+/// A random token of 128 bits, hex.
+fn random_token() -> String {
+    use rand::RngExt;
+    let mut rng = rand::rng();
+    format!("{:016x}{:016x}", rng.random::<u64>(), rng.random::<u64>())
+}
+
+/// UTC time as ISO 8601 (`2026-01-02T03:04:05Z`).
+fn iso_now() -> String {
+    let t = crate::store::timestamp(); // YYYYMMDD-HHMMSS
+    format!("{}-{}-{}T{}:{}:{}Z", &t[0..4], &t[4..6], &t[6..8], &t[9..11], &t[11..13], &t[13..15])
+}
+
+/// Refuses a gold-set folder (or package folder) the process cannot write into.
+fn check_writable(dir: &Path) -> Result<()> {
+    let probe = dir.join(format!(".cetune-annotate-probe-{}", std::process::id()));
+    match std::fs::File::create(&probe) {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+            Ok(())
+        }
+        Err(e) => Err(Error::config(format!(
+            "gold-set folder is not writable ({e}): annotate needs to save gold texts there"
+        ))
+        .with_path(dir)),
+    }
+}
+
+/// Decodes a URL query component.
+fn unescape(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < b.len() => {
+                match u8::from_str_radix(std::str::from_utf8(&b[i + 1..i + 3]).unwrap_or("zz"), 16) {
+                    Ok(v) => {
+                        out.push(v);
+                        i += 2;
+                    }
+                    Err(_) => out.push(b'%'),
+                }
+            }
+            c => out.push(c),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The path and query parameters of a request URL.
+pub fn split_url(url: &str) -> (String, HashMap<String, String>) {
+    let (path, query) = url.split_once('?').unwrap_or((url, ""));
+    let query = query.split('#').next().unwrap_or("");
+    let mut q = HashMap::new();
+    for kv in query.split('&').filter(|s| !s.is_empty()) {
+        let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+        q.insert(unescape(k), unescape(v));
+    }
+    (unescape(path), q)
+}
+
+/// Compares two strings in time independent of where they differ.
+fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+impl App {
+    /// Opens the gold set: lists its pages, refuses a folder it cannot write, and reads and
+    /// parses every page once, leaving out (and listing) those that cannot be decoded or parsed.
+    pub fn new(cfg: Config) -> Result<App> {
+        let all = native::list_pages(&cfg.root)?;
+        check_writable(&cfg.root)?;
+        let mut dirs: Vec<&Path> = all.iter().filter_map(|p| p.gold.parent()).collect();
+        dirs.dedup();
+        for d in dirs {
+            check_writable(d)?;
+        }
+        if all.is_empty() {
+            return Err(Error::config("no pages: expected package folders holding <id>.html (or .html.gz)")
+                .with_path(&cfg.root));
+        }
+        let limits = cfg.limits.clone();
+        let checks: Vec<Option<String>> = all.par_iter().map(|p| read_and_parse(p, &limits).err()).collect();
+        let mut pages = Vec::new();
+        let mut errors = Vec::new();
+        for (p, e) in all.into_iter().zip(checks) {
+            match e {
+                Some(e) => errors.push((format!("{}/{}", p.package, p.id), e)),
+                None => pages.push(p),
+            }
+        }
+        if pages.is_empty() {
+            return Err(
+                Error::input(format!("no page of the gold set can be read: {}", errors[0].1)).with_path(&cfg.root)
+            );
+        }
+        let index = pages.iter().enumerate().map(|(i, p)| (format!("{}/{}", p.package, p.id), i)).collect();
+        let token = cfg.token.clone().unwrap_or_else(random_token);
+        Ok(App { cfg, token, pages, index, errors, opened: HashSet::new(), cache: Vec::new() })
+    }
+
+    /// The run's token.
+    pub fn token(&self) -> &str {
+        &self.token
+    }
+
+    /// The pages that can be annotated.
+    pub fn pages(&self) -> usize {
+        self.pages.len()
+    }
+
+    fn parsed(&mut self, i: usize) -> std::result::Result<Arc<Parsed>, String> {
+        if let Some((_, p)) = self.cache.iter().find(|(k, _)| *k == i) {
+            return Ok(p.clone());
+        }
+        let page = &self.pages[i];
+        let html = read_and_parse(page, &self.cfg.limits)?;
+        let ex = &self.cfg.prefill;
+        let limits = &self.cfg.limits;
+        let p = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let doc = Document::parse_limited(&html, limits).0;
+            let b = blocks(&doc);
+            let pre = prefill(&doc, &b, ex.as_ref());
+            (block_of_units(&b), b, pre)
+        }))
+        .map_err(|_| "the extractor failed on this page".to_string())?;
+        let parsed = Arc::new(Parsed { html, unit_block: p.0, blocks: p.1, prefill: p.2 });
+        self.cache.insert(0, (i, parsed.clone()));
+        self.cache.truncate(4);
+        Ok(parsed)
+    }
+
+    fn state(&self, i: usize) -> &'static str {
+        if self.pages[i].gold.exists() {
+            "saved"
+        } else if self.opened.contains(&i) {
+            "pre-filled"
+        } else {
+            "no gold"
+        }
+    }
+
+    /// Answers one request: `method`, the URL (path and query), the `X-Cetune-Token` header and
+    /// the body.
+    pub fn handle(&mut self, method: &str, url: &str, header_token: Option<&str>, body: &[u8]) -> Reply {
+        let (path, q) = split_url(url);
+        if !q.get("t").is_some_and(|t| same(t, &self.token)) {
+            return Reply::text(403, "forbidden: this request does not carry the session's token");
+        }
+        let page = |app: &App| q.get("id").and_then(|id| app.index.get(id).copied());
+        match (method, path.as_str()) {
+            ("GET", "/") => Reply {
+                status: 200,
+                ctype: "text/html; charset=utf-8",
+                body: APP_HTML.replace("{{TOKEN}}", &self.token).into_bytes(),
+                csp: Some(APP_CSP),
+            },
+            ("GET", "/app.js") => {
+                Reply { status: 200, ctype: "text/javascript; charset=utf-8", body: APP_JS.into(), csp: None }
+            }
+            ("GET", "/app.css") => {
+                Reply { status: 200, ctype: "text/css; charset=utf-8", body: APP_CSS.into(), csp: None }
+            }
+            ("GET", "/api/pages") => {
+                let list: Vec<Value> = (0..self.pages.len())
+                    .map(|i| json!({"id": format!("{}/{}", self.pages[i].package, self.pages[i].id), "state": self.state(i)}))
+                    .collect();
+                let errors: Vec<Value> = self.errors.iter().map(|(id, e)| json!({"id": id, "error": e})).collect();
+                let saved = (0..self.pages.len()).filter(|&i| self.state(i) == "saved").count();
+                Reply::json(
+                    200,
+                    json!({"name": self.cfg.root.file_name().map(|n| n.to_string_lossy().into_owned()),
+                           "prefill": self.cfg.prefill_label, "pages": list, "errors": errors, "saved": saved}),
+                )
+            }
+            ("GET", "/api/page") => {
+                let Some(i) = page(self) else { return Reply::text(404, "no such page in this gold set") };
+                let p = match self.parsed(i) {
+                    Ok(p) => p,
+                    Err(e) => return Reply::json(422, json!({"error": e})),
+                };
+                // A page with a gold text shows that text's blocks; others the pre-fill.
+                let gold = std::fs::read(&self.pages[i].gold).ok().map(|b| String::from_utf8_lossy(&b).into_owned());
+                let keep = match &gold {
+                    Some(g) => gold_blocks(&p.blocks, g, Default::default()),
+                    None => p.prefill.clone(),
+                };
+                self.opened.insert(i);
+                let blocks: Vec<Value> = p
+                    .blocks
+                    .iter()
+                    .zip(&keep)
+                    .zip(&p.prefill)
+                    .map(|((b, k), pre)| json!({"text": b.text, "keep": k, "prefill": pre, "words": b.tokens}))
+                    .collect();
+                Reply::json(
+                    200,
+                    json!({"id": q.get("id"), "state": self.state(i), "from": if gold.is_some() {"gold"} else {"prefill"},
+                           "prefill": self.cfg.prefill_label, "blocks": blocks}),
+                )
+            }
+            ("GET", "/frame") => {
+                let Some(i) = page(self) else { return Reply::text(404, "no such page in this gold set") };
+                let p = match self.parsed(i) {
+                    Ok(p) => p,
+                    Err(e) => return Reply::text(422, &e),
+                };
+                let wrap = |u: u32| {
+                    let Some(&b) = p.unit_block.get(u as usize) else { return String::new() };
+                    if p.blocks[b as usize].first == u {
+                        format!(" data-b=\"{b}\" id=\"b{b}\"")
+                    } else {
+                        format!(" data-b=\"{b}\"")
+                    }
+                };
+                let marked = Document::marked_html(&p.html, &self.cfg.limits, &wrap);
+                let mut css = String::from("<style>[data-b]{scroll-margin:40vh}");
+                let rules: Vec<String> =
+                    (0..p.blocks.len()).map(|b| format!("html:has(#b{b}:target) [data-b=\"{b}\"]")).collect();
+                css.push_str(&rules.join(","));
+                css.push_str(
+                    "{background:#ffe066 !important;color:#000 !important;outline:2px solid #e8590c !important}",
+                );
+                css.push_str("</style>");
+                let body = marked.replacen("<!DOCTYPE html>", &format!("<!DOCTYPE html>{css}"), 1);
+                Reply { status: 200, ctype: "text/html; charset=utf-8", body: body.into_bytes(), csp: Some(FRAME_CSP) }
+            }
+            ("POST", "/api/save") => {
+                if !header_token.is_some_and(|t| same(t, &self.token)) {
+                    return Reply::text(403, "forbidden: a save must carry the session's token in X-Cetune-Token");
+                }
+                self.save(body)
+            }
+            _ => Reply::text(404, "not found"),
+        }
+    }
+
+    fn save(&mut self, body: &[u8]) -> Reply {
+        let Ok(v) = serde_json::from_slice::<Value>(body) else { return Reply::text(400, "the body is not JSON") };
+        let Some(i) = v.get("id").and_then(Value::as_str).and_then(|id| self.index.get(id).copied()) else {
+            return Reply::text(404, "no such page in this gold set");
+        };
+        let Some(keep) = v.get("keep").and_then(Value::as_array) else { return Reply::text(400, "no \"keep\" list") };
+        let keep: Vec<bool> = keep.iter().map(|k| k.as_bool().unwrap_or(false)).collect();
+        let confirm = v.get("confirm").and_then(Value::as_bool).unwrap_or(false);
+        let p = match self.parsed(i) {
+            Ok(p) => p,
+            Err(e) => return Reply::json(422, json!({"error": e})),
+        };
+        if keep.len() != p.blocks.len() {
+            return Reply::text(
+                400,
+                &format!("\"keep\" has {} entries; the page has {} blocks", keep.len(), p.blocks.len()),
+            );
+        }
+        let page = &self.pages[i];
+        if page.gold.exists() && !confirm {
+            return Reply::json(
+                409,
+                json!({"exists": true, "message": "a gold text exists for this page: confirm to overwrite it"}),
+            );
+        }
+        let text = gold_text(&p.blocks, &keep);
+        if let Err(e) = crate::report::write_atomic(&page.gold, text.as_bytes()) {
+            return Reply::json(500, json!({"error": e.to_string()}));
+        }
+        let key = format!("{}/{}", page.package, page.id);
+        let changed =
+            keep.iter().zip(&p.prefill).zip(&p.blocks).filter(|((k, pre), b)| k != pre && b.tokens > 0).count();
+        let record = Annotated {
+            by: self.cfg.user.clone(),
+            prefill: self.cfg.prefill_label.clone(),
+            at: iso_now(),
+            kept: keep.iter().filter(|k| **k).count(),
+            blocks: keep.len(),
+            changed,
+        };
+        if let Err(e) = record_save(&self.cfg.root, &key, record) {
+            return Reply::json(
+                500,
+                json!({"error": format!("the gold text was saved, but goldset.yaml was not updated: {e}")}),
+            );
+        }
+        let words = crate::eval::words::tokens(&text, Default::default()).len();
+        Reply::json(200, json!({"saved": format!("{key}.txt"), "words": words, "changed": changed}))
+    }
+}
+
+/// Records a save in `goldset.yaml` (written atomically).
+fn record_save(root: &Path, key: &str, record: Annotated) -> Result<()> {
+    let mut m = native::manifest(root)?;
+    m.documents.entry(key.to_string()).or_default().annotated = Some(record);
+    crate::report::write_atomic(&root.join(native::MANIFEST), crate::yaml::to_string(&m)?.as_bytes())
+}
+
+/// Reads, decodes and parses a page: its text, or why it cannot be annotated.
+fn read_and_parse(p: &PageFile, limits: &Limits) -> std::result::Result<String, String> {
+    let bytes = crate::goldset::decode::read_bytes(&p.page, limits.max_page_bytes).map_err(|e| e.to_string())?;
+    let html = crate::goldset::decode::decode_html(&bytes).0;
+    if crate::collect::page::looks_binary(&html) {
+        return Err(format!("{}: binary data, not an HTML page", p.page.display()));
+    }
+    let units = std::panic::catch_unwind(|| Document::parse_limited(&html, limits).0.dom.texts.len())
+        .map_err(|_| format!("{}: the HTML parser failed on this page", p.page.display()))?;
+    if units == 0 {
+        return Err(format!("{}: no text on the page", p.page.display()));
+    }
+    Ok(html)
+}
+
+/// Runs the server until Ctrl-C (or `stop` is set): prints the URL, answers requests one at a
+/// time. A save in progress when Ctrl-C comes is finished first; files are written atomically.
+pub fn serve(mut app: App, stop: Arc<AtomicBool>) -> Result<()> {
+    let addr = SocketAddr::new(app.cfg.listen, app.cfg.port);
+    let listener = TcpListener::bind(addr).map_err(|e| Error::config(format!("cannot listen on {addr}: {e}")))?;
+    let local = listener.local_addr().map_err(|e| Error::config(format!("cannot listen on {addr}: {e}")))?;
+    let server = tiny_http::Server::from_listener(listener, None)
+        .map_err(|e| Error::config(format!("cannot listen on {addr}: {e}")))?;
+    let host = if local.ip().is_unspecified() { "127.0.0.1".to_string() } else { local.ip().to_string() };
+    let host = if host.contains(':') { format!("[{host}]") } else { host };
+    println!(
+        "annotating {} pages of {} ({} left out); pre-fill: {}",
+        app.pages(),
+        app.cfg.root.display(),
+        app.errors.len(),
+        app.cfg.prefill_label
+    );
+    println!("open http://{host}:{}/?t={}", local.port(), app.token());
+    println!("(Ctrl-C stops the server)");
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    while !stop.load(Ordering::SeqCst) {
+        let req = match server.recv_timeout(std::time::Duration::from_millis(100)) {
+            Ok(Some(r)) => r,
+            Ok(None) => continue,
+            Err(e) => return Err(Error::input(format!("the server stopped: {e}"))),
+        };
+        handle_request(&mut app, req);
+    }
+    println!("stopped");
+    Ok(())
+}
+
+fn handle_request(app: &mut App, mut req: tiny_http::Request) {
+    let method = req.method().as_str().to_string();
+    let url = req.url().to_string();
+    let header_token =
+        req.headers().iter().find(|h| h.field.equiv("X-Cetune-Token")).map(|h| h.value.as_str().to_string());
+    let mut body = Vec::new();
+    use std::io::Read;
+    let too_big = req.as_reader().take(16 << 20).read_to_end(&mut body).is_err() || body.len() >= 16 << 20;
+    let reply = if too_big {
+        Reply::text(413, "request too large")
+    } else {
+        app.handle(&method, &url, header_token.as_deref(), &body)
+    };
+    let mut resp = tiny_http::Response::from_data(reply.body).with_status_code(reply.status);
+    let mut headers = vec![
+        ("Content-Type", reply.ctype.to_string()),
+        ("Cache-Control", "no-store".to_string()),
+        ("X-Content-Type-Options", "nosniff".to_string()),
+        ("Referrer-Policy", "no-referrer".to_string()),
+    ];
+    if let Some(csp) = reply.csp {
+        headers.push(("Content-Security-Policy", csp.to_string()));
+    }
+    for (k, v) in headers {
+        if let Ok(h) = tiny_http::Header::from_bytes(k.as_bytes(), v.as_bytes()) {
+            resp.add_header(h);
+        }
+    }
+    let _ = req.respond(resp);
+}
