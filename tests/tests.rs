@@ -3,6 +3,7 @@
 
 mod util;
 
+mod annotate;
 mod cli;
 mod collect;
 mod combine;

@@ -188,6 +188,18 @@ pub fn new_set(inputs: &[PathBuf], out: &Path, o: &Options) -> Result<Report> {
             rep.skipped.push((what, "binary data, not an HTML page".into()));
             continue;
         }
+        let units = std::panic::catch_unwind(|| Document::parse_limited(&html, &o.limits).0.dom.texts.len());
+        match units {
+            Err(_) => {
+                rep.skipped.push((what, "the HTML parser failed on this page".into()));
+                continue;
+            }
+            Ok(0) => {
+                rep.skipped.push((what, "no text on the page".into()));
+                continue;
+            }
+            Ok(_) => {}
+        }
         let url = declared_url(&html).or(json_url.clone()).or(item.url.clone());
         let is_file = file.is_some();
         let package = match o.by {
@@ -264,20 +276,6 @@ pub fn new_set(inputs: &[PathBuf], out: &Path, o: &Options) -> Result<Report> {
             },
             Data::Bytes(b) => b.clone(),
         };
-        let what = format!("{}/{}", f.package, f.id);
-        let html = decode_html(&bytes).0;
-        let units = std::panic::catch_unwind(|| Document::parse_limited(&html, &o.limits).0.dom.texts.len());
-        match units {
-            Err(_) => {
-                rep.skipped.push((what, "the HTML parser failed on this page".into()));
-                continue;
-            }
-            Ok(0) => {
-                rep.skipped.push((what, "no text on the page".into()));
-                continue;
-            }
-            Ok(_) => {}
-        }
         let meta = DocMeta { url: f.url.clone(), ..Default::default() };
         w.add_page(&f.package, &f.id, &bytes, false, None, meta)?;
         rep.written += 1;
