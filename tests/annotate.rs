@@ -631,6 +631,8 @@ fn the_app_in_a_real_browser_prefills_toggles_and_saves_the_kept_blocks() {
     // Saving again asks for confirmation in the page; Overwrite confirms.
     driver.keys(&["x", "s"]);
     driver.wait("return !document.getElementById('confirm').hidden");
+    let confirm_shot = base.join("annotate-confirm.png");
+    driver.screenshot(&confirm_shot);
     assert_eq!(std::fs::read_to_string(set.join("example-news.org/news.txt")).unwrap(), text);
     let b = driver.call("POST", "/element", Some(&json!({"using": "css selector", "value": "#overwrite"})));
     let bid = b.as_object().unwrap().values().next().unwrap().as_str().unwrap().to_string();
@@ -646,5 +648,6 @@ fn the_app_in_a_real_browser_prefills_toggles_and_saves_the_kept_blocks() {
     assert!(png.starts_with(b"\x89PNG") && png.len() > 20_000, "{} bytes", png.len());
     if let Ok(dir) = std::env::var("CETUNE_SCREENSHOTS") {
         std::fs::copy(&shot, Path::new(&dir).join("annotate.png")).unwrap();
+        std::fs::copy(&confirm_shot, Path::new(&dir).join("annotate-confirm.png")).unwrap();
     }
 }
