@@ -8,6 +8,7 @@
 //! - [`goldset`]: gold sets (packages of pages with their true main text), importers, sampling;
 //! - [`document`]: each page parsed once into a compact model;
 //! - [`collect`]: extraction over a user's collection (folders, JSONL, WARC), streamed in order;
+//! - [`annotate`]: new gold sets from one's own pages, the local annotation server, its effort;
 //! - [`extract`]: the extractor families, one trait;
 //! - [`params`]: the YAML parameter descriptions and settings;
 //! - [`limits`]: the per-page budgets (size, attributes, tags, parse time);

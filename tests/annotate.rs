@@ -27,18 +27,21 @@ impl Server {
             .args(["annotate", dir.to_str().unwrap(), "--port", "0", "--user", "tester"])
             .args(extra)
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
+            .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let out = BufReader::new(child.stdout.take().unwrap());
+        // Dropped (the process killed and waited for) if it never prints its URL.
+        let mut srv = Server { child, out, port: 0, token: String::new() };
         let mut line = String::new();
         loop {
             line.clear();
-            assert!(out.read_line(&mut line).unwrap() > 0, "annotate ended before printing its URL");
+            assert!(srv.out.read_line(&mut line).unwrap() > 0, "annotate ended before printing its URL");
             if let Some(url) = line.trim().strip_prefix("open http://127.0.0.1:") {
                 let (port, rest) = url.split_once('/').unwrap();
-                let token = rest.strip_prefix("?t=").unwrap().to_string();
-                return Server { child, out, port: port.parse().unwrap(), token };
+                srv.token = rest.strip_prefix("?t=").unwrap().to_string();
+                srv.port = port.parse().unwrap();
+                return srv;
             }
         }
     }

@@ -8,7 +8,7 @@
 //! starts a new one). A saved gold text is the kept blocks' text, blocks separated by a blank
 //! line. Imports from the crate: `document`, `extract`, `eval`, `goldset`, `collect` (the
 //! inputs of `goldset new`), `objective` (parsing gold documents for the effort measure),
-//! `params`, `report` (atomic writes), `store` (time stamps), `limits`, `paths` and `error`.
+//! `report` (atomic writes), `store` (time stamps), `yaml`, `limits`, `paths` and `error`.
 
 pub mod effort;
 pub mod new;

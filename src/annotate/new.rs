@@ -122,9 +122,12 @@ fn host_in_path(rel: &Path) -> Option<String> {
     parent
         .components()
         .filter_map(|c| c.as_os_str().to_str())
-        .filter(|c| c.contains('.') && !c.starts_with('.') && c.chars().any(|ch| ch.is_alphabetic()))
-        .filter(|c| c.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '.' || ch == '-'))
-        .next_back()
+        .rfind(|c| {
+            c.contains('.')
+                && !c.starts_with('.')
+                && c.chars().any(|ch| ch.is_alphabetic())
+                && c.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '.' || ch == '-')
+        })
         .map(|c| c.to_ascii_lowercase().trim_start_matches("www.").to_string())
 }
 
@@ -152,31 +155,30 @@ pub fn new_set(inputs: &[PathBuf], out: &Path, o: &Options) -> Result<Report> {
         let file = if let Payload::File(p) = &item.payload { Some(p.clone()) } else { None };
         let is_json = matches!(item.payload, Payload::JsonLine(_));
         // The page's bytes to write (None: the file is re-read) and its text.
-        let read: std::result::Result<(Option<Vec<u8>>, String, Option<String>, Option<String>), String> =
-            match item.payload {
-                Payload::File(p) => {
-                    read_bytes(&p, max).map(|b| (None, decode_html(&b).0, None, None)).map_err(|e| e.to_string())
-                }
-                Payload::Bytes(b) => unpack(b, max)
-                    .map(|b| {
-                        let t = decode_html(&b).0;
-                        (Some(b), t, None, None)
-                    })
-                    .map_err(|e| e.to_string()),
-                Payload::Http(b, cs) => unpack(b, max)
-                    .map(|b| {
-                        let t = decode_http(&b, cs);
-                        // A charset only the HTTP header named: write the decoded text, marked.
-                        let bytes = if t == decode_html(&b).0 { b } else { utf8_with_bom(&t) };
-                        (Some(bytes), t, None, None)
-                    })
-                    .map_err(|e| e.to_string()),
-                Payload::JsonLine(line) => match json_line(&line) {
-                    Ok((id, url, Ok(html))) => Ok((Some(utf8_with_bom(&html)), html, id, url)),
-                    Ok((_, _, Err(e))) | Err(e) => Err(e),
-                },
-                Payload::Error(e) => Err(e),
-            };
+        let read: std::result::Result<Read, String> = match item.payload {
+            Payload::File(p) => {
+                read_bytes(&p, max).map(|b| (None, decode_html(&b).0, None, None)).map_err(|e| e.to_string())
+            }
+            Payload::Bytes(b) => unpack(b, max)
+                .map(|b| {
+                    let t = decode_html(&b).0;
+                    (Some(b), t, None, None)
+                })
+                .map_err(|e| e.to_string()),
+            Payload::Http(b, cs) => unpack(b, max)
+                .map(|b| {
+                    let t = decode_http(&b, cs);
+                    // A charset only the HTTP header named: write the decoded text, marked.
+                    let bytes = if t == decode_html(&b).0 { b } else { utf8_with_bom(&t) };
+                    (Some(bytes), t, None, None)
+                })
+                .map_err(|e| e.to_string()),
+            Payload::JsonLine(line) => match json_line(&line) {
+                Ok((id, url, Ok(html))) => Ok((Some(utf8_with_bom(&html)), html, id, url)),
+                Ok((_, _, Err(e))) | Err(e) => Err(e),
+            },
+            Payload::Error(e) => Err(e),
+        };
         let (bytes, html, json_id, json_url) = match read {
             Ok(r) => r,
             Err(e) => {
@@ -291,6 +293,9 @@ pub fn new_set(inputs: &[PathBuf], out: &Path, o: &Options) -> Result<Report> {
     w.finish()?;
     Ok(rep)
 }
+
+/// A page read: the bytes to write (`None`: re-read the file), its text, a JSONL id and URL.
+type Read = (Option<Vec<u8>>, String, Option<String>, Option<String>);
 
 fn utf8_with_bom(s: &str) -> Vec<u8> {
     let mut b = "\u{feff}".as_bytes().to_vec();

@@ -175,7 +175,7 @@ impl App {
             return Err(Error::config("no pages: expected package folders holding <id>.html (or .html.gz)")
                 .with_path(&cfg.root));
         }
-        let limits = cfg.limits.clone();
+        let limits = cfg.limits;
         let checks: Vec<Option<String>> = all.par_iter().map(|p| read_and_parse(p, &limits).err()).collect();
         let mut pages = Vec::new();
         let mut errors = Vec::new();
@@ -466,4 +466,21 @@ fn handle_request(app: &mut App, mut req: tiny_http::Request) {
         }
     }
     let _ = req.respond(resp);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_are_split_and_decoded_and_a_folder_that_cannot_be_written_is_refused() {
+        let (path, q) = split_url("/api/page?id=a%2Fb+c&t=00#x");
+        assert_eq!((path.as_str(), q["id"].as_str(), q["t"].as_str()), ("/api/page", "a/b c", "00"));
+        assert_eq!(split_url("/%2e%2e/x").0, "/../x");
+        assert!(same("abc", "abc") && !same("abc", "abd") && !same("abc", "ab"));
+        let e = check_writable(Path::new("/proc/1")).unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        assert!(e.to_string().starts_with("/proc/1: gold-set folder is not writable"), "{e}");
+        assert_eq!(iso_now().len(), 20);
+    }
 }
