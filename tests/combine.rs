@@ -59,6 +59,64 @@ fn a_combination_runs_through_every_command_and_its_best_yaml_is_reusable() {
     assert!(cmp.contains("serial(lqf("), "{cmp}");
 }
 
+/// A user's own combination, not compiled in: members lqf and tccb, a vote with soft genes.
+const MY_COMBO: &str = "extractor: my-combo\n\
+members: [lqf, tccb]\n\
+parameters:\n\
+  - {name: v, type: float, min: 0, max: 2, step: 0.05, default: 1}\n\
+  - {name: lqf.soft, type: bool, default: false}\n\
+  - {name: lqf.weight, type: float, min: 0, max: 1, step: 0.05, default: 1}\n\
+  - {name: lqf.t, type: float, min: 0.05, max: 1.0, step: 0.01, default: 0.25}\n\
+  - {name: tccb.soft, type: bool, default: false}\n\
+  - {name: tccb.r, type: int, min: 2, max: 150, default: 25}\n\
+  - {name: tccb.t, type: float, min: 0.05, max: 0.99, step: 0.01, default: 0.75}\n";
+
+#[test]
+fn a_combination_that_is_not_compiled_in_has_a_best_yaml_that_loads_back_everywhere() {
+    let set = linky_set("combine-mine", 9);
+    let dir = beside(&set, "params");
+    let mine = dir.join("my-combo.yaml");
+    write(&mine, MY_COMBO);
+    let out = beside(&set, "run");
+    let (s, o) = (set.to_str().unwrap(), out.to_str().unwrap());
+    let args = ["--goldset", s, "--out", o, "--population", "6", "--max-generations", "2", "--seed", "3", "-q"];
+    cetune(&[&["optimise", "--params", mine.to_str().unwrap()][..], &args[..]].concat()).ok();
+    // The description file is gone: best.yaml must stand on its own.
+    std::fs::remove_file(&mine).unwrap();
+    let b = out.join("best.yaml");
+    let best = std::fs::read_to_string(&b).unwrap();
+    assert!(
+        best.contains("extractor: my-combo") && best.contains("members:") && best.contains("parameters:"),
+        "{best}"
+    );
+    let ev = beside(&set, "eval");
+    cetune(&["evaluate", "--goldset", s, "--params", b.to_str().unwrap(), "--out", ev.to_str().unwrap(), "-q"]).ok();
+    let rows = read_csv(&ev.join("per-document.csv"));
+    let mean: f64 = rows[1..].iter().map(|r| r[4].parse::<f64>().unwrap()).sum::<f64>() / (rows.len() - 1) as f64;
+    let fitness: f64 = best.lines().find_map(|l| l.trim().strip_prefix("fitness: ")).unwrap().parse().unwrap();
+    assert!((mean - fitness).abs() < 1e-6, "{mean} vs {fitness}");
+    let page = set.join("news/00.html");
+    let text = cetune(&["extract", "--params", b.to_str().unwrap(), page.to_str().unwrap()]).ok();
+    assert!(text.contains("opened again"), "{text}");
+    // And it is a description itself: a new run can start from it.
+    let again = beside(&set, "again");
+    let a = again.to_str().unwrap();
+    let args2 = ["--goldset", s, "--out", a, "--population", "4", "--max-generations", "1", "-q"];
+    cetune(&[&["optimise", "--params", b.to_str().unwrap()][..], &args2[..]].concat()).ok();
+    cetune(&["report", o]).ok();
+    cetune(&["compare", "--goldset", s, "--run", o, "--with-defaults", "-q"]).ok();
+    let cmp =
+        std::fs::read_to_string(out.join(format!("compare-{}/compare.md", set.file_name().unwrap().to_string_lossy())))
+            .unwrap();
+    assert!(cmp.contains("vote(v="), "{cmp}");
+    // A compiled-in combination's best.yaml stays values-only.
+    assert!(
+        !std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/results/reference/combine/best.yaml"))
+            .unwrap()
+            .contains("parameters:")
+    );
+}
+
 #[test]
 fn a_bad_combination_is_rejected_before_any_work_with_file_and_line() {
     let set = linky_set("combine-bad", 2);
@@ -76,6 +134,27 @@ fn a_bad_combination_is_rejected_before_any_work_with_file_and_line() {
                 "  - {name: v, type: float, min: 0, max: 5, default: 1}\n  - {name: min_run,",
             ),
             ":8: parameter 'v': the vote threshold must lie in [0, 2]",
+        ),
+        (
+            base.replace(
+                "  - {name: min_run,",
+                "  - {name: v, type: float, min: -1, max: 2, default: 1}\n  - {name: min_run,",
+            ),
+            ":8: parameter 'v': the vote threshold must lie in [0, 2]",
+        ),
+        // A combination as a member could contain itself: members are families.
+        (
+            base.replace("members: [lqf, accb]", "members: [lqf, combine]"),
+            ":5: member 'combine' is itself a combination",
+        ),
+        (base.replace("members: [lqf, accb]", "members: [lqf, lqf-then-accb]"), ":5: member 'lqf-then-accb' is itself"),
+        (
+            base.replace("values: {lqf.t: 0.25,", "values: {tccb.t: 0.25,"),
+            ":15: known_good 'the published defaults of both'",
+        ),
+        (
+            base.replace("name: lqf.t, type: float, min: 0.05", "name: lqf.t, type: float, min: 0.01"),
+            ":10: parameter 'lqf.t': its type and range must lie within member 'lqf''s own",
         ),
     ];
     for (k, (text, want)) in cases.iter().enumerate() {

@@ -211,6 +211,7 @@ mod tests {
             ],
             correlated: vec![],
             conditions: vec![],
+            ranks: vec![],
         }
     }
 
@@ -238,6 +239,7 @@ mod tests {
             genes: vec![Gene::Real { lo: 0.0, hi: 0.5, step: Some(0.1) }, Gene::Int { lo: 1, hi: 100 }],
             correlated: vec![],
             conditions: vec![],
+            ranks: vec![],
         };
         assert_eq!(Grid::with_points(&s, 4).axes, vec![vec![0.0, 0.2, 0.3, 0.5], vec![1.0, 34.0, 67.0, 100.0]]);
         assert_eq!(Grid::with_points(&s, 50).shape(), vec![6, 50]);
@@ -255,6 +257,7 @@ mod tests {
             ],
             correlated: vec![],
             conditions: vec![],
+            ranks: vec![],
         };
         let mut rng = StdRng::seed_from_u64(11);
         let genomes = random_generation(&s, 2000, &mut rng);
@@ -272,8 +275,12 @@ mod tests {
     fn a_float_without_step_and_a_huge_budget_gives_a_capped_grid_at_once() {
         // Before the bisection this built every grid from k = 3 to the budget: minutes, then
         // an allocation of `budget` floats.
-        let s =
-            Space { genes: vec![Gene::Real { lo: 0.0, hi: 1.0, step: None }], correlated: vec![], conditions: vec![] };
+        let s = Space {
+            genes: vec![Gene::Real { lo: 0.0, hi: 1.0, step: None }],
+            correlated: vec![],
+            conditions: vec![],
+            ranks: vec![],
+        };
         assert_eq!(Grid::for_budget(&s, usize::MAX).len(), MAX_AXIS_POINTS);
         assert_eq!(Grid::for_budget(&s, 12_345).len(), 12_345);
         assert_eq!(Grid::for_budget(&space(), 200).shape(), vec![11, 3, 2, 3]);
@@ -285,6 +292,7 @@ mod tests {
             genes: vec![Gene::Real { lo: 0.0, hi: 0.5, step: Some(0.1) }, Gene::Int { lo: 1, hi: 4 }, Gene::Bool],
             correlated: vec![],
             conditions: vec![],
+            ranks: vec![],
         };
         assert_eq!(settings(&s), Some(6 * 4 * 2));
         assert_eq!(settings(&space()), None, "a float without a step is not finite");

@@ -156,7 +156,12 @@ mod tests {
     #[test]
     fn partial_and_full_evaluations_are_kept_apart() {
         let mut p = Instances {
-            space: Space { genes: vec![Gene::Int { lo: 0, hi: 9 }], correlated: vec![], conditions: vec![] },
+            space: Space {
+                genes: vec![Gene::Int { lo: 0, hi: 9 }],
+                correlated: vec![],
+                conditions: vec![],
+                ranks: vec![],
+            },
             calls: vec![],
         };
         let mut cache = Cache::default();

@@ -454,7 +454,12 @@ mod tests {
     use crate::evolve::{Config, StrategyKind, run};
 
     fn reals(n: usize) -> Space {
-        Space { genes: vec![Gene::Real { lo: -5.0, hi: 5.0, step: None }; n], correlated: vec![], conditions: vec![] }
+        Space {
+            genes: vec![Gene::Real { lo: -5.0, hi: 5.0, step: None }; n],
+            correlated: vec![],
+            conditions: vec![],
+            ranks: vec![],
+        }
     }
 
     /// Evaluations until the value first reaches `-1e-10` (minimising `f` as `-f`), with the
@@ -527,6 +532,7 @@ mod tests {
             genes: vec![Gene::Int { lo: 0, hi: 1000 }, Gene::Int { lo: 0, hi: 1000 }],
             correlated: vec![],
             conditions: vec![],
+            ranks: vec![],
         };
         let f = |g: &[f64]| Fitness::of(-((g[0] - 37.0).abs() + (g[1] - 800.0).abs()));
         let c = Config {

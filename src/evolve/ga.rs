@@ -165,6 +165,7 @@ mod tests {
             genes: vec![Gene::Real { lo: 0.0, hi: 1.0, step: None }; 3],
             correlated: vec![],
             conditions: vec![],
+            ranks: vec![],
         };
         let config = Config { population: 7, elites: 2, ..Config::default() };
         let mut rng = StdRng::seed_from_u64(2);
@@ -183,6 +184,7 @@ mod tests {
             genes: vec![Gene::Real { lo: 0.0, hi: 1.0, step: None }; 4],
             correlated: vec![],
             conditions: vec![],
+            ranks: vec![],
         };
         let config = Config { population: 10, elites: 1, ..Config::default() };
         let mut rng = StdRng::seed_from_u64(3);
@@ -207,6 +209,7 @@ mod tests {
             genes: vec![Gene::Real { lo: 0.0, hi: 1.0, step: None }; 2],
             correlated: vec![],
             conditions: vec![],
+            ranks: vec![],
         };
         let config = Config { population: 40, elites: 1, crossover_prob: 0.0, ..Config::default() };
         let mut rng = StdRng::seed_from_u64(4);

@@ -98,6 +98,12 @@ pub struct Space {
     /// inactive gene as `_`, so genomes that differ only there share one cache entry.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<Condition>,
+    /// Groups of genes that count only by their order (a serial pipeline's `order` genes: the
+    /// pipeline is the active members sorted by it, ties in group order). [`key`] writes the
+    /// active genes of a group as their ranks, so genomes that form the same pipeline share one
+    /// cache entry.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ranks: Vec<Vec<usize>>,
 }
 
 /// Gene `gene` is active only while gene `when` has one of `values` (`when: None`: never).
@@ -196,11 +202,23 @@ pub fn repair(space: &Space, g: &mut Genome) {
 }
 
 /// The cache key of a repaired genome: the shortest exact decimal text of each value, joined by
-/// commas (`"40,0.75"`). Two genomes have the same key exactly when they are equal.
+/// commas (`"40,0.75"`); an inactive gene is `_` and an active gene of a rank group (see
+/// [`Space::ranks`]) is `#` and its rank among the group's active genes. Two genomes have the
+/// same key exactly when they are equal in what takes part in the fitness.
 pub fn key(space: &Space, g: &[f64]) -> String {
     let n = space.len().min(g.len());
     let active = space.active(g);
-    g[..n].iter().zip(active).map(|(x, a)| if a { format!("{x}") } else { "_".into() }).collect::<Vec<_>>().join(",")
+    let mut text: Vec<String> =
+        g[..n].iter().zip(&active).map(|(x, &a)| if a { format!("{x}") } else { "_".into() }).collect();
+    for group in &space.ranks {
+        let mut on: Vec<(usize, usize)> =
+            group.iter().enumerate().filter(|&(_, &i)| i < n && active[i]).map(|(k, &i)| (k, i)).collect();
+        on.sort_by(|a, b| g[a.1].total_cmp(&g[b.1]).then(a.0.cmp(&b.0)));
+        for (rank, (_, i)) in on.into_iter().enumerate() {
+            text[i] = format!("#{rank}");
+        }
+    }
+    text.join(",")
 }
 
 #[cfg(test)]
@@ -218,6 +236,7 @@ mod tests {
             ],
             correlated: vec![vec![0, 1]],
             conditions: vec![],
+            ranks: vec![],
         }
     }
 
@@ -243,6 +262,7 @@ mod tests {
             genes: vec![Gene::Real { lo: 0.0, hi: 0.25, step: Some(0.1) }],
             correlated: vec![],
             conditions: vec![],
+            ranks: vec![],
         };
         let mut g = vec![0.249];
         repair(&s, &mut g);
@@ -251,6 +271,7 @@ mod tests {
             genes: vec![Gene::Real { lo: 0.05, hi: 1.0, step: Some(0.1) }],
             correlated: vec![],
             conditions: vec![],
+            ranks: vec![],
         };
         let mut g = vec![0.31];
         repair(&s, &mut g);
@@ -273,11 +294,30 @@ mod tests {
                 Condition { gene: 1, when: Some(0), values: vec![1.0] },
                 Condition { gene: 2, when: None, values: vec![] },
             ],
+            ranks: vec![],
         };
         assert_eq!(key(&s, &[0.0, 3.0, 4.0]), "0,_,_");
         assert_eq!(key(&s, &[0.0, 3.0, 4.0]), key(&s, &[0.0, 7.0, 1.0]));
         assert_eq!(key(&s, &[1.0, 3.0, 4.0]), "1,3,_");
         assert_ne!(key(&s, &[1.0, 3.0, 4.0]), key(&s, &[1.0, 7.0, 4.0]));
+    }
+
+    #[test]
+    fn orders_that_form_the_same_pipeline_share_a_key() {
+        // Genes 1..=3 are positions in a pipeline, active while gene 0 (serial) is on.
+        let cond = |gene| Condition { gene, when: Some(0), values: vec![1.0] };
+        let s = Space {
+            genes: vec![Gene::Bool, Gene::Int { lo: 0, hi: 9 }, Gene::Int { lo: 0, hi: 9 }, Gene::Int { lo: 0, hi: 9 }],
+            correlated: vec![],
+            conditions: vec![cond(1), cond(2), cond(3)],
+            ranks: vec![vec![1, 2, 3]],
+        };
+        assert_eq!(key(&s, &[1.0, 0.0, 3.0, 2.0]), "1,#0,#2,#1");
+        assert_eq!(key(&s, &[1.0, 0.0, 3.0, 2.0]), key(&s, &[1.0, 4.0, 9.0, 5.0]));
+        // Ties go to the earlier gene, as the pipeline sorts them.
+        assert_eq!(key(&s, &[1.0, 2.0, 2.0, 0.0]), "1,#1,#2,#0");
+        assert_ne!(key(&s, &[1.0, 0.0, 3.0, 2.0]), key(&s, &[1.0, 0.0, 2.0, 3.0]));
+        assert_eq!(key(&s, &[0.0, 0.0, 3.0, 2.0]), "0,_,_,_");
     }
 
     #[test]

@@ -181,6 +181,7 @@ mod tests {
             ],
             correlated: vec![vec![0, 1]],
             conditions: vec![],
+            ranks: vec![],
         }
     }
 

@@ -133,7 +133,12 @@ fn epsilon_auto_needs_an_improvement_beyond_the_standard_error() {
     // Values rise by 1e-7 a step (at most 0.1), but each carries a standard error of 0.5: with
     // `epsilon_auto` no improvement counts and patience runs out; with the fixed epsilon the
     // same run goes on.
-    let space = Space { genes: vec![Gene::Int { lo: 0, hi: 1_000_000 }], correlated: vec![], conditions: vec![] };
+    let space = Space {
+        genes: vec![Gene::Int { lo: 0, hi: 1_000_000 }],
+        correlated: vec![],
+        conditions: vec![],
+        ranks: vec![],
+    };
     let f = |g: &[f64]| Fitness { sem: 0.5, ..Fitness::of(g[0] * 1e-7) };
     let c = Config { patience: 3, max_generations: 30, ..config(StrategyKind::Ga, 2) };
     let auto = Config { epsilon_auto: true, ..c.clone() };
@@ -197,6 +202,7 @@ fn grid_runs_until_exhausted() {
         genes: vec![Gene::Int { lo: 0, hi: 4 }, Gene::Bool, Gene::Cat { n: 3 }],
         correlated: vec![],
         conditions: vec![],
+        ranks: vec![],
     };
     let mut toy = Toy::new(space.clone(), |g| Fitness::of(g.iter().sum()));
     let c = Config { population: 7, max_generations: 10, patience: 0, ..config(StrategyKind::Grid, 0) };
@@ -229,7 +235,12 @@ fn resume_checks_seed_and_strategy() {
 #[test]
 fn patience_zero_stops_once_a_finite_space_is_exhausted() {
     // 3 × 2 settings: without the exhaustion rule this ran a million cached generations.
-    let space = Space { genes: vec![Gene::Int { lo: 0, hi: 2 }, Gene::Bool], correlated: vec![], conditions: vec![] };
+    let space = Space {
+        genes: vec![Gene::Int { lo: 0, hi: 2 }, Gene::Bool],
+        correlated: vec![],
+        conditions: vec![],
+        ranks: vec![],
+    };
     let mut toy = Toy::new(space, |g| Fitness::of(g.iter().sum()));
     for strategy in [StrategyKind::Ga, StrategyKind::Random] {
         let c = Config { population: 4, max_generations: 1_000_000, patience: 0, ..config(strategy, 3) };

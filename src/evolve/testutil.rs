@@ -25,7 +25,7 @@ impl Toy {
     /// OneMax over `n` Bool genes: the share of ones (optimum 1).
     pub fn one_max(n: usize) -> Toy {
         let f = |g: &[f64]| Fitness::of(g.iter().sum::<f64>() / g.len() as f64);
-        Toy::new(Space { genes: vec![Gene::Bool; n], correlated: vec![], conditions: vec![] }, f)
+        Toy::new(Space { genes: vec![Gene::Bool; n], correlated: vec![], conditions: vec![], ranks: vec![] }, f)
     }
 
     /// Sphere over `n` Real genes in [−5, 5]: `−Σ(xᵢ − 1)²` (optimum 0 at xᵢ = 1).
@@ -36,6 +36,7 @@ impl Toy {
                 genes: vec![Gene::Real { lo: -5.0, hi: 5.0, step: None }; n],
                 correlated: vec![],
                 conditions: vec![],
+                ranks: vec![],
             },
             f,
         )
@@ -53,6 +54,7 @@ impl Toy {
             ],
             correlated: vec![vec![0, 1]],
             conditions: vec![],
+            ranks: vec![],
         };
         Toy::new(space, mixed_fitness)
     }

@@ -131,7 +131,9 @@ pub fn build(setting: &Setting) -> Result<Box<dyn Extractor>> {
         own.values.retain(|(n, _)| !PER_MEMBER.contains(&n.as_str()));
         let own = space.check_setting(&own).map_err(|e| bad(format!("member '{m}': {}", e.message)))?;
         let ex = super::build(&own).map_err(|e| bad(format!("member '{m}': {}", e.message)))?;
-        let soft = flag(&at("soft"), false)?;
+        // Only a vote weighs confidences: under the other combinators `soft` is inactive (and a
+        // member's key must not depend on it, so equal pipelines share their cache entries).
+        let soft = flag(&at("soft"), false)? && kind == Combinator::Vote;
         let order = num(&at("order"), k as f64)?;
         let key = hash_of((m, own.label(), soft));
         members.push((order, k, Member { ex, key, weight: num(&at("weight"), 1.0)?, soft }));
@@ -404,6 +406,22 @@ mod tests {
         // The order decides who runs first.
         let flipped = words(&s, &["combinator=serial", "lqf.t=0.3", "bte.order=5"], PAGE);
         assert!(!flipped.is_empty());
+    }
+
+    #[test]
+    fn a_soft_member_votes_with_its_confidence_and_only_in_a_vote() {
+        let s = space(PAIR);
+        // The footer's block is 13 of 19 characters link: LQF drops it at t = 0.25, but its
+        // confidence 1 - 0.68 reaches a soft vote's v = 0.3.
+        let hard = words(&s, &["v=0.3", "full.on=false"], PAGE);
+        let soft = words(&s, &["v=0.3", "full.on=false", "lqf.soft=true"], PAGE);
+        assert!(!hard.contains("Footer") && soft.contains("Footer"), "{hard} / {soft}");
+        assert!(soft.contains("first paragraph") && !soft.contains("Home"), "{soft}");
+        // Under another combinator `soft` is inactive: a member keeps what it keeps.
+        for c in ["combinator=serial", "combinator=union", "combinator=intersection"] {
+            let a = words(&s, &[c, "full.on=false"], PAGE);
+            assert_eq!(words(&s, &[c, "full.on=false", "lqf.soft=true"], PAGE), a, "{c}");
+        }
     }
 
     #[test]

@@ -77,9 +77,39 @@ impl Extractor for Density {
         View::Dom
     }
     fn extract(&self, doc: &Document, out: &mut Selection) {
+        if let Some(&target) = self.descent(doc).last() {
+            out.units.extend(doc.dom.units_in(target));
+        }
+    }
+
+    /// The soft vote: how far the descent kept a word. The target's words get 1; a word that
+    /// the descent left at step `i` of `L` (it lies in the `i`-th node of the path from
+    /// `<body>`, but not in the next) gets `0.5 · i / L`; words outside `<body>`, or of a page
+    /// the sparse rule drops, 0. Each step of the descent is one decision that the rest of the
+    /// page is less content than the child it enters; a word that stayed in for more steps was
+    /// judged content more often. A word is kept exactly when its confidence reaches 0.5.
+    fn confidence(&self, doc: &Document, out: &mut Vec<f32>) -> bool {
+        out.clear();
+        out.resize(doc.source.words.len(), 0.0);
+        let path = self.descent(doc);
+        let last = path.len().saturating_sub(1);
+        for (i, &node) in path.iter().enumerate() {
+            let c = if i == last { 1.0 } else { 0.5 * i as f32 / last as f32 };
+            for u in doc.dom.units_in(node) {
+                doc.words.words_of(u as usize).iter().for_each(|&w| out[w as usize] = c);
+            }
+        }
+        true
+    }
+}
+
+impl Density {
+    /// The nodes of the descent, from `<body>` to the target node (empty for an empty page or
+    /// one the sparse rule drops).
+    fn descent(&self, doc: &Document) -> Vec<usize> {
         let nodes = &doc.dom.nodes;
         if nodes.is_empty() {
-            return;
+            return Vec::new();
         }
         let br = tag("br");
         // Bottom-up sums: children have larger indices than their parents.
@@ -101,8 +131,9 @@ impl Extractor for Density {
         let dens = |i: usize| chars[i] as f64 / structural[i].max(1) as f64;
         let mut node = doc.dom.body as usize;
         if self.sparse_rule && dens(node) < self.sparse_density {
-            return;
+            return Vec::new();
         }
+        let mut path = vec![node];
         loop {
             let end = nodes[node].end as usize;
             let mut best: Option<usize> = None;
@@ -122,11 +153,14 @@ impl Extractor for Density {
                 k = child.end.max(k as u32 + 1) as usize;
             }
             match best {
-                Some(b) if chars[b] as f64 > self.p * chars[node] as f64 => node = b,
+                Some(b) if chars[b] as f64 > self.p * chars[node] as f64 => {
+                    node = b;
+                    path.push(b);
+                }
                 _ => break,
             }
         }
-        out.units.extend(doc.dom.units_in(node));
+        path
     }
 }
 
@@ -158,6 +192,24 @@ mod tests {
         assert!(paper.starts_with("A dense line"), "{paper}");
         let any = run("density", &["any_majority_child=true"], &page);
         assert!(any.starts_with("Para with words"), "{any}");
+    }
+
+    #[test]
+    fn the_soft_confidence_follows_the_descent() {
+        let doc = crate::document::Document::parse(PAGE);
+        let ex = super::super::testutil::with("density", &[]);
+        let mut c = Vec::new();
+        assert!(ex.confidence(&doc, &mut c));
+        let at = |w: &str| c[(0..doc.source.words.len()).find(|&i| doc.source.words.get(i) == w).unwrap()];
+        // body ▷ wrap ▷ article: the article's words 1, the sidebar inside wrap 0.25, the
+        // navigation and footer beside wrap 0.
+        assert_eq!((at("Bridge"), at("Engineers")), (1.0, 1.0));
+        assert!((at("Weather") - 0.25).abs() < 1e-6);
+        assert_eq!((at("Home"), at("Imprint")), (0.0, 0.0));
+        let mut sel = crate::document::Selection::new(ex.view());
+        ex.extract(&doc, &mut sel);
+        let keep = doc.mask(&sel);
+        assert!(keep.iter().zip(&c).all(|(&k, &x)| k == (x >= 0.5)));
     }
 
     #[test]

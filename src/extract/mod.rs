@@ -83,6 +83,7 @@ pub const FAMILIES: &[Family] = &[
 pub const COMBINATIONS: &[(&str, &str)] = &[
     ("combine", include_str!("../../params/combine.yaml")),
     ("lqf-then-accb", include_str!("../../params/lqf-then-accb.yaml")),
+    ("vote-soft", include_str!("../../params/vote-soft.yaml")),
 ];
 
 /// Names of every family and then every combination.

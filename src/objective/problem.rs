@@ -175,7 +175,25 @@ pub fn gene_space_from(space: &ParamSpace, base: &Setting) -> Space {
             None => {}
         }
     }
-    Space { genes, correlated, conditions }
+    // A pipeline is its members in `order`: when every member's order is a gene, genomes with
+    // the same ranks form the same pipeline (a fixed order among them would interleave).
+    let orders: Vec<Option<usize>> = space
+        .members
+        .iter()
+        .map(|m| {
+            space
+                .params
+                .iter()
+                .position(|p| p.name == format!("{m}{}order", crate::params::compose::SEP))
+                .and_then(gene_of)
+        })
+        .collect();
+    let ranks = if !orders.is_empty() && orders.iter().all(Option::is_some) {
+        vec![orders.into_iter().flatten().collect()]
+    } else {
+        vec![]
+    };
+    Space { genes, correlated, conditions, ranks }
 }
 
 /// A parameter space scored on a corpus.
@@ -324,5 +342,29 @@ mod tests {
         let g = gene_space(&space);
         assert_eq!(g.genes.len(), 2);
         assert_eq!(g.correlated, vec![vec![0, 1]]);
+        assert!(g.ranks.is_empty());
+    }
+
+    #[test]
+    fn serial_orders_that_form_the_same_pipeline_share_a_cache_key() {
+        let space = crate::extract::space("combine").unwrap();
+        let g = gene_space(&space);
+        assert_eq!(g.ranks.len(), 1);
+        assert_eq!(g.ranks[0].len(), 6);
+        let serial = ["combinator=serial".to_string()];
+        let a = space.with_assignments(&space.defaults(), &serial).unwrap();
+        let genome = |s: &Setting| space.to_genome(s);
+        let orders = |o: [i64; 6]| {
+            let sets: Vec<String> =
+                space.members.iter().zip(o).map(|(m, k)| format!("{m}.order={k}")).collect::<Vec<_>>();
+            space.with_assignments(&a, &sets).unwrap()
+        };
+        // Members ccb, tccb, lqf, bte, crunch, density: orders 0..5 and (0, 0, 1, 2, 5, 5) (ties
+        // go to the earlier member) form the same pipeline; ccb moved last does not.
+        let c = orders([0, 0, 1, 2, 5, 5]);
+        assert_ne!(genome(&a), genome(&c));
+        let b = orders([5, 0, 1, 2, 3, 4]);
+        assert_ne!(crate::evolve::key(&g, &genome(&a)), crate::evolve::key(&g, &genome(&b)));
+        assert_eq!(crate::evolve::key(&g, &genome(&a)), crate::evolve::key(&g, &genome(&c)));
     }
 }

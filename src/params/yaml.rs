@@ -367,13 +367,58 @@ pub struct About {
 
 /// The text of a settings file for `setting` (`extractor`, `values` in parameter order, and
 /// optionally `about`): the format [`parse_str`] reads back, written here beside its reader.
-pub fn settings_file(setting: &Setting, about: Option<&About>) -> Result<String> {
+/// With `description`, the file also carries the space it was drawn from (`description`,
+/// `members`, every parameter with its range, `correlated`): a combination that is not
+/// compiled in has no built-in space to read a values-only file against, so its `best.yaml`
+/// carries its own and loads back anywhere.
+pub fn settings_file(setting: &Setting, about: Option<&About>, description: Option<&ParamSpace>) -> Result<String> {
     #[derive(serde::Serialize)]
     struct File<'a> {
         extractor: &'a str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        description: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        members: Option<&'a [String]>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        parameters: Option<Vec<Param<'a>>>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        correlated: Option<&'a [Vec<String>]>,
         values: Values<'a>,
         #[serde(skip_serializing_if = "Option::is_none")]
         about: Option<&'a About>,
+    }
+    #[derive(serde::Serialize)]
+    struct Param<'a> {
+        name: &'a str,
+        #[serde(rename = "type")]
+        kind: &'static str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        min: Option<Scalar1<'a>>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        max: Option<Scalar1<'a>>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        step: Option<f64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        choices: Option<&'a [String]>,
+        default: Scalar1<'a>,
+        #[serde(skip_serializing_if = "str::is_empty")]
+        meaning: &'a str,
+        tune: bool,
+    }
+    enum Scalar1<'a> {
+        Int(i64),
+        Float(f64),
+        Of(&'a Value),
+    }
+    impl serde::Serialize for Scalar1<'_> {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+            match self {
+                Scalar1::Int(i) | Scalar1::Of(Value::Int(i)) => s.serialize_i64(*i),
+                Scalar1::Float(x) | Scalar1::Of(Value::Float(x)) => s.serialize_f64(*x),
+                Scalar1::Of(Value::Bool(b)) => s.serialize_bool(*b),
+                Scalar1::Of(Value::Cat(c)) => s.serialize_str(c),
+            }
+        }
     }
     struct Values<'a>(&'a [(String, Value)]);
     impl serde::Serialize for Values<'_> {
@@ -381,17 +426,42 @@ pub fn settings_file(setting: &Setting, about: Option<&About>) -> Result<String>
             use serde::ser::SerializeMap;
             let mut m = s.serialize_map(Some(self.0.len()))?;
             for (k, v) in self.0 {
-                match v {
-                    Value::Float(x) => m.serialize_entry(k, x)?,
-                    Value::Int(x) => m.serialize_entry(k, x)?,
-                    Value::Bool(x) => m.serialize_entry(k, x)?,
-                    Value::Cat(x) => m.serialize_entry(k, x)?,
-                }
+                m.serialize_entry(k, &Scalar1::Of(v))?;
             }
             m.end()
         }
     }
-    crate::yaml::to_string(&File { extractor: &setting.extractor, values: Values(&setting.values), about })
+    fn param(p: &ParamSpec) -> Param<'_> {
+        let (kind, min, max, step, choices) = match &p.spec {
+            Spec::Float { min, max, step } => {
+                ("float", Some(Scalar1::Float(*min)), Some(Scalar1::Float(*max)), *step, None)
+            }
+            Spec::Int { min, max } => ("int", Some(Scalar1::Int(*min)), Some(Scalar1::Int(*max)), None, None),
+            Spec::Categorical { choices } => ("categorical", None, None, None, Some(choices.as_slice())),
+            Spec::Bool => ("bool", None, None, None, None),
+        };
+        Param {
+            name: &p.name,
+            kind,
+            min,
+            max,
+            step,
+            choices,
+            default: Scalar1::Of(&p.default),
+            meaning: &p.meaning,
+            tune: p.tune,
+        }
+    }
+    let d = description;
+    crate::yaml::to_string(&File {
+        extractor: &setting.extractor,
+        description: d.map(|d| d.description.as_str()),
+        members: d.filter(|d| !d.members.is_empty()).map(|d| d.members.as_slice()),
+        parameters: d.map(|d| d.params.iter().map(param).collect()),
+        correlated: d.filter(|d| !d.correlated.is_empty()).map(|d| d.correlated.as_slice()),
+        values: Values(&setting.values),
+        about,
+    })
 }
 
 #[cfg(test)]
@@ -524,8 +594,27 @@ mod tests {
             structure: None,
         };
         for a in [None, Some(&about)] {
-            let text = settings_file(&s, a).unwrap();
+            let text = settings_file(&s, a, None).unwrap();
             assert_eq!(parse(&text).unwrap().setting, s, "{text}");
+            // With its description, the file also gives back the space.
+            let text = settings_file(&s, a, Some(&space)).unwrap();
+            let back = parse(&text).unwrap();
+            assert_eq!((&back.setting, &back.space.params), (&s, &space.params), "{text}");
         }
+    }
+
+    #[test]
+    fn a_combination_that_is_not_compiled_in_reads_back_from_its_own_settings_file() {
+        let mine = "extractor: my-combo\nmembers: [lqf, accb]\nparameters:\n  - {name: v, type: float, min: 0, max: 2, step: 0.05, default: 1}\n  - {name: accb.weight, type: float, min: 0, max: 1, step: 0.05, default: 1}\n  - {name: lqf.t, type: float, min: 0.05, max: 1, step: 0.01, default: 0.25}\ncorrelated: []\n";
+        let space = parse(mine).unwrap().space;
+        let s = space.with_assignments(&space.defaults(), &["v=1.5".into(), "lqf.t=0.31".into()]).unwrap();
+        // Values only: my-combo is no built-in extractor.
+        let e = parse(&settings_file(&s, None, None).unwrap()).unwrap_err();
+        assert!(e.message.contains("unknown extractor 'my-combo'"), "{e}");
+        let text = settings_file(&s, None, Some(&space)).unwrap();
+        let back = parse(&text).unwrap();
+        assert_eq!(back.setting, s, "{text}");
+        assert_eq!(back.space.params, space.params, "{text}");
+        assert_eq!(back.space.members, ["lqf", "accb"]);
     }
 }

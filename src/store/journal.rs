@@ -261,6 +261,7 @@ mod tests {
             genes: vec![Gene::Real { lo: 0.05, hi: 1.0, step: Some(0.1) }],
             correlated: vec![],
             conditions: vec![],
+            ranks: vec![],
         };
         let mut trials = Vec::new();
         for i in 0..=1000 {

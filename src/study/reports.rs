@@ -52,9 +52,12 @@ pub fn write_reports(
             run: dir.display().to_string(),
             structure: crate::params::combine::describe(space, &s),
         };
+        // A combination that is not compiled in (or differs from the compiled-in one of its
+        // name) carries its description, so that its best.yaml loads back anywhere.
+        let own = !space.members.is_empty() && crate::extract::space(&space.extractor).ok().as_ref() != Some(space);
         let text = format!(
             "# The best individual of this run; use it with `cetune evaluate --params` or `cetune extract --params`.\n{}",
-            settings_file(&s, Some(&about))?
+            settings_file(&s, Some(&about), own.then_some(space))?
         );
         crate::report::write_atomic(&dir.join("best.yaml"), text.as_bytes())?;
     }

@@ -180,6 +180,57 @@ impl Extractor for Ccb {
     }
 
     fn extract(&self, doc: &Document, out: &mut Selection) {
+        self.each_word(doc, |word, values, t| {
+            let kept = values.iter().filter(|&&x| x >= t).count();
+            if 2 * kept >= values.len() {
+                out.units.push(word);
+            }
+        });
+    }
+
+    /// The soft vote: the blurred content ratio of each word as a confidence, rescaled
+    /// piecewise-linearly so that the threshold lands on 0.5 (0 → 0, `t` → 0.5, the largest
+    /// possible value → 1; with `relative`, `t` and the top are relative to the page's largest
+    /// value). The ratio of a word is the one its keep rule reads: the value at least half of
+    /// its elements reach (the lower median), so a word is kept exactly when its confidence is
+    /// at least 0.5, and `t` stays meaningful in a soft vote.
+    fn confidence(&self, doc: &Document, out: &mut Vec<f32>) -> bool {
+        out.clear();
+        out.resize(doc.source.words.len(), 0.0);
+        let mut sorted = Vec::new();
+        self.each_word(doc, |word, values, t| {
+            sorted.clear();
+            sorted.extend_from_slice(values);
+            sorted.sort_unstable_by(|a, b| b.total_cmp(a));
+            // The (⌈w/2⌉)-th largest value: kept ⇔ it reaches t.
+            let x = sorted.get(values.len().div_ceil(2).max(1) - 1).copied().unwrap_or(1.0);
+            let top = if self.relative { t / self.t.max(f64::MIN_POSITIVE) } else { 1.0 };
+            if let Some(slot) = out.get_mut(word as usize) {
+                *slot = ramp(x, t, top) as f32;
+            }
+        });
+        true
+    }
+}
+
+/// Maps `x` in [0, top] piecewise-linearly onto [0, 1] with the threshold `t` at 0.5 (values
+/// at or above `t` give at least 0.5, values below less).
+fn ramp(x: f64, t: f64, top: f64) -> f64 {
+    let c = if x < t {
+        // Below 0.5 also where x/t rounds to 1 (and in f32): such a word is dropped.
+        (0.5 * x / t).min(0.4999)
+    } else if top > t {
+        0.5 + 0.5 * (x - t) / (top - t)
+    } else {
+        1.0
+    };
+    c.clamp(0.0, 1.0)
+}
+
+impl Ccb {
+    /// Builds and blurs the page's content code vector and calls `word(word, values, t)` for
+    /// each word with the blurred values of its elements and the effective threshold.
+    fn each_word(&self, doc: &Document, mut word: impl FnMut(u32, &[f64], f64)) {
         if doc.source.words.is_empty() {
             return;
         }
@@ -196,10 +247,7 @@ impl Extractor for Ccb {
             for tok in tokens {
                 let w = self.width(tok);
                 if tok.kind == Kind::Word {
-                    let kept = ccr[pos..pos + w].iter().filter(|&&x| x >= t).count();
-                    if 2 * kept >= w {
-                        out.units.push(tok.word);
-                    }
+                    word(tok.word, &ccr[pos..pos + w], t);
                 }
                 pos += w;
             }
@@ -311,6 +359,31 @@ mod tests {
         }
         let rel = run("tccb", &["relative=true", "t=0.99"], &article());
         assert!(!rel.is_empty());
+    }
+
+    #[test]
+    fn the_soft_confidence_reaches_one_half_exactly_where_a_word_is_kept() {
+        let doc = Document::parse(&article());
+        for (ex, sets) in
+            [("ccb", &["r=10"][..]), ("accb", &[][..]), ("tccb", &[][..]), ("tccb", &["relative=true", "t=0.5"][..])]
+        {
+            let e = super::super::testutil::with(ex, sets);
+            let mut sel = Selection::new(e.view());
+            e.extract(&doc, &mut sel);
+            let keep = doc.mask(&sel);
+            let mut c = Vec::new();
+            assert!(e.confidence(&doc, &mut c));
+            assert_eq!(c.len(), keep.len());
+            assert!(keep.iter().any(|&k| k) && keep.iter().any(|&k| !k), "{ex}: the page has both");
+            for (i, (&k, &x)) in keep.iter().zip(&c).enumerate() {
+                assert!((0.0..=1.0).contains(&x), "{ex} {i}: {x}");
+                assert_eq!(k, x >= 0.5, "{ex} {sets:?} word {i} ({}): {x}", doc.source.words.get(i));
+            }
+            // Graded, not 0/1: the sidebar is surer boilerplate than the article's edge.
+            assert!(c.iter().any(|&x| x > 0.01 && x < 0.49) || c.iter().any(|&x| x > 0.51 && x < 0.99), "{ex}");
+        }
+        assert!((ramp(0.375, 0.75, 1.0) - 0.25).abs() < 1e-12);
+        assert!((ramp(0.875, 0.75, 1.0) - 0.75).abs() < 1e-12);
     }
 
     #[test]
