@@ -268,3 +268,20 @@ fn extract_writes_a_gold_set_as_ids_json() {
     );
     assert!(!dump.join("news").exists(), "no text files in ids-json format");
 }
+
+#[test]
+fn a_reader_that_closes_the_pipe_early_ends_the_listing_quietly() {
+    // `cetune extractors | head -1`: the reader is gone before cetune writes, so every write
+    // fails with EPIPE; that must not be a panic message.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cetune"))
+        .arg("extractors")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+}
