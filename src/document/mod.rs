@@ -286,7 +286,7 @@ impl Document {
             body: self.dom.body,
             paras: self.dom.paras.clone(),
             bp_blocks: self.dom.bp_blocks.clone(),
-            rd_attrs: self.dom.rd_attrs.clone(),
+            rd: self.dom.rd.clone(),
         };
         let words = self.words.restricted(&new_index);
         let readability = self.readability.clone();

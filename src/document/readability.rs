@@ -29,12 +29,17 @@ const KEEPS: u16 = 64;
 const BLOCKER: u16 = 128;
 /// `itemprop` holds the token `articleBody`.
 pub const ARTICLE_BODY: u16 = 256;
+/// `class + " " + id` matches `editorialLeadRe` (`subhead`, `story-lead`, `standfirst`, `dek`,
+/// `subtitle` as a separate word).
+pub const EDITORIAL: u16 = 512;
 
 /// Per-element attribute facts, recorded by the flattening walk (`parse.rs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct RdAttr {
     /// The bits above.
     pub flags: u16,
+    /// Its class names: `RdDom::tokens[classes.0..classes.1]` (sorted, distinct ids).
+    pub classes: (u32, u32),
     /// Characters of its start and end tags as readability-lxml serialises them (its retry
     /// test measures the article's HTML).
     pub markup: u16,
@@ -75,6 +80,47 @@ fn any_in(s: &str, list: &[&str]) -> bool {
     list.iter().any(|p| s.contains(p))
 }
 
+/// The attribute facts of a page's elements.
+#[derive(Debug, Clone, Default)]
+pub struct RdDom {
+    /// One per DOM node.
+    pub attrs: Vec<RdAttr>,
+    /// Class-name ids of every element, in runs (`RdAttr::classes`).
+    pub tokens: Vec<u32>,
+    /// Per class-name id: it matches `positiveRe`.
+    pub positive: Vec<bool>,
+    names: std::collections::HashMap<String, u32>,
+}
+
+impl RdDom {
+    /// Records the facts of the next element: lower-case `name`, its attributes.
+    pub fn push<'a>(&mut self, name: &str, attrs: impl Iterator<Item = (&'a str, &'a str)>) {
+        let mut class = "";
+        let attrs: Vec<(&str, &str)> = attrs.inspect(|(k, v)| if k.eq_ignore_ascii_case("class") { class = v }).collect();
+        let mut a = attr_facts(name, attrs.into_iter());
+        let start = self.tokens.len();
+        for t in class.split_whitespace() {
+            let next = self.names.len() as u32;
+            let id = *self.names.entry(t.to_string()).or_insert(next);
+            if id == next {
+                self.positive.push(any_in(&t.to_lowercase(), POSITIVE));
+            }
+            self.tokens.push(id);
+        }
+        self.tokens[start..].sort_unstable();
+        let mut end = start;
+        for k in start..self.tokens.len() {
+            if k == start || self.tokens[k] != self.tokens[end - 1] {
+                self.tokens[end] = self.tokens[k];
+                end += 1;
+            }
+        }
+        self.tokens.truncate(end);
+        a.classes = (start as u32, end as u32);
+        self.attrs.push(a);
+    }
+}
+
 /// The facts of one element: lower-case `name`, its attributes.
 pub fn attr_facts<'a>(name: &str, attrs: impl Iterator<Item = (&'a str, &'a str)>) -> RdAttr {
     let (mut class, mut id, mut markup, mut flags) = (String::new(), String::new(), 2 * name.len() + 5, 0u16);
@@ -106,6 +152,12 @@ pub fn attr_facts<'a>(name: &str, attrs: impl Iterator<Item = (&'a str, &'a str)
     if both.len() >= 2 && any_in(&both, UNLIKELY_RE) && !any_in(&both, MAYBE) && !matches!(name, "html" | "body") {
         flags |= UNLIKELY;
     }
+    let words: Vec<&str> = both.split(|c: char| c.is_whitespace() || c == '_' || c == '-').filter(|w| !w.is_empty()).collect();
+    if words.iter().any(|w| matches!(*w, "subhead" | "standfirst" | "dek" | "subtitle" | "storylead"))
+        || words.windows(2).any(|w| w == ["story", "lead"])
+    {
+        flags |= EDITORIAL;
+    }
     if matches!(name, "pre" | "code") {
         flags |= PRE_CODE;
     }
@@ -115,7 +167,7 @@ pub fn attr_facts<'a>(name: &str, attrs: impl Iterator<Item = (&'a str, &'a str)
     if BLOCKER_PREFIX.iter().any(|p| name.starts_with(p)) {
         flags |= BLOCKER;
     }
-    RdAttr { flags, markup: markup.min(usize::from(u16::MAX)) as u16 }
+    RdAttr { flags, markup: markup.min(usize::from(u16::MAX)) as u16, classes: (0, 0) }
 }
 
 /// Node kinds readability-lxml tells apart (its tag tests).
@@ -205,6 +257,10 @@ pub const COUNTED: [u8; 7] = [kind::P, kind::IMG, kind::LI, kind::A, kind::EMBED
 pub struct RNode {
     /// Its kind (`p` for converted `div`s and wrapped runs).
     pub kind: u8,
+    /// Its tag (`p` for converted `div`s and wrapped runs).
+    pub tag: Tag,
+    /// Its class names (`RdDom::tokens` range).
+    pub classes: (u32, u32),
     /// Its attribute flags (0 for wrapped runs).
     pub flags: u16,
     /// Parent node ([`NONE`] for the root).
@@ -297,10 +353,10 @@ pub struct Facts {
 /// Builds both passes from the flattened DOM.
 pub fn build(dom: &Dom) -> Facts {
     let n = dom.nodes.len();
-    if n == 0 || dom.rd_attrs.len() != n {
+    if n == 0 || dom.rd.attrs.len() != n {
         return Facts::default();
     }
-    let flag = |i: usize| dom.rd_attrs[i].flags;
+    let flag = |i: usize| dom.rd.attrs[i].flags;
     // Unlikely candidates (ruthless pass): not inside `pre`/`code`, holding no `main`/`article`/`math`.
     let mut keeps_below = vec![false; n];
     for i in (0..n).rev() {
@@ -349,17 +405,18 @@ fn view(dom: &Dom, removed: Option<&[bool]>) -> RdView {
         }
         let p = node.parent;
         if p != NONE {
-            blockers[p as usize] += blockers[i] + u32::from(dom.rd_attrs[i].flags & BLOCKER != 0);
+            blockers[p as usize] += blockers[i] + u32::from(dom.rd.attrs[i].flags & BLOCKER != 0);
         }
     }
     let br = Tag::from_name("br");
     let tbody = Tag::from_name("tbody");
     let div = Tag::from_name("div");
+    let p_tag = Tag::from_name("p");
     let mut v = RdView { body: NONE, ..RdView::default() };
     // Open DOM elements: (DOM end, rnode index or NONE for transparent ones, wrap state).
     let mut stack: Vec<(u32, u32, Wrap)> = Vec::new();
     let new_node = |v: &mut RdView, kind: u8, flags: u16, parent: u32, markup: u16| -> u32 {
-        v.nodes.push(RNode { kind, flags, parent, end: 0, ustart: v.units.len() as u32, markup, ..RNode::default() });
+        v.nodes.push(RNode { kind, flags, parent, end: 0, ustart: v.units.len() as u32, markup, tag: p_tag, ..RNode::default() });
         (v.nodes.len() - 1) as u32
     };
     let mut i = 1;
@@ -435,11 +492,13 @@ fn view(dom: &Dom, removed: Option<&[bool]>) -> RdView {
                 stack.last_mut().expect("a direct parent").2 = Wrap::Tail(None);
             }
         }
-        let attr = dom.rd_attrs[i];
+        let attr = dom.rd.attrs[i];
         let is_div = node.tag == div;
         let converted = is_div && blockers[i] == 0;
         let k = if converted { kind::P } else { kind_of(name) };
         let r = new_node(&mut v, k, attr.flags, parent, attr.markup);
+        v.nodes[r as usize].tag = if converted { p_tag } else { node.tag };
+        v.nodes[r as usize].classes = attr.classes;
         if k == kind::BODY && v.body == NONE {
             v.body = r;
         }

@@ -37,7 +37,8 @@
 use super::Extractor;
 use crate::document::parse::NONE;
 use crate::document::readability::{
-    self as rd, ARTICLE_BODY, CLASS_NEG, CLASS_POS, ID_NEG, ID_POS, RdView, Sums, kind, link_density, text_len,
+    self as rd, ARTICLE_BODY, CLASS_NEG, CLASS_POS, EDITORIAL, ID_NEG, ID_POS, RdDom, RdView, Sums, kind, link_density,
+    text_len,
 };
 use crate::document::{Document, Selection, View};
 use crate::error::Result;
@@ -197,7 +198,7 @@ impl Readability {
     }
 
     /// The best candidate and the siblings that join it (`get_article`), into `s.roots`.
-    fn article(&self, v: &RdView, s: &mut Scratch, best: usize) {
+    fn article(&self, v: &RdView, attrs: &RdDom, s: &mut Scratch, best: usize) {
         let threshold = self.sibling_min.max(s.score[best] * self.sibling_ratio);
         let parent = v.nodes[best].parent;
         s.roots.clear();
@@ -238,6 +239,122 @@ impl Readability {
                 s.roots.push(c as u32);
             }
             c = n.end as usize;
+        }
+        // Article segments and editorial leads move into the best candidate: they join the
+        // article where they are (document order) unless a root already holds them.
+        let mut extra = std::mem::take(&mut s.group);
+        extra.clear();
+        Self::merge_segments(v, attrs, s, best, threshold, &mut extra);
+        Self::editorial_leads(v, best, &mut extra);
+        for &x in &extra {
+            let x = x as usize;
+            if !s.roots.iter().any(|&r| (r as usize) <= x && x < v.nodes[r as usize].end as usize) {
+                s.roots.push(x as u32);
+            }
+        }
+        if !extra.is_empty() {
+            s.roots.sort_unstable();
+        }
+        s.group = extra;
+    }
+
+    /// The nearest `article` or `main` ancestor of `i`.
+    fn semantic_frame(v: &RdView, i: usize) -> u32 {
+        let mut a = v.nodes[i].parent;
+        while a != NONE && !matches!(v.nodes[a as usize].kind, kind::ARTICLE | kind::MAIN) {
+            a = v.nodes[a as usize].parent;
+        }
+        a
+    }
+
+    fn inside(v: &RdView, i: usize, outer: usize) -> bool {
+        outer < i && i < v.nodes[outer].end as usize
+    }
+
+    /// `merge_article_segments`: elements elsewhere in the article's frame that look like more
+    /// of the best candidate (same tag, a shared positive class name, or the same classes in an
+    /// `<article>`), into `out`.
+    fn merge_segments(v: &RdView, attrs: &RdDom, s: &Scratch, best: usize, threshold: f64, out: &mut Vec<u32>) {
+        let classes = |i: usize| {
+            let (a, b) = v.nodes[i].classes;
+            &attrs.tokens[a as usize..b as usize]
+        };
+        let best_classes = classes(best);
+        let content: Vec<u32> = best_classes.iter().copied().filter(|&t| attrs.positive[t as usize]).collect();
+        let mut frame = Self::semantic_frame(v, best);
+        let best_article = v.nodes[best].kind == kind::ARTICLE;
+        let neutral = content.is_empty()
+            && !best_article
+            && !best_classes.is_empty()
+            && frame != NONE
+            && v.nodes[frame as usize].kind == kind::ARTICLE;
+        let seg_threshold = if neutral { 10f64.max(s.score[best] * 0.05) } else { threshold };
+        if content.is_empty() && !best_article && !neutral {
+            return;
+        }
+        let best_parent = v.nodes[best].parent;
+        let parent_classes = if best_parent == NONE { &[][..] } else { classes(best_parent as usize) };
+        let intersects = |a: &[u32], b: &[u32]| a.iter().any(|t| b.binary_search(t).is_ok());
+        let matching = |e: usize| {
+            if e == best || !s.cand[e] {
+                return false;
+            }
+            let n = &v.nodes[e];
+            let classless_article = content.is_empty() && n.kind == kind::ARTICLE;
+            if (s.score[e] < seg_threshold && !classless_article) || n.parent == best_parent || n.tag != v.nodes[best].tag {
+                return false;
+            }
+            if (!content.is_empty() && !intersects(&content, classes(e))) || (neutral && classes(e) != best_classes) {
+                return false;
+            }
+            if classless_article && (n.parent == NONE || !intersects(parent_classes, classes(n.parent as usize))) {
+                return false;
+            }
+            link_density(&v.sums(e)) <= 0.2 && !Self::inside(v, best, e) && !Self::inside(v, e, best)
+        };
+        if frame == NONE {
+            let mut a = v.nodes[best].parent;
+            while a != NONE {
+                let ai = a as usize;
+                if v.nodes[ai].flags & (CLASS_POS | ID_POS) != 0
+                    && s.order.iter().any(|&c| Self::inside(v, c as usize, ai) && matching(c as usize))
+                {
+                    frame = a;
+                    break;
+                }
+                a = v.nodes[ai].parent;
+            }
+        }
+        if frame == NONE {
+            return;
+        }
+        let f = frame as usize;
+        let mut j = f;
+        while j < v.nodes[f].end as usize {
+            if j != best && matching(j) {
+                out.push(j as u32);
+                j = v.nodes[j].end as usize;
+            } else {
+                j += 1;
+            }
+        }
+    }
+
+    /// `get_editorial_leads`: standfirsts and subheads before the best candidate in its
+    /// `article` or `main`, into `out`.
+    fn editorial_leads(v: &RdView, best: usize, out: &mut Vec<u32>) {
+        let frame = Self::semantic_frame(v, best);
+        if frame == NONE {
+            return;
+        }
+        let mut j = frame as usize;
+        while j < best {
+            if Self::inside(v, best, j) || v.nodes[j].flags & EDITORIAL == 0 || link_density(&v.sums(j)) > 0.2 {
+                j += 1;
+                continue;
+            }
+            out.push(j as u32);
+            j = v.nodes[j].end as usize;
         }
     }
 
@@ -423,7 +540,7 @@ impl Extractor for Readability {
                 s.removed.clear();
                 self.score(v, s);
                 match self.best(v, s) {
-                    Some(best) => self.article(v, s, best),
+                    Some(best) => self.article(v, &doc.dom.rd, s, best),
                     None if ruthless => {
                         ruthless = false;
                         continue;
@@ -538,6 +655,19 @@ mod tests {
         let page = format!("<body><div id=wrap><div>{}</div><p>Short and final.</p><p>no period here</p></div></body>", article(3));
         let t = run("readability", &[], &page);
         assert!(t.contains("Short and final.") && !t.contains("no period"), "{t}");
+    }
+
+    #[test]
+    fn article_segments_split_across_containers_are_merged() {
+        // The best candidate's positive class name recurs on a segment under another parent.
+        let page = format!(
+            "<body><div id=wrap><article><div class=post-content><p>{PROSE}</p><p>{PROSE}</p></div>\
+             <aside><p>Advertisement here, with enough text to count.</p></aside><div class=x><div class=y>\
+             <div class=post-content><p>{PROSE} Second segment.</p><p>{PROSE}</p></div></div></div></article></div></body>"
+        );
+        let t = run("readability", &[], &page);
+        assert_eq!(t.matches("The council").count(), 4, "{t}");
+        assert!(!t.contains("Advertisement"), "{t}");
     }
 
     #[test]
