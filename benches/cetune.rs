@@ -77,7 +77,9 @@ fn main() {
     let words: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
     let only_families = words.first().is_some_and(|a| a == "families");
     let named: Vec<&str> = words.iter().skip(1).map(String::as_str).collect();
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/goldsets");
+    // The shared gold sets beside the project, or where CETUNE_BENCH_GOLDSETS says (a worktree).
+    let shared = std::env::var_os("CETUNE_BENCH_GOLDSETS")
+        .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/goldsets"), PathBuf::from);
     assert!(shared.is_dir(), "the benchmarks read the real gold sets in {}", shared.display());
     let tmp = std::env::temp_dir().join(format!("cetune-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
