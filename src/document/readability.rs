@@ -48,8 +48,8 @@ pub struct RdAttr {
 const POSITIVE: &[&str] =
     &["article", "body", "content", "entry", "hentry", "main", "page", "pagination", "post", "text", "blog", "story"];
 const NEGATIVE: &[&str] = &[
-    "combx", "comment", "com-", "contact", "foot", "footer", "footnote", "masthead", "media", "meta", "outbrain", "promo",
-    "related", "scroll", "shoutbox", "sidebar", "sponsor", "shopping", "tags", "tool", "widget",
+    "combx", "comment", "com-", "contact", "foot", "footer", "footnote", "masthead", "media", "meta", "outbrain",
+    "promo", "related", "scroll", "shoutbox", "sidebar", "sponsor", "shopping", "tags", "tool", "widget",
 ];
 const UNLIKELY_RE: &[&str] = &[
     "combx",
@@ -96,7 +96,13 @@ impl RdDom {
     /// Records the facts of the next element: lower-case `name`, its attributes.
     pub fn push<'a>(&mut self, name: &str, attrs: impl Iterator<Item = (&'a str, &'a str)>) {
         let mut class = "";
-        let attrs: Vec<(&str, &str)> = attrs.inspect(|(k, v)| if k.eq_ignore_ascii_case("class") { class = v }).collect();
+        let attrs: Vec<(&str, &str)> = attrs
+            .inspect(|(k, v)| {
+                if k.eq_ignore_ascii_case("class") {
+                    class = v
+                }
+            })
+            .collect();
         let mut a = attr_facts(name, attrs.into_iter());
         let start = self.tokens.len();
         for t in class.split_whitespace() {
@@ -152,7 +158,8 @@ pub fn attr_facts<'a>(name: &str, attrs: impl Iterator<Item = (&'a str, &'a str)
     if both.len() >= 2 && any_in(&both, UNLIKELY_RE) && !any_in(&both, MAYBE) && !matches!(name, "html" | "body") {
         flags |= UNLIKELY;
     }
-    let words: Vec<&str> = both.split(|c: char| c.is_whitespace() || c == '_' || c == '-').filter(|w| !w.is_empty()).collect();
+    let words: Vec<&str> =
+        both.split(|c: char| c.is_whitespace() || c == '_' || c == '-').filter(|w| !w.is_empty()).collect();
     if words.iter().any(|w| matches!(*w, "subhead" | "standfirst" | "dek" | "subtitle" | "storylead"))
         || words.windows(2).any(|w| w == ["story", "lead"])
     {
@@ -323,7 +330,11 @@ impl RdView {
     /// Text sums of node `i`'s subtree.
     pub fn sums(&self, i: usize) -> Sums {
         let (a, b) = self.urange(i);
-        Sums { len: self.len[b] - self.len[a], link: self.link[b] - self.link[a], commas: self.commas[b] - self.commas[a] }
+        Sums {
+            len: self.len[b] - self.len[a],
+            link: self.link[b] - self.link[a],
+            commas: self.commas[b] - self.commas[a],
+        }
     }
     /// Counts of the [`COUNTED`] kinds among node `i`'s descendants.
     pub fn counts(&self, i: usize) -> [u32; 7] {
@@ -416,7 +427,16 @@ fn view(dom: &Dom, removed: Option<&[bool]>) -> RdView {
     // Open DOM elements: (DOM end, rnode index or NONE for transparent ones, wrap state).
     let mut stack: Vec<(u32, u32, Wrap)> = Vec::new();
     let new_node = |v: &mut RdView, kind: u8, flags: u16, parent: u32, markup: u16| -> u32 {
-        v.nodes.push(RNode { kind, flags, parent, end: 0, ustart: v.units.len() as u32, markup, tag: p_tag, ..RNode::default() });
+        v.nodes.push(RNode {
+            kind,
+            flags,
+            parent,
+            end: 0,
+            ustart: v.units.len() as u32,
+            markup,
+            tag: p_tag,
+            ..RNode::default()
+        });
         (v.nodes.len() - 1) as u32
     };
     let mut i = 1;
@@ -589,8 +609,10 @@ mod tests {
             "<body><div id=story><div>AAA</div>BBB<br>CCC <b>bold</b> tail<br><div class=sidebar>DDD</div></div></body>",
         );
         let [ruthless, lenient] = &d.readability.views;
-        let ps: Vec<Vec<String>> =
-            (0..lenient.nodes.len()).filter(|&j| lenient.nodes[j].kind == kind::P).map(|j| texts(&d, lenient, j)).collect();
+        let ps: Vec<Vec<String>> = (0..lenient.nodes.len())
+            .filter(|&j| lenient.nodes[j].kind == kind::P)
+            .map(|j| texts(&d, lenient, j))
+            .collect();
         // The inner divs became paragraphs; BBB and CCC are tail text after a block or a <br>;
         // the inline run after CCC's <br> tail is a paragraph of its own (readability-lxml's
         // quirk), its tail with it.
@@ -616,7 +638,9 @@ mod tests {
         assert_eq!(f("body", "sidebar", "") & UNLIKELY, 0);
         assert_ne!(f("picture", "", "") & BLOCKER, 0, "divToPElementsRe matches a prefix");
         // An unlikely candidate holding an <article>, or inside <pre>, stays.
-        let d = Document::parse("<body><div class=menu><article><p>kept</p></article></div><pre><span class=menu>code</span></pre><div class=menu>gone</div></body>");
+        let d = Document::parse(
+            "<body><div class=menu><article><p>kept</p></article></div><pre><span class=menu>code</span></pre><div class=menu>gone</div></body>",
+        );
         assert_eq!(d.readability.views[0].units.len(), 2);
         assert_eq!(d.readability.views[1].units.len(), 3);
     }

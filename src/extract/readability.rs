@@ -170,7 +170,11 @@ impl Readability {
         }
         let (end, floor) = (v.nodes[best].end as usize, s.score[best] * 0.25);
         if let Some(b) = Self::top(s, |c| {
-            c > best && c < end && v.nodes[c].kind == kind::ARTICLE && text_len(&v.sums(c)) >= 250 && s.score[c] >= floor
+            c > best
+                && c < end
+                && v.nodes[c].kind == kind::ARTICLE
+                && text_len(&v.sums(c)) >= 250
+                && s.score[c] >= floor
         }) {
             best = b;
         }
@@ -301,7 +305,10 @@ impl Readability {
             }
             let n = &v.nodes[e];
             let classless_article = content.is_empty() && n.kind == kind::ARTICLE;
-            if (s.score[e] < seg_threshold && !classless_article) || n.parent == best_parent || n.tag != v.nodes[best].tag {
+            if (s.score[e] < seg_threshold && !classless_article)
+                || n.parent == best_parent
+                || n.tag != v.nodes[best].tag
+            {
                 return false;
             }
             if (!content.is_empty() && !intersects(&content, classes(e))) || (neutral && classes(e) != best_classes) {
@@ -495,7 +502,8 @@ impl Readability {
                             continue;
                         }
                         let x = Self::live_sums(v, s, r);
-                        (sums.len, sums.link, sums.commas) = (sums.len + x.len, sums.link + x.link, sums.commas + x.commas);
+                        (sums.len, sums.link, sums.commas) =
+                            (sums.len + x.len, sums.link + x.link, sums.commas + x.commas);
                         let c = Self::live_counts(v, s, r);
                         for k in 0..7 {
                             counts[k] += c[k] + i64::from(rd::COUNTED[k] == v.nodes[r].kind);
@@ -600,7 +608,9 @@ mod tests {
     #[test]
     fn a_comma_rich_article_beats_a_link_heavy_sidebar() {
         let links: String = (0..30)
-            .map(|i| format!("<p><a href=/s{i}>A long related story number {i}, with commas, and more, words here</a></p>"))
+            .map(|i| {
+                format!("<p><a href=/s{i}>A long related story number {i}, with commas, and more, words here</a></p>")
+            })
             .collect();
         let page = format!("<body><div id=wrap><div>{links}</div><div>{}</div></div></body>", article(3));
         let t = run("readability", &[], &page);
@@ -632,12 +642,17 @@ mod tests {
         );
         assert!(!run("readability", &["sibling_ratio=0.9"], &page).contains("Only in the first one"));
         assert!(run("readability", &["sibling_ratio=0.9", "class_weight=0"], &page).contains("Only in the first one"));
-        assert!(run("readability", &["sibling_ratio=0.9", "positive_patterns=false"], &page).contains("Only in the first"));
+        assert!(
+            run("readability", &["sibling_ratio=0.9", "positive_patterns=false"], &page).contains("Only in the first")
+        );
     }
 
     #[test]
     fn unlikely_candidates_are_removed_in_the_first_pass() {
-        let page = format!("<body><div id=wrap>{}<div class=extra-info><p>{PROSE} Extra words.</p></div></div></body>", article(3));
+        let page = format!(
+            "<body><div id=wrap>{}<div class=extra-info><p>{PROSE} Extra words.</p></div></div></body>",
+            article(3)
+        );
         assert!(!run("readability", &[], &page).contains("Extra words"));
         assert!(run("readability", &["unlikely_patterns=false"], &page).contains("Extra words"));
     }
@@ -652,7 +667,10 @@ mod tests {
         assert!(t.contains("Second part") && !t.contains("Menu"), "{t}");
         assert!(!run("readability", &["sibling_ratio=0.9"], &page).contains("Second part"));
         // A short link-free sentence beside the best candidate joins it; a fragment does not.
-        let page = format!("<body><div id=wrap><div>{}</div><p>Short and final.</p><p>no period here</p></div></body>", article(3));
+        let page = format!(
+            "<body><div id=wrap><div>{}</div><p>Short and final.</p><p>no period here</p></div></body>",
+            article(3)
+        );
         let t = run("readability", &[], &page);
         assert!(t.contains("Short and final.") && !t.contains("no period"), "{t}");
     }
