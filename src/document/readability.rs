@@ -297,9 +297,9 @@ pub struct RdView {
     pub units: Vec<u32>,
     /// For each unit of `units`, the node it is directly in.
     pub owner: Vec<u32>,
-    /// Prefix sums over `units`: characters + 1 (a separator), link characters + 1, commas.
+    /// Prefix sums over `units`: characters + 1 (a separator), link characters, commas.
     pub len: Vec<u32>,
-    /// See `len`: of units inside an `a` element.
+    /// See `len`: characters of units inside an `a` element.
     pub link: Vec<u32>,
     /// See `len`: commas.
     pub commas: Vec<u32>,
@@ -316,7 +316,7 @@ pub struct RdView {
 pub struct Sums {
     /// Characters + 1 per unit.
     pub len: u32,
-    /// The same, of linked units.
+    /// Characters of linked units.
     pub link: u32,
     /// Commas.
     pub commas: u32,
@@ -349,9 +349,10 @@ pub fn text_len(s: &Sums) -> u32 {
     s.len.saturating_sub(1)
 }
 
-/// Link characters per character.
+/// Link characters per character (`get_link_density`: the links' text lengths over the text
+/// length).
 pub fn link_density(s: &Sums) -> f64 {
-    f64::from(s.link) / f64::from(s.len.max(1))
+    f64::from(s.link) / f64::from(text_len(s).max(1))
 }
 
 /// Both passes.
@@ -562,7 +563,7 @@ fn view(dom: &Dom, removed: Option<&[bool]>) -> RdView {
         let chars = t.chars().count() as u32 + 1;
         l += chars;
         if dom.info[u as usize].in_a {
-            k += chars;
+            k += chars - 1;
         }
         c += t.bytes().filter(|&b| b == b',').count() as u32;
         v.len.push(l);
