@@ -26,12 +26,14 @@
 //!
 //! ## Interpretation
 //! The tree, the pattern facts and every text length, link length, comma and element count are
-//! computed once per page at parse time (`document::readability`), for both passes. Left out of
-//! readability-lxml 0.9: the semantic `<article>` search when the best candidate lies in a
-//! `form`, `aside` or `nav`, the merging of article segments split across containers, editorial
-//! leads, table-of-contents lists and quote leads kept from cleaning, and the rescue of an empty
-//! element between long siblings. Text lengths join text nodes with one separator (lxml keeps
-//! the page's whitespace). With no candidate at all, readability-lxml returns the sanitised
+//! computed once per page at parse time (`document::readability`), for both passes. Included
+//! from readability-lxml 0.9 beyond Arc90's scorer: `itemprop=articleBody`, nested `<article>`
+//! and `<main>` candidates, the `h2` preamble, the merging of article segments split across
+//! containers (they join the article in document order rather than inside the best candidate)
+//! and editorial leads. Left out: the semantic `<article>` search when the best candidate lies
+//! in a `form`, `aside` or `nav`, table-of-contents lists and quote leads kept from cleaning, and
+//! the rescue of an empty element between long siblings. Text lengths join text nodes with one
+//! separator (lxml keeps the page's whitespace). With no candidate at all, readability-lxml returns the sanitised
 //! `body` (`body_fallback: true`); with `false`, the extract is empty.
 
 use super::Extractor;
