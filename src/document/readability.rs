@@ -93,6 +93,11 @@ pub struct RdDom {
 }
 
 impl RdDom {
+    /// Drops the class-name table once the page is flattened (ids are all that is needed).
+    pub fn shrink(&mut self) {
+        self.names = Default::default();
+    }
+
     /// Records the facts of the next element: lower-case `name`, its attributes.
     pub fn push<'a>(&mut self, name: &str, attrs: impl Iterator<Item = (&'a str, &'a str)>) {
         let mut class = "";
