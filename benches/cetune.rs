@@ -14,7 +14,8 @@
 //!   pages and over a WARC.gz of `CETUNE_BENCH_WARC_MB` (1024) MB made from the pages: memory
 //!   must not grow with the count.
 //!
-//! `cargo bench -- collect` runs only the last part.
+//! `cargo bench -- collect` runs only the last part; `cargo bench -- families [NAME ...]` only the
+//! per-family individuals (of the families named, or all).
 
 use cetune::document::Document;
 use cetune::eval::{GoldIndex, lcs_naive, tokens};
@@ -73,7 +74,12 @@ fn main() {
         return; // cargo bench -- --list
     }
     let only_collect = std::env::args().skip(1).any(|a| a == "collect");
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/goldsets");
+    let words: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
+    let only_families = words.first().is_some_and(|a| a == "families");
+    let named: Vec<&str> = words.iter().skip(1).map(String::as_str).collect();
+    // The shared gold sets beside the project, or where CETUNE_BENCH_GOLDSETS says (a worktree).
+    let shared = std::env::var_os("CETUNE_BENCH_GOLDSETS")
+        .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/goldsets"), PathBuf::from);
     assert!(shared.is_dir(), "the benchmarks read the real gold sets in {}", shared.display());
     let tmp = std::env::temp_dir().join(format!("cetune-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
@@ -88,57 +94,23 @@ fn main() {
     let l3s = tmp.join("l3s");
     let wcxb = tmp.join("wcxb");
     import("l3s".parse().unwrap(), &shared.join("l3s-gn1"), &l3s, &opts).expect("import L3S-GN1");
-    import("wcxb".parse().unwrap(), &shared.join("wcxb-dev"), &wcxb, &opts).expect("import WCXB dev");
+    if !only_families {
+        import("wcxb".parse().unwrap(), &shared.join("wcxb-dev"), &wcxb, &opts).expect("import WCXB dev");
+    }
     println!("machine: {cores} cores; {}", cpu_model());
     println!("\n| measure | median | target |\n|---|---|---|");
-
-    // 1. Parse throughput.
     let set = native::open(&l3s, false).unwrap();
-    let pages: Vec<String> = set.docs.iter().map(|d| d.read_page(&set.limits).unwrap().0).collect();
-    let mb = pages.iter().map(String::len).sum::<usize>() as f64 / 1e6;
-    let single = median(
-        (0..3)
-            .map(|_| time(|| pages.iter().take(150).map(|p| Document::parse(p).source.tokens.len()).sum::<usize>()).0)
-            .collect(),
-    );
-    let mb150 = pages.iter().take(150).map(String::len).sum::<usize>() as f64 / 1e6;
-    row("parse + document model, 1 thread (L3S-GN1)", format!("{:.1} MB/s", mb150 / single), "");
-    let par = median(
-        (0..3)
-            .map(|_| {
-                time(|| {
-                    use rayon::prelude::*;
-                    pages.par_iter().map(|p| Document::parse(p).dom.nodes.len()).sum::<usize>()
-                })
-                .0
-            })
-            .collect(),
-    );
-    row(&format!("parse + document model, {cores} threads (L3S-GN1, {mb:.0} MB)"), format!("{:.1} MB/s", mb / par), "");
-
-    // 2. LCS.
-    let pairs: Vec<(Vec<String>, Vec<String>)> = set
-        .docs
-        .iter()
-        .zip(&pages)
-        .take(40)
-        .map(|(d, p)| {
-            let doc = Document::parse(p);
-            let text = doc.dom.texts.render(&(0..doc.dom.texts.len() as u32).collect::<Vec<_>>());
-            (tokens(&d.gold, set.token_rule), tokens(&text, set.token_rule))
-        })
-        .collect();
-    let words: f64 = pairs.iter().map(|(_, e)| e.len() as f64).sum();
-    let bp =
-        median((0..5).map(|_| time(|| pairs.iter().map(|(g, e)| GoldIndex::new(g).lcs(e)).sum::<usize>()).0).collect());
-    let nv = median((0..3).map(|_| time(|| pairs.iter().map(|(g, e)| lcs_naive(g, e)).sum::<usize>()).0).collect());
-    row("LCS bit-parallel (index + length)", format!("{:.2} M extract words/s", words / bp / 1e6), "");
-    row("LCS naive DP", format!("{:.3} M extract words/s ({:.0}x slower)", words / nv / 1e6, nv / bp), "");
+    if !only_families {
+        parse_and_lcs(&set, cores);
+    }
 
     // 3. One individual on a 120-document sample, every family.
     let picked = sample::sample(&set, 120, 1);
     let corpus = Corpus::load(&set, &picked, &|| {});
     for name in extract::names() {
+        if only_families && !named.is_empty() && !named.contains(&name) {
+            continue;
+        }
         let ex = extract::build(&cetune::extract::space(name).unwrap().defaults()).unwrap();
         let warm = median((0..5).map(|_| time(|| score_corpus(&corpus, ex.as_ref()).len()).0).collect());
         let cold = median(
@@ -154,7 +126,7 @@ fn main() {
         );
         let target = match name {
             "accb" | "tccb" => "<= 100 ms warm",
-            "justext" | "boilerpipe" => "<= 10 ms warm",
+            "justext" | "boilerpipe" | "readability" => "<= 10 ms warm",
             _ => "",
         };
         row(
@@ -162,6 +134,10 @@ fn main() {
             format!("{:.1} ms / {:.0} ms", warm * 1e3, cold * 1e3),
             target,
         );
+    }
+    if only_families {
+        let _ = std::fs::remove_dir_all(&tmp);
+        return;
     }
 
     // The widest blur the ACCB/CCB ranges allow (r = 300): the cost must not grow with r.
@@ -463,4 +439,48 @@ fn python_baselines(venv: &Path, input: &Path, tmp: &Path) -> (f64, f64, f64) {
         )
     };
     (traf, res("1"), res("2"))
+}
+
+/// 1. Parse throughput and 2. LCS speed.
+fn parse_and_lcs(set: &cetune::goldset::GoldSet, cores: usize) {
+    let pages: Vec<String> = set.docs.iter().map(|d| d.read_page(&set.limits).unwrap().0).collect();
+    let mb = pages.iter().map(String::len).sum::<usize>() as f64 / 1e6;
+    let single = median(
+        (0..3)
+            .map(|_| time(|| pages.iter().take(150).map(|p| Document::parse(p).source.tokens.len()).sum::<usize>()).0)
+            .collect(),
+    );
+    let mb150 = pages.iter().take(150).map(String::len).sum::<usize>() as f64 / 1e6;
+    row("parse + document model, 1 thread (L3S-GN1)", format!("{:.1} MB/s", mb150 / single), "");
+    let par = median(
+        (0..3)
+            .map(|_| {
+                time(|| {
+                    use rayon::prelude::*;
+                    pages.par_iter().map(|p| Document::parse(p).dom.nodes.len()).sum::<usize>()
+                })
+                .0
+            })
+            .collect(),
+    );
+    row(&format!("parse + document model, {cores} threads (L3S-GN1, {mb:.0} MB)"), format!("{:.1} MB/s", mb / par), "");
+
+    // 2. LCS.
+    let pairs: Vec<(Vec<String>, Vec<String>)> = set
+        .docs
+        .iter()
+        .zip(&pages)
+        .take(40)
+        .map(|(d, p)| {
+            let doc = Document::parse(p);
+            let text = doc.dom.texts.render(&(0..doc.dom.texts.len() as u32).collect::<Vec<_>>());
+            (tokens(&d.gold, set.token_rule), tokens(&text, set.token_rule))
+        })
+        .collect();
+    let words: f64 = pairs.iter().map(|(_, e)| e.len() as f64).sum();
+    let bp =
+        median((0..5).map(|_| time(|| pairs.iter().map(|(g, e)| GoldIndex::new(g).lcs(e)).sum::<usize>()).0).collect());
+    let nv = median((0..3).map(|_| time(|| pairs.iter().map(|(g, e)| lcs_naive(g, e)).sum::<usize>()).0).collect());
+    row("LCS bit-parallel (index + length)", format!("{:.2} M extract words/s", words / bp / 1e6), "");
+    row("LCS naive DP", format!("{:.3} M extract words/s ({:.0}x slower)", words / nv / 1e6, nv / bp), "");
 }

@@ -20,6 +20,7 @@ pub mod entities;
 pub mod hidden;
 pub mod lang;
 pub mod parse;
+pub mod readability;
 pub mod scan;
 pub mod stoplists;
 pub mod tags;
@@ -140,6 +141,8 @@ pub struct Document {
     pub words: WordMap,
     /// The jusText stop list its paragraphs were counted with (`English`, `German`, ...).
     pub stoplist: &'static str,
+    /// readability-lxml's transformed tree of both passes (`readability.rs`), of the full page.
+    pub readability: std::sync::Arc<readability::Facts>,
     /// A number unique to this parse within the process (0: none), so results computed on the
     /// document can be cached by it (the combinations' member outputs).
     pub id: u64,
@@ -173,8 +176,10 @@ impl Document {
         let lang = lang::detect_language(&dom);
         let stoplist = stoplists::count_paragraph_words(&mut dom, lang.as_deref());
         let words = WordMap::build(&dom.texts, &source.words);
+        dom.rd.shrink();
+        let readability = std::sync::Arc::new(readability::build(&dom));
         let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        (Document { source, dom, lang, words, stoplist, id }, notes)
+        (Document { source, dom, lang, words, stoplist, readability, id }, notes)
     }
 
     /// Sets the page language (metadata wins over detection) and recounts what depends on it:
@@ -282,9 +287,11 @@ impl Document {
             body: self.dom.body,
             paras: self.dom.paras.clone(),
             bp_blocks: self.dom.bp_blocks.clone(),
+            rd: self.dom.rd.clone(),
         };
         let words = self.words.restricted(&new_index);
-        (Document { source, dom, lang: self.lang.clone(), words, stoplist: self.stoplist, id: 0 }, back)
+        let readability = self.readability.clone();
+        (Document { source, dom, lang: self.lang.clone(), words, stoplist: self.stoplist, readability, id: 0 }, back)
     }
 
     /// The page re-serialised for display with each DOM text unit wrapped in a `<span

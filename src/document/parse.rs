@@ -279,6 +279,8 @@ pub struct Dom {
     pub paras: Vec<Para>,
     /// boilerpipe's text blocks, in document order.
     pub bp_blocks: Vec<BpBlock>,
+    /// readability-lxml's attribute facts of each node (`readability.rs`; default for text).
+    pub rd: super::readability::RdDom,
 }
 
 impl Dom {
@@ -379,6 +381,7 @@ fn flatten(doc: &Html) -> Dom {
                 match n.value() {
                     HNode::Document | HNode::Fragment => {
                         dom.nodes.push(Node { tag: Tag::OTHER, parent: NONE, end: 0, text: NONE, href: false });
+                        dom.rd.attrs.push(Default::default());
                         stack.push(0);
                     }
                     HNode::Element(el) => {
@@ -420,6 +423,7 @@ fn flatten(doc: &Html) -> Dom {
                         }
                         let parent = stack.last().copied().unwrap_or(NONE);
                         dom.nodes.push(Node { tag: t, parent, end: 0, text: NONE, href });
+                        dom.rd.push(&el.name().to_ascii_lowercase(), el.attrs());
                         stack.push((dom.nodes.len() - 1) as u32);
                     }
                     HNode::Text(txt) => {
@@ -450,6 +454,7 @@ fn flatten(doc: &Html) -> Dom {
                         let parent = stack.last().copied().unwrap_or(NONE);
                         let node = dom.nodes.len() as u32;
                         dom.nodes.push(Node { tag: Tag::OTHER, parent, end: node + 1, text: unit, href: false });
+                        dom.rd.attrs.push(Default::default());
                         dom.info.push(TextInfo {
                             node,
                             chars: buf.chars().filter(|c| *c != ' ').count() as u32,

@@ -14,6 +14,7 @@ pub mod density;
 pub mod full;
 pub mod justext;
 pub mod lqf;
+pub mod readability;
 pub mod stopwords;
 
 use crate::document::{Document, Selection, View};
@@ -74,6 +75,7 @@ pub const FAMILIES: &[Family] = &[
     family!("crunch", crunch::Crunch::build),
     family!("justext", justext::JusText::build),
     family!("boilerpipe", boilerpipe::Boilerpipe::build),
+    family!("readability", readability::Readability::build),
 ];
 
 /// The combination table: combinations of families described in `params/` (`members:`),

@@ -8,7 +8,7 @@ over documents of each, the mean absolute difference, and the documents where th
 most. It is not part of `cargo test`: it needs the reference packages, e.g.
 
     python3 -m venv /tmp/ref-venv
-    /tmp/ref-venv/bin/pip install justext boilerpy3 lxml_html_clean
+    /tmp/ref-venv/bin/pip install justext boilerpy3 readability-lxml lxml_html_clean
     /tmp/ref-venv/bin/python tests/reference/compare.py GOLDSET OUT [--cetune target/release/cetune]
 
 GOLDSET is a native gold set (`cetune goldset import`). jusText gets, per page, the stop list
@@ -34,7 +34,39 @@ PAIRS = [
     ("boilerpipe (ArticleExtractor)", ["-e", "boilerpipe", "--set", "variant=words", "--set", "t_curr=16",
                                        "--set", "t_next_low=15", "--set", "t_next_high=17",
                                        "--set", "post_filters=article"], "boilerpy3-article"),
+    ("readability", ["-e", "readability"], "readability-lxml"),
 ]
+
+# Elements whose start and end separate text, when readability-lxml's HTML becomes text.
+BLOCKS = {
+    "address", "article", "aside", "blockquote", "body", "br", "caption", "center", "dd", "div", "dl", "dt",
+    "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr",
+    "html", "legend", "li", "main", "nav", "ol", "option", "p", "pre", "section", "select", "table", "tbody",
+    "td", "th", "tr", "ul",
+}
+
+
+def html_text(html):
+    """The text of an HTML fragment: text nodes in order, a line break at every block."""
+    import lxml.html
+
+    if not html.strip():
+        return ""
+    out = []
+
+    def walk(e):
+        block = isinstance(e.tag, str) and e.tag.lower() in BLOCKS
+        out.append("\n" if block else "")
+        if isinstance(e.tag, str) and e.text:
+            out.append(e.text)
+        for c in e:
+            walk(c)
+        out.append("\n" if block else "")
+        if e.tail:
+            out.append(e.tail)
+
+    walk(lxml.html.document_fromstring(html))
+    return "\n".join(" ".join(l.split()) for l in "".join(out).split("\n") if l.strip())
 
 
 def decode(data):
@@ -76,6 +108,13 @@ def run_reference(job):
 
             paras = justext.justext(html, justext.get_stoplist(stoplist))
             return "\n".join(p.text for p in paras if not p.is_boilerplate), None
+        if tool == "readability-lxml":
+            import logging
+
+            from readability import Document
+
+            logging.getLogger("readability").setLevel(logging.CRITICAL)
+            return html_text(Document(html).summary()), None
         import logging
 
         from boilerpy3 import extractors
@@ -91,7 +130,7 @@ def run_reference(job):
 
 def available(tool):
     try:
-        __import__("justext" if tool == "justext" else "boilerpy3")
+        __import__({"justext": "justext", "readability-lxml": "readability"}.get(tool, "boilerpy3"))
         return True
     except ImportError:
         return False
@@ -115,6 +154,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--show", type=int, default=5, help="disagreements shown per pair")
     ap.add_argument("--reuse", action="store_true", help="re-score the dumps already in OUT, run nothing")
+    ap.add_argument("--only", action="append", help="reference tools to run (e.g. readability-lxml); default all")
     a = ap.parse_args()
     docs = documents(a.goldset)
     manifest = os.path.join(a.goldset, "goldset.yaml")
@@ -124,6 +164,8 @@ def main():
     name = os.path.basename(os.path.normpath(a.goldset))
     rows = []
     for label, args, tool in PAIRS:
+        if a.only and tool not in a.only:
+            continue
         if subprocess.run([a.cetune, "extractors", args[1]], capture_output=True).returncode != 0:
             print(f"skip {label}: cetune has no family {args[1]}")
             continue
