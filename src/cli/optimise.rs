@@ -72,6 +72,15 @@ pub struct Args {
     /// shingle4 (the Scrapinghub benchmark's 4-word shingles); recorded in run.yaml.
     #[arg(long, default_value = "lcs")]
     measure: String,
+    /// Racing: each generation's new settings are first scored on a small stratified subset of
+    /// the documents; those worse than the best so far by a one-sided paired t-test (α = 0.05)
+    /// are dropped, the others go on to more documents until all (needs objective f1 or fbeta:B).
+    #[arg(long)]
+    racing: bool,
+    /// Hold out this share of the documents (0 < F ≤ 0.9, stratified by package, from the seed)
+    /// to estimate how the tuned setting generalises: the search sees only the rest.
+    #[arg(long, value_name = "FRACTION")]
+    validation: Option<f64>,
     /// Add an individual to the first generation: --individual r=40,t=0.8 (repeatable).
     #[arg(long = "individual", value_name = "K=V,K=V")]
     individuals: Vec<String>,
@@ -135,6 +144,8 @@ fn config(a: &Args) -> Result<Config> {
         epsilon_auto,
         seed: a.seed,
         strategy,
+        racing: a.racing,
+        validation: a.validation,
     };
     c.validate()?;
     Ok(c)

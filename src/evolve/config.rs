@@ -73,6 +73,19 @@ pub struct Config {
     pub seed: u64,
     /// Search strategy (GA).
     pub strategy: StrategyKind,
+    /// `--racing`: new genomes race over growing stratified subsets of the documents and the
+    /// clearly worse are dropped early ([`super::race`]). Written only when on.
+    #[serde(skip_serializing_if = "is_false")]
+    pub racing: bool,
+    /// `--validation FRACTION`: the share of the documents held out (stratified by package, from
+    /// the seed) to estimate how the tuned setting generalises; the search sees only the rest.
+    /// Read by the run's set-up, not by the loop. Written only when set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub validation: Option<f64>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl Default for Config {
@@ -94,6 +107,8 @@ impl Default for Config {
             epsilon_auto: false,
             seed: 0,
             strategy: StrategyKind::Ga,
+            racing: false,
+            validation: None,
         }
     }
 }
@@ -127,6 +142,9 @@ impl Config {
                 let x = if x.abs() >= 1e6 { format!("{x:e}") } else { format!("{x}") };
                 return bad(format!("{name} must be in [0, {max}], but got {x}"));
             }
+        }
+        if let Some(v) = self.validation.filter(|v| !(*v > 0.0 && *v <= 0.9)) {
+            return bad(format!("--validation must be in (0, 0.9], but got {v}"));
         }
         if self.population > MAX_POPULATION {
             return bad(format!("population must be at most {MAX_POPULATION}, but got {}", self.population));

@@ -24,6 +24,7 @@ fn is_run_file(name: &str) -> bool {
         "best.yaml",
         "report.html",
         "importance.csv",
+        "validation.csv",
     ];
     const PLOTS: &[&str] = &["space", "space-generation", "history"];
     let base = name.strip_suffix(".tmp").unwrap_or(name);

@@ -40,7 +40,8 @@ pub fn write_reports(
         "{} on {} ({} documents), seed {}",
         record.extractor, record.goldset.name, record.goldset.documents, record.config.seed
     );
-    write_top(dir, space, base, trials, top, &format!("Top individuals: {title}"))?;
+    let validation = super::validation::read(dir)?;
+    write_top(dir, space, base, trials, top, &format!("Top individuals: {title}"), &validation)?;
     if let Some(best) = crate::report::run::top(trials, 1).first() {
         let s = space.from_genome(base, &best.genome);
         let about = About {
@@ -63,7 +64,11 @@ pub fn write_reports(
         ("f1", "lcs") => "fitness (mean F1)".to_string(),
         (objective, measure) => format!("fitness ({objective}, measure {measure})"),
     };
-    let history = HistoryInfo { title: format!("Fitness by generation: {title}"), rows, y_desc };
+    let held = super::validation::generation_bests(trials)
+        .into_iter()
+        .filter_map(|t| validation.get(&t.number).map(|v| (t.generation, v.0)))
+        .collect();
+    let history = HistoryInfo { title: format!("Fitness by generation: {title}"), rows, y_desc, validation: held };
     render_history(&history, &dir.join("history"))?;
     let info = space_info(space, trials, &format!("Explored space: {title}"));
     // Importance over every tuned parameter; the plots show the most important ones.
@@ -197,7 +202,7 @@ fn html_sections(
             Body::Folded("The parameter description".into(), record.params_yaml.clone()),
         ],
     }];
-    let mut t2 = top_rows(space, base, trials, top);
+    let mut t2 = top_rows(space, base, trials, top, &super::validation::read(dir)?);
     let head = t2.remove(0);
     sections.push(Section {
         title: "Table 2: the top individuals".into(),
