@@ -262,6 +262,12 @@ fn soak_kill_nine_with_cmaes_tpe_and_adaptive_mutation() {
     soak("soak-adaptive", &["--mutation", "adaptive"]);
 }
 
+#[test]
+fn soak_kill_nine_with_racing_and_validation() {
+    soak("soak-racing", &["--racing", "--validation", "0.2"]);
+    soak("soak-racing-tpe", &["--racing", "--strategy", "tpe"]);
+}
+
 /// Kills a run with `kill -9` at random points, resumes it each time, and compares with the
 /// uninterrupted run; `options` are added to both.
 fn soak(name: &str, options: &[&str]) {
@@ -546,4 +552,87 @@ fn cmaes_without_numeric_genes_and_a_foreign_warm_start_are_refused_before_any_w
     assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
     assert!(r.stderr.contains("that run tuned extractor 'ccb', this one tunes 'lqf'"), "{}", r.stderr);
     assert!(!out.exists());
+}
+
+#[test]
+fn racing_and_validation_are_identical_with_one_and_two_threads_and_reported() {
+    let set = linky_set("rv", 30);
+    let s = set.to_str().unwrap();
+    let plain = beside(&set, "plain");
+    cetune(&optimise_args(s, plain.to_str().unwrap(), &[])).ok();
+    let plain_yaml = std::fs::read_to_string(plain.join("run.yaml")).unwrap();
+    assert!(!plain_yaml.contains("racing") && !plain_yaml.contains("validation"), "{plain_yaml}");
+    assert!(!journal_without_times(&plain)[0].contains(&"documents".to_string()));
+    assert!(!plain.join("validation.csv").exists());
+    let variants: [&[&str]; 4] = [
+        &["--racing"],
+        &["--validation", "0.2"],
+        &["--racing", "--validation", "0.3", "--strategy", "tpe"],
+        &["--racing", "--strategy", "cmaes"],
+    ];
+    for (k, extra) in variants.iter().enumerate() {
+        let (a, b) = (beside(&set, &format!("r{k}-1")), beside(&set, &format!("r{k}-2")));
+        let with = |t: &'static str| [*extra, &["--threads", t]].concat();
+        cetune(&optimise_args(s, a.to_str().unwrap(), &with("1"))).ok();
+        cetune(&optimise_args(s, b.to_str().unwrap(), &with("2"))).ok();
+        let journal = journal_without_times(&a);
+        assert_eq!(journal, journal_without_times(&b), "{extra:?}");
+        assert_eq!(
+            std::fs::read_to_string(a.join("top.csv")).unwrap(),
+            std::fs::read_to_string(b.join("top.csv")).unwrap()
+        );
+        let run_yaml = std::fs::read_to_string(a.join("run.yaml")).unwrap();
+        if extra.contains(&"--racing") {
+            assert!(run_yaml.contains("racing: true") && run_yaml.contains("document_evaluations:"), "{run_yaml}");
+            assert!(run_yaml.contains("saved_share:") && run_yaml.contains("paired t-test"), "{run_yaml}");
+            let col = journal[0].iter().position(|c| c == "documents").expect("documents column");
+            let docs: Vec<usize> = journal[1..].iter().map(|r| r[col].parse().unwrap()).collect();
+            let full = *docs.iter().max().unwrap();
+            let training = if extra.contains(&"--validation") { 21 } else { 30 };
+            assert_eq!(full, training, "{extra:?}");
+            // Only full evaluations rank in Table 2.
+            let trial = journal[0].iter().position(|c| c == "trial").unwrap();
+            let partial: Vec<&String> =
+                journal[1..].iter().filter(|r| r[col].parse::<usize>().unwrap() < full).map(|r| &r[trial]).collect();
+            let top = read_csv(&a.join("top.csv"));
+            let top_trial = top[0].iter().position(|c| c == "trial").unwrap();
+            assert!(top[1..].iter().all(|r| !partial.contains(&&r[top_trial])), "{extra:?}");
+        }
+        if extra.contains(&"--validation") {
+            let v = read_csv(&a.join("validation.csv"));
+            assert_eq!(v[0], ["trial", "fitness", "validation", "validation_sem"]);
+            assert!(v.len() > 6, "top individuals and each generation's best");
+            let top = read_csv(&a.join("top.csv"));
+            assert!(top[0].contains(&"validation".to_string()), "{:?}", top[0]);
+            assert!(std::fs::read_to_string(a.join("top.md")).unwrap().contains("| validation |"));
+            assert!(std::fs::read_to_string(a.join("history.svg")).unwrap().contains("validation documents"));
+            assert!(run_yaml.contains("validation_documents:") && run_yaml.contains("gap:"), "{run_yaml}");
+            // `report` rebuilds the tables with the validation column.
+            std::fs::remove_file(a.join("top.csv")).unwrap();
+            cetune(&["report", a.to_str().unwrap()]).ok();
+            assert_eq!(read_csv(&a.join("top.csv")), top);
+        }
+    }
+}
+
+#[test]
+fn bad_validation_fractions_and_racing_objectives_are_refused_before_any_work() {
+    let set = linky_set("bad-validation", 4);
+    let s = set.to_str().unwrap();
+    let out = beside(&set, "out");
+    let o = out.to_str().unwrap();
+    let cases: [(&[&str], &str); 5] = [
+        (&["--validation", "0"], "--validation must be in (0, 0.9], but got 0"),
+        (&["--validation", "0.95"], "--validation must be in (0, 0.9], but got 0.95"),
+        (&["--validation", "0.9"], "leaves package 'blog' (2 documents) without training documents"),
+        (&["--validation", "0.1"], "holds out no document"),
+        (&["--racing", "--objective", "macro-f1"], "--racing needs the objective f1 or fbeta:B"),
+    ];
+    for (extra, message) in cases {
+        let r = cetune(&[&["optimise", "-e", "lqf", "--goldset", s, "--out", o, "-q"][..], extra].concat());
+        assert_eq!(r.code, 2, "{extra:?}: {}", r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+        assert!(r.stderr.contains(message), "{extra:?}: {}", r.stderr);
+        assert!(!out.exists(), "{extra:?}: no run folder before the inputs are checked");
+    }
 }
