@@ -61,11 +61,12 @@ pub struct Args {
     /// Per-parameter mutation probability (default 1/number of tuned parameters).
     #[arg(long)]
     mutation_rate: Option<f64>,
-    /// Search strategy: ga, cmaes (CMA-ES), tpe (Optuna's default sampler), or the baselines
-    /// random and grid (same evaluation budget).
+    /// Search strategy: ga, cmaes (CMA-ES), tpe (Optuna's default sampler), nsga2 (the default
+    /// with --objective pareto), or the baselines random and grid (same evaluation budget).
     #[arg(long, default_value = "ga")]
     strategy: String,
-    /// Fitness: f1 (mean F1 over documents), macro-f1 (mean over packages), fbeta:B, or recall-at-precision:P.
+    /// Fitness: f1 (mean F1 over documents), macro-f1 (mean over packages), fbeta:B,
+    /// recall-at-precision:P, or pareto (the front of mean precision and mean recall, NSGA-II).
     #[arg(long, default_value = "f1")]
     objective: String,
     /// How each page is scored: lcs (Gottron's word-sequence F1), bow (WCXB's bag-of-words F1) or
@@ -81,6 +82,11 @@ pub struct Args {
     /// to estimate how the tuned setting generalises: the search sees only the rest.
     #[arg(long, value_name = "FRACTION")]
     validation: Option<f64>,
+    /// With --objective pareto: the point of the precision–recall front that best.yaml gets:
+    /// f1 (largest mean F1), precision>=P (largest recall with at least that precision) or
+    /// recall>=R. `cetune report RUN --pick …` re-picks.
+    #[arg(long, value_name = "f1|precision>=P|recall>=R")]
+    pick: Option<String>,
     /// Add an individual to the first generation: --individual r=40,t=0.8 (repeatable).
     #[arg(long = "individual", value_name = "K=V,K=V")]
     individuals: Vec<String>,
@@ -207,9 +213,16 @@ fn plan(a: &Args) -> Result<study::Plan> {
         Some(p) => std::fs::read_to_string(p).map_err(|e| Error::io(p, "read", e))?,
         None => crate::extract::family(&space.extractor)?.yaml.to_string(),
     };
+    let objective: crate::objective::problem::Objective = a.objective.parse()?;
+    let mut config = config(a)?;
+    // Pareto: the GA becomes NSGA-II (the same operators, selection by front and crowding).
+    if objective == crate::objective::problem::Objective::Pareto && config.strategy == StrategyKind::Ga {
+        config.strategy = StrategyKind::Nsga2;
+    }
     Ok(study::Plan {
-        config: config(a)?,
-        objective: a.objective.parse()?,
+        config,
+        objective,
+        pick: a.pick.as_deref().map(str::parse).transpose()?,
         measure: super::common::parse_measure(&a.measure)?,
         params_file: a.setting.params.as_ref().map(|p| p.display().to_string()),
         params_yaml,

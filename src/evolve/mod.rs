@@ -10,6 +10,7 @@
 //! - [`strategy`]: the [`Strategy`] trait and the names of the strategies ([`StrategyKind`]);
 //! - [`operators`]: sampling, tournament, crossover, mutation — each takes its RNG;
 //! - [`ga`]: the GA ([`ga::Ga`]); [`baseline`]: random search and grid search over a [`Grid`];
+//! - [`nsga2`]: NSGA-II over mean precision and recall (`--objective pareto`);
 //! - [`race`]: racing over instances (`--racing`), a paired t-test on stratified subsets;
 //! - [`cmaes`]: CMA-ES with margin and IPOP restarts; [`tpe`]: TPE with Optuna's defaults;
 //! - [`cache`], [`trial`], [`state`]: fitness cache, the immutable history, the checkpoint;
@@ -28,6 +29,7 @@ pub mod config;
 pub mod executor;
 pub mod ga;
 pub mod genome;
+pub mod nsga2;
 pub mod operators;
 pub mod problem;
 pub mod race;

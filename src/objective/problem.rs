@@ -25,6 +25,9 @@ pub enum Objective {
     /// feasible ones and among themselves by mean precision, i.e. by how close they come to the
     /// bound (Deb's feasibility rules), so the search climbs towards feasibility first.
     RecallAtPrecision(f64),
+    /// Two objectives, mean precision and mean recall (NSGA-II keeps their Pareto front); the
+    /// fitness value, which ranks Table 2, is the mean F1.
+    Pareto,
 }
 
 /// Smallest beta of `fbeta:B` (F-beta is then precision to within 1e-6).
@@ -37,11 +40,14 @@ impl std::str::FromStr for Objective {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self> {
         let bad = || {
-            Error::config(format!("unknown objective '{s}' (expected f1, macro-f1, fbeta:B or recall-at-precision:P)"))
+            Error::config(format!(
+                "unknown objective '{s}' (expected f1, macro-f1, fbeta:B, recall-at-precision:P or pareto)"
+            ))
         };
         match s {
             "f1" => return Ok(Objective::F1),
             "macro-f1" => return Ok(Objective::MacroF1),
+            "pareto" => return Ok(Objective::Pareto),
             _ => {}
         }
         let (name, arg) = s.split_once(':').ok_or_else(bad)?;
@@ -63,6 +69,7 @@ impl std::fmt::Display for Objective {
         match self {
             Objective::F1 => write!(f, "f1"),
             Objective::MacroF1 => write!(f, "macro-f1"),
+            Objective::Pareto => write!(f, "pareto"),
             Objective::FBeta(b) => write!(f, "fbeta:{b}"),
             Objective::RecallAtPrecision(p) => write!(f, "recall-at-precision:{p}"),
         }
@@ -102,7 +109,7 @@ impl Objective {
         // Each arm gives the value and the per-document (for macro-f1: per-package) terms whose
         // spread is the fitness's standard error.
         let (value, feasible, terms) = match *self {
-            Objective::F1 => (f1, true, per_doc(&|s| s.prf.f1)),
+            Objective::F1 | Objective::Pareto => (f1, true, per_doc(&|s| s.prf.f1)),
             Objective::MacroF1 => (macro_f1(scores, packages, measure), true, package_means(scores, packages)),
             Objective::FBeta(b) if measure == Measure::Shingle4 => {
                 let d = b * b * p + r;

@@ -25,8 +25,9 @@ fn is_run_file(name: &str) -> bool {
         "report.html",
         "importance.csv",
         "validation.csv",
+        "pareto.csv",
     ];
-    const PLOTS: &[&str] = &["space", "space-generation", "history"];
+    const PLOTS: &[&str] = &["space", "space-generation", "history", "pareto"];
     let base = name.strip_suffix(".tmp").unwrap_or(name);
     FIXED.contains(&base)
         || PLOTS.iter().any(|p| {

@@ -87,6 +87,31 @@ pub struct ValidationRecord {
     pub gap: f64,
 }
 
+/// `--objective pareto`: the front's size and the point `--pick` chose for `best.yaml`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ParetoRecord {
+    /// How the point is chosen: `f1`, `precision>=P` or `recall>=R`.
+    pub pick: String,
+    /// Points on the front (distinct settings no other dominates).
+    pub points: usize,
+    /// The chosen point (absent until the run has reports).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chosen: Option<ParetoPoint>,
+}
+
+/// A point of the Pareto front.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ParetoPoint {
+    /// Its trial number in the journal.
+    pub trial: usize,
+    /// Mean precision.
+    pub precision: f64,
+    /// Mean recall.
+    pub recall: f64,
+    /// Mean F1.
+    pub f1: f64,
+}
+
 /// A warm start: generation 0 also received the top individuals of another run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WarmStart {
@@ -151,6 +176,9 @@ pub struct RunRecord {
     /// `--validation`: the training–validation gap of the chosen setting.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub validation: Option<ValidationRecord>,
+    /// `--objective pareto`: the front and the chosen point.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pareto: Option<ParetoRecord>,
 }
 
 /// Hits and misses of the member-output cache of a combination run.

@@ -7,6 +7,7 @@
 //! Imports from the crate: `error`, `eval` (the measure), `evolve`, `extract` (the family table), `goldset`, `limits`,
 //! `objective`, `params`, `paths`, `yaml`, `report` and `store`.
 
+pub mod pareto;
 mod reports;
 pub mod validation;
 
@@ -62,6 +63,8 @@ pub struct Plan {
     pub warm_start: Option<PathBuf>,
     /// How many of the warm-start run's top distinct individuals (`--warm-top`).
     pub warm_top: usize,
+    /// `--pick` (objective `pareto` only): the point of the front `best.yaml` gets.
+    pub pick: Option<pareto::Pick>,
 }
 
 /// How a run is watched and reported.
@@ -116,6 +119,12 @@ pub fn start(plan: Plan, opts: &Options) -> Result<Summary> {
     }
     plan.config.validate()?;
     plan.config.strategy.check(&crate::objective::problem::gene_space(&plan.space))?;
+    if plan.pick.is_some() && plan.objective != Objective::Pareto {
+        return Err(Error::config(format!(
+            "--pick chooses a point of a Pareto front: it needs --objective pareto (this run records objective {})",
+            plan.objective
+        )));
+    }
     if plan.config.racing && !plan.objective.per_document() {
         return Err(Error::config(format!(
             "--racing needs the objective f1 or fbeta:B (a mean over documents, compared document by document), not {}",
@@ -168,6 +177,11 @@ pub fn start(plan: Plan, opts: &Options) -> Result<Summary> {
         member_cache: None,
         racing: None,
         validation: None,
+        pareto: (plan.objective == Objective::Pareto).then(|| store::ParetoRecord {
+            pick: plan.pick.unwrap_or(pareto::Pick::F1).to_string(),
+            points: 0,
+            chosen: None,
+        }),
     };
     store::write_yaml(&dir.join(files::RUN), &record)?;
     let documents = plan.config.racing.then_some(train.len());
@@ -493,7 +507,10 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
         values: best.values.iter().map(|(k, v)| format!("{k}={v}")).collect(),
     });
     // Reports first: a run marked finished always has all of them.
-    write_reports(&s.dir, &s.record, &s.space, &s.base, &trials, opts.top, true)?;
+    let picked = write_reports(&s.dir, &s.record, &s.space, &s.base, &trials, opts.top, true)?;
+    if picked.is_some() {
+        s.record.pareto = picked;
+    }
     store::write_yaml(&s.dir.join(files::RUN), &s.record)?;
     Ok(Summary {
         label: best.label(),

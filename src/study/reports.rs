@@ -25,7 +25,9 @@ pub fn load_run(dir: &Path) -> Result<(RunRecord, ParamSpace, Setting)> {
 
 /// Writes `generations.csv`, `top.csv`, `top.md`, `best.yaml`, `importance.csv` and the plots
 /// from the trials, and with `html` the page `report.html` that gathers them with the run's
-/// settings and every table of the run folder.
+/// settings and every table of the run folder. A `--objective pareto` run also gets
+/// `pareto.csv` and its plot, `best.yaml` holds the point its pick chooses, and the returned
+/// record says which (to be stored in `run.yaml`).
 pub fn write_reports(
     dir: &Path,
     record: &RunRecord,
@@ -34,7 +36,12 @@ pub fn write_reports(
     trials: &[Trial],
     top: usize,
     html: bool,
-) -> Result<()> {
+) -> Result<Option<crate::store::ParetoRecord>> {
+    let pareto = if record.objective == "pareto" {
+        super::pareto::write(dir, record, space, base, trials, super::pareto::pick_of(record)?)?
+    } else {
+        None
+    };
     write_generations(&dir.join(files::GENERATIONS), trials)?;
     let title = format!(
         "{} on {} ({} documents), seed {}",
@@ -42,7 +49,11 @@ pub fn write_reports(
     );
     let validation = super::validation::read(dir)?;
     write_top(dir, space, base, trials, top, &format!("Top individuals: {title}"), &validation)?;
-    if let Some(best) = crate::report::run::top(trials, 1).first() {
+    let best = match &pareto {
+        Some((chosen, _)) => Some(chosen),
+        None => crate::report::run::top(trials, 1).first().copied(),
+    };
+    if let Some(best) = best {
         let s = space.from_genome(base, &best.genome);
         let about = About {
             fitness: best.fitness.value,
@@ -91,7 +102,7 @@ pub fn write_reports(
         let page = crate::report::html::page(&format!("cetune run: {title}"), &sections);
         crate::report::write_atomic(&dir.join("report.html"), page.as_bytes())?;
     }
-    Ok(())
+    Ok(pareto.map(|p| p.1))
 }
 
 /// A number with more than four decimals (a score) shortened to four; other cells as they are.

@@ -17,10 +17,12 @@ macro_rules! render_both {
 }
 
 mod history;
+mod pareto;
 mod space;
 mod structure;
 
 pub use history::{GenRow, HistoryInfo, render_history};
+pub use pareto::{ParetoInfo, render_pareto};
 pub use space::{Axis, Shade, SpaceInfo, SpacePoint, render_space};
 pub use structure::{StructureInfo, render_structure};
 
