@@ -266,6 +266,7 @@ fn soak_kill_nine_with_cmaes_tpe_and_adaptive_mutation() {
 fn soak_kill_nine_with_racing_and_validation() {
     soak("soak-racing", &["--racing", "--validation", "0.2"]);
     soak("soak-racing-tpe", &["--racing", "--strategy", "tpe"]);
+    soak("soak-pareto", &["--objective", "pareto", "--pick", "precision>=0.9"]);
 }
 
 /// Kills a run with `kill -9` at random points, resumes it each time, and compares with the
@@ -635,4 +636,70 @@ fn bad_validation_fractions_and_racing_objectives_are_refused_before_any_work() 
         assert!(r.stderr.contains(message), "{extra:?}: {}", r.stderr);
         assert!(!out.exists(), "{extra:?}: no run folder before the inputs are checked");
     }
+}
+
+#[test]
+fn pareto_runs_are_identical_with_one_and_two_threads_and_pick_a_point_of_the_front() {
+    let set = linky_set("pf", 30);
+    let s = set.to_str().unwrap();
+    let (a, b) = (beside(&set, "a"), beside(&set, "b"));
+    let extra = |t: &'static str| vec!["--objective", "pareto", "--pick", "f1", "--threads", t];
+    cetune(&optimise_args(s, a.to_str().unwrap(), &extra("1"))).ok();
+    cetune(&optimise_args(s, b.to_str().unwrap(), &extra("2"))).ok();
+    assert_eq!(journal_without_times(&a), journal_without_times(&b));
+    let front = read_csv(&a.join("pareto.csv"));
+    assert_eq!(front[0][..3], ["point", "trial", "generation"]);
+    assert_eq!(front, read_csv(&b.join("pareto.csv")));
+    let col = |name: &str| front[0].iter().position(|c| c == name).unwrap();
+    let (p, r, f1, chosen) = (col("precision"), col("recall"), col("f1"), col("chosen"));
+    let num = |row: &Vec<String>, c: usize| row[c].parse::<f64>().unwrap();
+    // Sorted by precision; recall falls along the front; no point dominates another.
+    for w in front[1..].windows(2) {
+        assert!(num(&w[0], p) <= num(&w[1], p) && num(&w[0], r) >= num(&w[1], r), "{w:?}");
+    }
+    assert!(a.join("pareto.svg").exists() && a.join("pareto.png").exists());
+    let run_yaml = std::fs::read_to_string(a.join("run.yaml")).unwrap();
+    assert!(run_yaml.contains("strategy: nsga2") && run_yaml.contains("pick: f1"), "{run_yaml}");
+    // f1: the chosen point has the largest F1 of the front, and best.yaml holds it.
+    let best_f1 = front[1..].iter().map(|row| num(row, f1)).fold(0.0, f64::max);
+    let picked: Vec<&Vec<String>> = front[1..].iter().filter(|row| row[chosen] == "true").collect();
+    assert_eq!(picked.len(), 1);
+    assert_eq!(num(picked[0], f1), best_f1);
+    // Re-pick the point with the largest recall: the last of the front (the first trial of
+    // equal points).
+    let bound = num(front.last().unwrap(), r);
+    let out = cetune(&["report", a.to_str().unwrap(), "--pick", &format!("recall>={bound}")]).ok();
+    assert!(out.contains("best.yaml: trial"), "{out}");
+    let again = read_csv(&a.join("pareto.csv"));
+    let picked: Vec<&Vec<String>> = again[1..].iter().filter(|row| row[chosen] == "true").collect();
+    assert_eq!(picked.len(), 1);
+    assert!(num(picked[0], r) >= bound);
+    let top_p = again[1..].iter().filter(|row| num(row, r) >= bound).map(|row| num(row, p)).fold(0.0, f64::max);
+    assert_eq!(num(picked[0], p), top_p);
+    let run_yaml = std::fs::read_to_string(a.join("run.yaml")).unwrap();
+    assert!(run_yaml.contains(&format!("pick: recall>={bound}")), "{run_yaml}");
+    assert!(run_yaml.contains(&format!("trial: {}", picked[0][1])), "{run_yaml}");
+    let best = std::fs::read_to_string(a.join("best.yaml")).unwrap();
+    let t = front[0].iter().position(|c| c == "t").unwrap();
+    assert!(best.contains(&format!("t: {}", picked[0][t])), "{best}");
+}
+
+#[test]
+fn a_pick_naming_an_objective_the_run_did_not_record_is_refused() {
+    let set = linky_set("pick", 6);
+    let s = set.to_str().unwrap();
+    let out = beside(&set, "out");
+    let o = out.to_str().unwrap();
+    let r = cetune(&optimise_args(s, o, &["--pick", "precision>=0.9"]));
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("needs --objective pareto") && r.stderr.lines().count() == 1, "{}", r.stderr);
+    assert!(!out.exists());
+    let r = cetune(&optimise_args(s, o, &["--objective", "pareto", "--pick", "macro-f1>=0.5"]));
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("names no objective this run records"), "{}", r.stderr);
+    assert!(!out.exists());
+    cetune(&optimise_args(s, o, &[])).ok();
+    let r = cetune(&["report", o, "--pick", "f1"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("records objective f1, not a Pareto front"), "{}", r.stderr);
 }
