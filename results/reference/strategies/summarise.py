@@ -70,8 +70,10 @@ def main():
             bests = [max(by[st][k]) for k in seeds]
             evals = [len(by[st][k]) for k in seeds]
             hits = [reach(by[st][k], 0.99 * best_known) for k in seeds]
-            shown = [h for h in hits if h is not None]
-            med = statistics.median(shown) if len(shown) == len(hits) else "—"
+            # A seed that never reached the target counts as beyond its budget.
+            ordered = sorted(h if h is not None else float("inf") for h in hits)
+            mid = ordered[len(ordered) // 2] if len(ordered) % 2 else None
+            med = (f"> {max(evals)}" if mid == float("inf") else str(mid)) if mid is not None else "—"
             md.append(f"| {st} | {' / '.join(f'{b:.4f}' for b in bests)} | {statistics.median(bests):.4f} "
                       f"| {statistics.median(evals):.0f} | {' / '.join(str(h) if h else '—' for h in hits)} | {med} |")
     with open(stem + ".md", "w") as f:
