@@ -335,7 +335,7 @@ mod tests {
         assert_eq!(raced.documents, 4 * 10 + 10 + 20);
         // Full fitness equals a full evaluation; dropped genomes stay dropped.
         let full = p.evaluate_batch(&[vec![9.0]]).unwrap()[0];
-        assert_eq!(raced.trials[0].fitness.value, full.value);
+        assert_eq!(raced.trials[0].fitness.value.to_bits(), full.value.to_bits());
         let best = raced.trials[0].clone();
         let again = evaluate(&mut p, &mut cache, &plan, vec![vec![2.0], vec![6.0]], 1, 5, Some(&best)).unwrap();
         assert_eq!((again.trials[0].cached, again.trials[0].fitness.partial), (true, Some(10)));
