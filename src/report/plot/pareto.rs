@@ -26,7 +26,8 @@ fn draw<DB: DrawingBackend>(
     info: &ParetoInfo,
 ) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     root.fill(&WHITE)?;
-    let pts = info.all.iter().chain(&info.front).chain(info.known.iter().map(|k| &k.1));
+    // The view frames the front and the known-good settings; far-off settings are left out.
+    let pts = info.front.iter().chain(info.known.iter().map(|k| &k.1));
     let (mut x0, mut x1, mut y0, mut y1) = (1.0f64, 0.0f64, 1.0f64, 0.0f64);
     for &(p, r) in pts {
         (x0, x1, y0, y1) = (x0.min(p), x1.max(p), y0.min(r), y1.max(r));
@@ -42,10 +43,16 @@ fn draw<DB: DrawingBackend>(
         .x_label_area_size(40)
         .y_label_area_size(60)
         .build_cartesian_2d((x0 - px)..(x1 + px), (y0 - py)..(y1 + py))?;
-    chart.configure_mesh().x_desc("mean precision").y_desc("mean recall").label_style(("sans-serif", 14)).draw()?;
-    let grey = RGBColor(170, 170, 170);
     chart
-        .draw_series(info.all.iter().map(|&p| Circle::new(p, 2, grey.filled())))?
+        .configure_mesh()
+        .x_desc("mean precision")
+        .y_desc("mean recall")
+        .label_style(("sans-serif", 14))
+        .draw()?;
+    let grey = RGBColor(170, 170, 170);
+    let inside = |&&(p, r): &&(f64, f64)| p >= x0 - px && p <= x1 + px && r >= y0 - py && r <= y1 + py;
+    chart
+        .draw_series(info.all.iter().filter(inside).map(|&p| Circle::new(p, 2, grey.filled())))?
         .label("evaluated settings")
         .legend(move |(x, y)| Circle::new((x + 9, y), 3, grey.filled()));
     let red = RGBColor(214, 39, 40);
