@@ -289,7 +289,12 @@ fn html_sections(
         if (name.starts_with("validat") || name.starts_with("pareto")) && (p.is_dir() || name.ends_with(".csv")) {
             for f in csvs {
                 let rel = f.strip_prefix(dir).unwrap_or(&f).display().to_string();
-                sections.push(Section { title: rel.clone(), body: vec![csv_table(&f)?] });
+                let mut body = vec![csv_table(&f)?];
+                // `--objective pareto`: the precision–recall plot with its front.
+                if rel == "pareto.csv" && dir.join("pareto.svg").is_file() {
+                    body.insert(0, svg("pareto.svg")?);
+                }
+                sections.push(Section { title: rel.clone(), body });
             }
         }
     }

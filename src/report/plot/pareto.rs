@@ -43,12 +43,7 @@ fn draw<DB: DrawingBackend>(
         .x_label_area_size(40)
         .y_label_area_size(60)
         .build_cartesian_2d((x0 - px)..(x1 + px), (y0 - py)..(y1 + py))?;
-    chart
-        .configure_mesh()
-        .x_desc("mean precision")
-        .y_desc("mean recall")
-        .label_style(("sans-serif", 14))
-        .draw()?;
+    chart.configure_mesh().x_desc("mean precision").y_desc("mean recall").label_style(("sans-serif", 14)).draw()?;
     let grey = RGBColor(170, 170, 170);
     let inside = |&&(p, r): &&(f64, f64)| p >= x0 - px && p <= x1 + px && r >= y0 - py && r <= y1 + py;
     chart
