@@ -187,6 +187,31 @@ pub fn run(a: Args) -> Result<()> {
         summary.reason,
         summary.dir.display()
     );
+    if let Some(rc) = &r.racing {
+        println!(
+            "racing: {} document evaluations instead of {} ({:.0} % saved, {} settings dropped early)",
+            rc.document_evaluations,
+            rc.without_racing,
+            100.0 * rc.saved_share,
+            rc.dropped
+        );
+    }
+    if let Some(v) = &r.validation {
+        println!(
+            "validation: {:.4} on {} held-out documents (± {:.4}) vs {:.4} on {} training documents: gap {:.4}",
+            v.validation, v.validation_documents, v.validation_sem, v.training, v.training_documents, v.gap
+        );
+    }
+    if let Some(c) = r.pareto.as_ref().and_then(|p| p.chosen.as_ref()) {
+        println!(
+            "pareto: {} points on the front; best.yaml (--pick {}): precision {:.4}, recall {:.4}, F1 {:.4}",
+            r.pareto.as_ref().map_or(0, |p| p.points),
+            r.pareto.as_ref().map_or("f1", |p| p.pick.as_str()),
+            c.precision,
+            c.recall,
+            c.f1
+        );
+    }
     if !summary.feasible {
         eprintln!(
             "cetune: warning: no setting met the objective's constraint ({}); the best shown is the closest, ranked by mean precision",

@@ -43,10 +43,11 @@ pub fn write_reports(
         None
     };
     write_generations(&dir.join(files::GENERATIONS), trials)?;
-    let title = format!(
-        "{} on {} ({} documents), seed {}",
-        record.extractor, record.goldset.name, record.goldset.documents, record.config.seed
-    );
+    let documents = match &record.validation {
+        Some(v) => format!("{} documents, {} held out", record.goldset.documents, v.validation_documents),
+        None => format!("{} documents", record.goldset.documents),
+    };
+    let title = format!("{} on {} ({documents}), seed {}", record.extractor, record.goldset.name, record.config.seed);
     let validation = super::validation::read(dir)?;
     write_top(dir, space, base, trials, top, &format!("Top individuals: {title}"), &validation)?;
     let best = match &pareto {
