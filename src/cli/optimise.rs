@@ -78,6 +78,10 @@ pub struct Args {
     /// are dropped, the others go on to more documents until all (needs objective f1 or fbeta:B).
     #[arg(long)]
     racing: bool,
+    /// The level of racing's one-sided paired t-test: larger drops more settings early (saves
+    /// more document evaluations) and risks dropping good ones on noise.
+    #[arg(long, value_name = "ALPHA", default_value_t = crate::evolve::race::ALPHA)]
+    racing_alpha: f64,
     /// Hold out this share of the documents (0 < F ≤ 0.9, stratified by package, from the seed)
     /// to estimate how the tuned setting generalises: the search sees only the rest.
     #[arg(long, value_name = "FRACTION")]
@@ -151,6 +155,7 @@ fn config(a: &Args) -> Result<Config> {
         seed: a.seed,
         strategy,
         racing: a.racing,
+        racing_alpha: a.racing_alpha,
         validation: a.validation,
     };
     c.validate()?;

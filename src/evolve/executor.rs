@@ -138,7 +138,7 @@ pub fn run(
     space.validate()?;
     config.strategy.check(&space)?;
     let mut strategy = config.strategy.build(config, &space);
-    let race = config.racing.then(|| super::race::Plan::new(&problem.strata(), config.seed));
+    let race = config.racing.then(|| super::race::Plan::new(&problem.strata(), config.seed, config.racing_alpha));
     let limit = resume.as_ref().map_or(usize::MAX, |s| s.trials);
     let mut cache = Cache::from_trials(&space, prior_trials.iter().filter(|t| t.number < limit));
     let mut trials = Vec::new();

@@ -31,7 +31,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use std::collections::HashMap;
 
-/// The level of the one-sided paired t-test that drops a genome.
+/// The default level of the one-sided paired t-test that drops a genome (`--racing-alpha`).
 pub const ALPHA: f64 = 0.05;
 
 /// The smallest first stage (instances).
@@ -44,11 +44,14 @@ pub struct Plan {
     pub order: Vec<usize>,
     /// Instances seen after each stage, increasing, the last = all.
     pub stages: Vec<usize>,
+    /// The level of the test.
+    pub alpha: f64,
 }
 
 impl Plan {
-    /// The plan for instances of `strata` (one stratum id per instance), from `seed`.
-    pub fn new(strata: &[usize], seed: u64) -> Plan {
+    /// The plan for instances of `strata` (one stratum id per instance), from `seed`, testing at
+    /// level `alpha`.
+    pub fn new(strata: &[usize], seed: u64, alpha: f64) -> Plan {
         let n = strata.len();
         let mut rng = StdRng::seed_from_u64(seed ^ 0x5241_4345_5241_4345);
         let mut groups: HashMap<usize, Vec<usize>> = HashMap::new();
@@ -69,7 +72,7 @@ impl Plan {
         }
         keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         let order = keyed.into_iter().map(|(_, _, i)| i).collect();
-        Plan { order, stages: stages(n) }
+        Plan { order, stages: stages(n), alpha }
     }
 
     /// The instances of stage `s`, sorted (so that scores are summed in instance order).
@@ -99,7 +102,17 @@ pub fn t95(df: usize) -> f64 {
     if df < TABLE.len() {
         return TABLE[df];
     }
-    let z = 1.644_853_626_951_472_2_f64;
+    cornish_fisher(1.644_853_626_951_472_2, df)
+}
+
+/// The `q` quantile (0.5 < q < 1) of Student's t with `df` ≥ 9 degrees of freedom: the
+/// Cornish–Fisher expansion around the normal quantile (within 0.01 for q ≤ 0.99, df ≥ 9).
+pub fn t_quantile(q: f64, df: usize) -> f64 {
+    cornish_fisher(normal_quantile(q), df)
+}
+
+/// Student's t quantile with `df` degrees of freedom from the normal quantile `z`.
+fn cornish_fisher(z: f64, df: usize) -> f64 {
     let v = df as f64;
     let (z3, z5, z7) = (z.powi(3), z.powi(5), z.powi(7));
     z + (z3 + z) / (4.0 * v)
@@ -107,9 +120,54 @@ pub fn t95(df: usize) -> f64 {
         + (3.0 * z7 + 19.0 * z5 + 17.0 * z3 - 15.0 * z) / (384.0 * v * v * v)
 }
 
+/// The `q` quantile of the standard normal distribution (Acklam's rational approximation,
+/// relative error below 1.2e-9), for 0.5 ≤ q < 1.
+pub fn normal_quantile(q: f64) -> f64 {
+    const A: [f64; 6] = [
+        -39.696_830_286_653_76,
+        220.946_098_424_520_5,
+        -275.928_510_446_968_7,
+        138.357_751_867_269,
+        -30.664_798_066_147_16,
+        2.506_628_277_459_239,
+    ];
+    const B: [f64; 5] = [
+        -54.476_098_798_224_06,
+        161.585_836_858_040_9,
+        -155.698_979_859_886_6,
+        66.801_311_887_719_72,
+        -13.280_681_552_885_72,
+    ];
+    const C: [f64; 6] = [
+        -0.007_784_894_002_430_293,
+        -0.322_396_458_041_136_5,
+        -2.400_758_277_161_838,
+        -2.549_732_539_343_734,
+        4.374_664_141_464_968,
+        2.938_163_982_698_783,
+    ];
+    const D: [f64; 4] =
+        [0.007_784_695_709_041_462, 0.322_467_129_070_039_8, 2.445_134_137_142_996, 3.754_408_661_907_416];
+    if q > 0.97575 {
+        let t = (-2.0 * (1.0 - q).ln()).sqrt();
+        -(((((C[0] * t + C[1]) * t + C[2]) * t + C[3]) * t + C[4]) * t + C[5])
+            / ((((D[0] * t + D[1]) * t + D[2]) * t + D[3]) * t + 1.0)
+    } else {
+        let u = q - 0.5;
+        let r = u * u;
+        (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * u
+            / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
+    }
+}
+
 /// Whether `candidate` is worse than `reference` by the one-sided paired t-test at [`ALPHA`]
 /// over paired terms (same instances, same order).
 pub fn worse(candidate: &[f64], reference: &[f64]) -> bool {
+    worse_at(candidate, reference, ALPHA)
+}
+
+/// [`worse`] at level `alpha`.
+pub fn worse_at(candidate: &[f64], reference: &[f64], alpha: f64) -> bool {
     let k = candidate.len().min(reference.len());
     if k < 2 {
         return false;
@@ -123,7 +181,8 @@ pub fn worse(candidate: &[f64], reference: &[f64]) -> bool {
     if var <= 0.0 {
         return true;
     }
-    mean / (var / k as f64).sqrt() < -t95(k - 1)
+    let crit = if alpha.to_bits() == ALPHA.to_bits() { t95(k - 1) } else { t_quantile(1.0 - alpha, (k - 1).max(9)) };
+    mean / (var / k as f64).sqrt() < -crit
 }
 
 /// The outcome of racing one generation.
@@ -145,6 +204,7 @@ pub fn evaluate(
     first: usize,
     incumbent: Option<&Trial>,
 ) -> Result<Raced> {
+    let alpha = plan.alpha;
     let space = problem.space().clone();
     let keys: Vec<String> = genomes.iter().map(|g| key(&space, g)).collect();
     let mut fresh: Vec<usize> = Vec::new();
@@ -193,7 +253,7 @@ pub fn evaluate(
         };
         let mut next = Vec::with_capacity(alive.len());
         for ((&i, f), t) in alive.iter().zip(fit).zip(&terms) {
-            if worse(t, &reference) {
+            if worse_at(t, &reference, alpha) {
                 result.insert(i, Fitness { partial: Some(plan.stages[s]), ..f });
             } else {
                 next.push(i);
@@ -245,6 +305,17 @@ mod tests {
     }
 
     #[test]
+    fn quantiles_match_the_tables() {
+        for (q, z) in [(0.5, 0.0), (0.8, 0.841_621), (0.9, 1.281_552), (0.95, 1.644_854), (0.99, 2.326_348)] {
+            assert!((normal_quantile(q) - z).abs() < 1e-5, "{q}: {}", normal_quantile(q));
+        }
+        // Student's t, one-sided: 0.9 with df 14 1.3450, 0.8 with df 29 0.8542, 0.99 with df 9 2.8214.
+        for (q, df, t) in [(0.9, 14, 1.3450), (0.8, 29, 0.8542), (0.99, 9, 2.8214), (0.95, 9, 1.8331)] {
+            assert!((t_quantile(q, df) - t).abs() < 0.01, "{q} {df}: {}", t_quantile(q, df));
+        }
+    }
+
+    #[test]
     fn the_paired_test_drops_only_clearly_worse_candidates() {
         let reference: Vec<f64> = (0..15).map(|i| 0.5 + 0.02 * i as f64).collect();
         // Consistently 0.05 worse, with a little noise: dropped.
@@ -261,15 +332,15 @@ mod tests {
     #[test]
     fn the_order_is_stratified_and_seeded() {
         let strata: Vec<usize> = (0..40).map(|i| if i < 30 { 0 } else { 1 }).collect();
-        let p = Plan::new(&strata, 7);
+        let p = Plan::new(&strata, 7, ALPHA);
         let mut sorted = p.order.clone();
         sorted.sort_unstable();
         assert_eq!(sorted, (0..40).collect::<Vec<_>>());
         // The first 10 hold the strata in proportion: about 7.5 and 2.5.
         let ones = p.order[..10].iter().filter(|&&i| strata[i] == 1).count();
         assert!((2..=3).contains(&ones), "{ones}");
-        assert_eq!(p, Plan::new(&strata, 7));
-        assert_ne!(p.order, Plan::new(&strata, 8).order);
+        assert_eq!(p, Plan::new(&strata, 7, ALPHA));
+        assert_ne!(p.order, Plan::new(&strata, 8, ALPHA).order);
     }
 
     /// 40 instances; genome `[x]` scores `x/10` on every instance plus a fixed noise.
@@ -313,7 +384,7 @@ mod tests {
             space: Space { genes: vec![Gene::Int { lo: 0, hi: 9 }], correlated: vec![], conditions: vec![] },
             evaluated: 0,
         };
-        let plan = Plan::new(&[0; 40], 1);
+        let plan = Plan::new(&[0; 40], 1, ALPHA);
         assert_eq!(plan.stages, [10, 20, 40]);
         let mut cache = Cache::default();
         let genomes = vec![vec![9.0], vec![2.0], vec![9.0], vec![7.0], vec![5.0]];

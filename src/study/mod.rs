@@ -474,7 +474,7 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
         let used = outcome.state.documents;
         s.record.racing = Some(store::RacingRecord {
             test: "one-sided paired t-test over the shared documents".into(),
-            alpha: evolve::race::ALPHA,
+            alpha: config.racing_alpha,
             stages: evolve::race::stages(corpus.entries.len()),
             document_evaluations: used,
             without_racing: without,
