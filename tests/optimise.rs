@@ -569,7 +569,7 @@ fn racing_and_validation_are_identical_with_one_and_two_threads_and_reported() {
         &["--racing"],
         &["--validation", "0.2"],
         &["--racing", "--validation", "0.3", "--strategy", "tpe"],
-        &["--racing", "--strategy", "cmaes"],
+        &["--racing", "--strategy", "cmaes", "--racing-alpha", "0.2"],
     ];
     for (k, extra) in variants.iter().enumerate() {
         let (a, b) = (beside(&set, &format!("r{k}-1")), beside(&set, &format!("r{k}-2")));
@@ -586,6 +586,8 @@ fn racing_and_validation_are_identical_with_one_and_two_threads_and_reported() {
         if extra.contains(&"--racing") {
             assert!(run_yaml.contains("racing: true") && run_yaml.contains("document_evaluations:"), "{run_yaml}");
             assert!(run_yaml.contains("saved_share:") && run_yaml.contains("paired t-test"), "{run_yaml}");
+            let alpha = if extra.contains(&"--racing-alpha") { "0.2" } else { "0.05" };
+            assert!(run_yaml.contains(&format!("  alpha: {alpha}\n")), "{run_yaml}");
             let col = journal[0].iter().position(|c| c == "documents").expect("documents column");
             let docs: Vec<usize> = journal[1..].iter().map(|r| r[col].parse().unwrap()).collect();
             let full = *docs.iter().max().unwrap();
@@ -622,12 +624,13 @@ fn bad_validation_fractions_and_racing_objectives_are_refused_before_any_work() 
     let s = set.to_str().unwrap();
     let out = beside(&set, "out");
     let o = out.to_str().unwrap();
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 6] = [
         (&["--validation", "0"], "--validation must be in (0, 0.9], but got 0"),
         (&["--validation", "0.95"], "--validation must be in (0, 0.9], but got 0.95"),
         (&["--validation", "0.9"], "leaves package 'blog' (2 documents) without training documents"),
         (&["--validation", "0.1"], "holds out no document"),
         (&["--racing", "--objective", "macro-f1"], "--racing needs the objective f1 or fbeta:B"),
+        (&["--racing", "--racing-alpha", "0.9"], "--racing-alpha must be in [0.001, 0.5], but got 0.9"),
     ];
     for (extra, message) in cases {
         let r = cetune(&[&["optimise", "-e", "lqf", "--goldset", s, "--out", o, "-q"][..], extra].concat());
