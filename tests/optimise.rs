@@ -262,6 +262,13 @@ fn soak_kill_nine_with_cmaes_tpe_and_adaptive_mutation() {
     soak("soak-adaptive", &["--mutation", "adaptive"]);
 }
 
+#[test]
+fn soak_kill_nine_with_racing_and_validation() {
+    soak("soak-racing", &["--racing", "--validation", "0.2"]);
+    soak("soak-racing-tpe", &["--racing", "--strategy", "tpe"]);
+    soak("soak-pareto", &["--objective", "pareto", "--pick", "precision>=0.9"]);
+}
+
 /// Kills a run with `kill -9` at random points, resumes it each time, and compares with the
 /// uninterrupted run; `options` are added to both.
 fn soak(name: &str, options: &[&str]) {
@@ -546,4 +553,156 @@ fn cmaes_without_numeric_genes_and_a_foreign_warm_start_are_refused_before_any_w
     assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
     assert!(r.stderr.contains("that run tuned extractor 'ccb', this one tunes 'lqf'"), "{}", r.stderr);
     assert!(!out.exists());
+}
+
+#[test]
+fn racing_and_validation_are_identical_with_one_and_two_threads_and_reported() {
+    let set = linky_set("rv", 30);
+    let s = set.to_str().unwrap();
+    let plain = beside(&set, "plain");
+    cetune(&optimise_args(s, plain.to_str().unwrap(), &[])).ok();
+    let plain_yaml = std::fs::read_to_string(plain.join("run.yaml")).unwrap();
+    assert!(!plain_yaml.contains("racing") && !plain_yaml.contains("validation"), "{plain_yaml}");
+    assert!(!journal_without_times(&plain)[0].contains(&"documents".to_string()));
+    assert!(!plain.join("validation.csv").exists());
+    let variants: [&[&str]; 4] = [
+        &["--racing"],
+        &["--validation", "0.2"],
+        &["--racing", "--validation", "0.3", "--strategy", "tpe"],
+        &["--racing", "--strategy", "cmaes", "--racing-alpha", "0.2"],
+    ];
+    for (k, extra) in variants.iter().enumerate() {
+        let (a, b) = (beside(&set, &format!("r{k}-1")), beside(&set, &format!("r{k}-2")));
+        let with = |t: &'static str| [*extra, &["--threads", t]].concat();
+        cetune(&optimise_args(s, a.to_str().unwrap(), &with("1"))).ok();
+        cetune(&optimise_args(s, b.to_str().unwrap(), &with("2"))).ok();
+        let journal = journal_without_times(&a);
+        assert_eq!(journal, journal_without_times(&b), "{extra:?}");
+        assert_eq!(
+            std::fs::read_to_string(a.join("top.csv")).unwrap(),
+            std::fs::read_to_string(b.join("top.csv")).unwrap()
+        );
+        let run_yaml = std::fs::read_to_string(a.join("run.yaml")).unwrap();
+        if extra.contains(&"--racing") {
+            assert!(run_yaml.contains("racing: true") && run_yaml.contains("document_evaluations:"), "{run_yaml}");
+            assert!(run_yaml.contains("saved_share:") && run_yaml.contains("paired t-test"), "{run_yaml}");
+            let alpha = if extra.contains(&"--racing-alpha") { "0.2" } else { "0.05" };
+            assert!(run_yaml.contains(&format!("  alpha: {alpha}\n")), "{run_yaml}");
+            let col = journal[0].iter().position(|c| c == "documents").expect("documents column");
+            let docs: Vec<usize> = journal[1..].iter().map(|r| r[col].parse().unwrap()).collect();
+            let full = *docs.iter().max().unwrap();
+            let training = if extra.contains(&"--validation") { 21 } else { 30 };
+            assert_eq!(full, training, "{extra:?}");
+            // Only full evaluations rank in Table 2.
+            let trial = journal[0].iter().position(|c| c == "trial").unwrap();
+            let partial: Vec<&String> =
+                journal[1..].iter().filter(|r| r[col].parse::<usize>().unwrap() < full).map(|r| &r[trial]).collect();
+            let top = read_csv(&a.join("top.csv"));
+            let top_trial = top[0].iter().position(|c| c == "trial").unwrap();
+            assert!(top[1..].iter().all(|r| !partial.contains(&&r[top_trial])), "{extra:?}");
+        }
+        if extra.contains(&"--validation") {
+            let v = read_csv(&a.join("validation.csv"));
+            assert_eq!(v[0], ["trial", "fitness", "validation", "validation_sem"]);
+            assert!(v.len() > 6, "top individuals and each generation's best");
+            let top = read_csv(&a.join("top.csv"));
+            assert!(top[0].contains(&"validation".to_string()), "{:?}", top[0]);
+            assert!(std::fs::read_to_string(a.join("top.md")).unwrap().contains("| validation |"));
+            assert!(std::fs::read_to_string(a.join("history.svg")).unwrap().contains("validation documents"));
+            assert!(run_yaml.contains("validation_documents:") && run_yaml.contains("gap:"), "{run_yaml}");
+            // `report` rebuilds the tables with the validation column.
+            std::fs::remove_file(a.join("top.csv")).unwrap();
+            cetune(&["report", a.to_str().unwrap()]).ok();
+            assert_eq!(read_csv(&a.join("top.csv")), top);
+        }
+    }
+}
+
+#[test]
+fn bad_validation_fractions_and_racing_objectives_are_refused_before_any_work() {
+    let set = linky_set("bad-validation", 4);
+    let s = set.to_str().unwrap();
+    let out = beside(&set, "out");
+    let o = out.to_str().unwrap();
+    let cases: [(&[&str], &str); 6] = [
+        (&["--validation", "0"], "--validation must be in (0, 0.9], but got 0"),
+        (&["--validation", "0.95"], "--validation must be in (0, 0.9], but got 0.95"),
+        (&["--validation", "0.9"], "leaves package 'blog' (2 documents) without training documents"),
+        (&["--validation", "0.1"], "holds out no document"),
+        (&["--racing", "--objective", "macro-f1"], "--racing needs the objective f1 or fbeta:B"),
+        (&["--racing", "--racing-alpha", "0.9"], "--racing-alpha must be in [0.001, 0.5], but got 0.9"),
+    ];
+    for (extra, message) in cases {
+        let r = cetune(&[&["optimise", "-e", "lqf", "--goldset", s, "--out", o, "-q"][..], extra].concat());
+        assert_eq!(r.code, 2, "{extra:?}: {}", r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+        assert!(r.stderr.contains(message), "{extra:?}: {}", r.stderr);
+        assert!(!out.exists(), "{extra:?}: no run folder before the inputs are checked");
+    }
+}
+
+#[test]
+fn pareto_runs_are_identical_with_one_and_two_threads_and_pick_a_point_of_the_front() {
+    let set = linky_set("pf", 30);
+    let s = set.to_str().unwrap();
+    let (a, b) = (beside(&set, "a"), beside(&set, "b"));
+    let extra = |t: &'static str| vec!["--objective", "pareto", "--pick", "f1", "--threads", t];
+    cetune(&optimise_args(s, a.to_str().unwrap(), &extra("1"))).ok();
+    cetune(&optimise_args(s, b.to_str().unwrap(), &extra("2"))).ok();
+    assert_eq!(journal_without_times(&a), journal_without_times(&b));
+    let front = read_csv(&a.join("pareto.csv"));
+    assert_eq!(front[0][..3], ["point", "trial", "generation"]);
+    assert_eq!(front, read_csv(&b.join("pareto.csv")));
+    let col = |name: &str| front[0].iter().position(|c| c == name).unwrap();
+    let (p, r, f1, chosen) = (col("precision"), col("recall"), col("f1"), col("chosen"));
+    let num = |row: &Vec<String>, c: usize| row[c].parse::<f64>().unwrap();
+    // Sorted by precision; recall falls along the front; no point dominates another.
+    for w in front[1..].windows(2) {
+        assert!(num(&w[0], p) <= num(&w[1], p) && num(&w[0], r) >= num(&w[1], r), "{w:?}");
+    }
+    assert!(a.join("pareto.svg").exists() && a.join("pareto.png").exists());
+    let run_yaml = std::fs::read_to_string(a.join("run.yaml")).unwrap();
+    assert!(run_yaml.contains("strategy: nsga2") && run_yaml.contains("pick: f1"), "{run_yaml}");
+    // f1: the chosen point has the largest F1 of the front, and best.yaml holds it.
+    let best_f1 = front[1..].iter().map(|row| num(row, f1)).fold(0.0, f64::max);
+    let picked: Vec<&Vec<String>> = front[1..].iter().filter(|row| row[chosen] == "true").collect();
+    assert_eq!(picked.len(), 1);
+    assert_eq!(num(picked[0], f1), best_f1);
+    // Re-pick the point with the largest recall: the last of the front (the first trial of
+    // equal points).
+    let bound = num(front.last().unwrap(), r);
+    let out = cetune(&["report", a.to_str().unwrap(), "--pick", &format!("recall>={bound}")]).ok();
+    assert!(out.contains("best.yaml: trial"), "{out}");
+    let again = read_csv(&a.join("pareto.csv"));
+    let picked: Vec<&Vec<String>> = again[1..].iter().filter(|row| row[chosen] == "true").collect();
+    assert_eq!(picked.len(), 1);
+    assert!(num(picked[0], r) >= bound);
+    let top_p = again[1..].iter().filter(|row| num(row, r) >= bound).map(|row| num(row, p)).fold(0.0, f64::max);
+    assert_eq!(num(picked[0], p), top_p);
+    let run_yaml = std::fs::read_to_string(a.join("run.yaml")).unwrap();
+    assert!(run_yaml.contains(&format!("pick: recall>={bound}")), "{run_yaml}");
+    assert!(run_yaml.contains(&format!("trial: {}", picked[0][1])), "{run_yaml}");
+    let best = std::fs::read_to_string(a.join("best.yaml")).unwrap();
+    let t = front[0].iter().position(|c| c == "t").unwrap();
+    assert!(best.contains(&format!("t: {}", picked[0][t])), "{best}");
+}
+
+#[test]
+fn a_pick_naming_an_objective_the_run_did_not_record_is_refused() {
+    let set = linky_set("pick", 6);
+    let s = set.to_str().unwrap();
+    let out = beside(&set, "out");
+    let o = out.to_str().unwrap();
+    let r = cetune(&optimise_args(s, o, &["--pick", "precision>=0.9"]));
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("needs --objective pareto") && r.stderr.lines().count() == 1, "{}", r.stderr);
+    assert!(!out.exists());
+    let r = cetune(&optimise_args(s, o, &["--objective", "pareto", "--pick", "macro-f1>=0.5"]));
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("names no objective this run records"), "{}", r.stderr);
+    assert!(!out.exists());
+    cetune(&optimise_args(s, o, &[])).ok();
+    let r = cetune(&["report", o, "--pick", "f1"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("records objective f1, not a Pareto front"), "{}", r.stderr);
 }

@@ -61,17 +61,36 @@ pub struct Args {
     /// Per-parameter mutation probability (default 1/number of tuned parameters).
     #[arg(long)]
     mutation_rate: Option<f64>,
-    /// Search strategy: ga, cmaes (CMA-ES), tpe (Optuna's default sampler), or the baselines
-    /// random and grid (same evaluation budget).
+    /// Search strategy: ga, cmaes (CMA-ES), tpe (Optuna's default sampler), nsga2 (the default
+    /// with --objective pareto), or the baselines random and grid (same evaluation budget).
     #[arg(long, default_value = "ga")]
     strategy: String,
-    /// Fitness: f1 (mean F1 over documents), macro-f1 (mean over packages), fbeta:B, or recall-at-precision:P.
+    /// Fitness: f1 (mean F1 over documents), macro-f1 (mean over packages), fbeta:B,
+    /// recall-at-precision:P, or pareto (the front of mean precision and mean recall, NSGA-II).
     #[arg(long, default_value = "f1")]
     objective: String,
     /// How each page is scored: lcs (Gottron's word-sequence F1), bow (WCXB's bag-of-words F1) or
     /// shingle4 (the Scrapinghub benchmark's 4-word shingles); recorded in run.yaml.
     #[arg(long, default_value = "lcs")]
     measure: String,
+    /// Racing: each generation's new settings are first scored on a small stratified subset of
+    /// the documents; those worse than the best so far by a one-sided paired t-test (α = 0.05)
+    /// are dropped, the others go on to more documents until all (needs objective f1 or fbeta:B).
+    #[arg(long)]
+    racing: bool,
+    /// The level of racing's one-sided paired t-test: larger drops more settings early (saves
+    /// more document evaluations) and risks dropping good ones on noise.
+    #[arg(long, value_name = "ALPHA", default_value_t = crate::evolve::race::ALPHA)]
+    racing_alpha: f64,
+    /// Hold out this share of the documents (0 < F ≤ 0.9, stratified by package, from the seed)
+    /// to estimate how the tuned setting generalises: the search sees only the rest.
+    #[arg(long, value_name = "FRACTION")]
+    validation: Option<f64>,
+    /// With --objective pareto: the point of the precision–recall front that best.yaml gets:
+    /// f1 (largest mean F1), precision>=P (largest recall with at least that precision) or
+    /// recall>=R. `cetune report RUN --pick …` re-picks.
+    #[arg(long, value_name = "f1|precision>=P|recall>=R")]
+    pick: Option<String>,
     /// Add an individual to the first generation: --individual r=40,t=0.8 (repeatable).
     #[arg(long = "individual", value_name = "K=V,K=V")]
     individuals: Vec<String>,
@@ -135,6 +154,9 @@ fn config(a: &Args) -> Result<Config> {
         epsilon_auto,
         seed: a.seed,
         strategy,
+        racing: a.racing,
+        racing_alpha: a.racing_alpha,
+        validation: a.validation,
     };
     c.validate()?;
     Ok(c)
@@ -170,6 +192,31 @@ pub fn run(a: Args) -> Result<()> {
         summary.reason,
         summary.dir.display()
     );
+    if let Some(rc) = &r.racing {
+        println!(
+            "racing: {} document evaluations instead of {} ({:.0} % saved, {} settings dropped early)",
+            rc.document_evaluations,
+            rc.without_racing,
+            100.0 * rc.saved_share,
+            rc.dropped
+        );
+    }
+    if let Some(v) = &r.validation {
+        println!(
+            "validation: {:.4} on {} held-out documents (± {:.4}) vs {:.4} on {} training documents: gap {:.4}",
+            v.validation, v.validation_documents, v.validation_sem, v.training, v.training_documents, v.gap
+        );
+    }
+    if let Some(c) = r.pareto.as_ref().and_then(|p| p.chosen.as_ref()) {
+        println!(
+            "pareto: {} points on the front; best.yaml (--pick {}): precision {:.4}, recall {:.4}, F1 {:.4}",
+            r.pareto.as_ref().map_or(0, |p| p.points),
+            r.pareto.as_ref().map_or("f1", |p| p.pick.as_str()),
+            c.precision,
+            c.recall,
+            c.f1
+        );
+    }
     if !summary.feasible {
         eprintln!(
             "cetune: warning: no setting met the objective's constraint ({}); the best shown is the closest, ranked by mean precision",
@@ -196,9 +243,16 @@ fn plan(a: &Args) -> Result<study::Plan> {
         Some(p) => std::fs::read_to_string(p).map_err(|e| Error::io(p, "read", e))?,
         None => crate::extract::family(&space.extractor)?.yaml.to_string(),
     };
+    let objective: crate::objective::problem::Objective = a.objective.parse()?;
+    let mut config = config(a)?;
+    // Pareto: the GA becomes NSGA-II (the same operators, selection by front and crowding).
+    if objective == crate::objective::problem::Objective::Pareto && config.strategy == StrategyKind::Ga {
+        config.strategy = StrategyKind::Nsga2;
+    }
     Ok(study::Plan {
-        config: config(a)?,
-        objective: a.objective.parse()?,
+        config,
+        objective,
+        pick: a.pick.as_deref().map(str::parse).transpose()?,
         measure: super::common::parse_measure(&a.measure)?,
         params_file: a.setting.params.as_ref().map(|p| p.display().to_string()),
         params_yaml,

@@ -18,13 +18,38 @@ pub struct Args {
     /// plots, parameter importance and every compare table (optimise writes it at every run's end).
     #[arg(long)]
     html: bool,
+    /// Re-pick the point of a --objective pareto run's front for best.yaml: f1, precision>=P or
+    /// recall>=R (recorded in run.yaml).
+    #[arg(long, value_name = "f1|precision>=P|recall>=R")]
+    pick: Option<String>,
 }
 
 /// Runs `report`.
 pub fn run(a: Args) -> Result<()> {
-    let (record, space, base) = load_run(&a.run)?;
+    let (mut record, space, base) = load_run(&a.run)?;
+    if let Some(pick) = &a.pick {
+        let pick: crate::study::pareto::Pick = pick.parse()?;
+        let Some(pareto) = record.pareto.as_mut().filter(|_| record.objective == "pareto") else {
+            return Err(crate::error::Error::config(format!(
+                "--pick {pick}: the run in {} records objective {}, not a Pareto front (--objective pareto)",
+                a.run.display(),
+                record.objective
+            )));
+        };
+        pareto.pick = pick.to_string();
+    }
     let trials = read_trials(&a.run.join(files::INDIVIDUALS), &space)?;
-    write_reports(&a.run, &record, &space, &base, &trials, a.top, a.html)?;
+    let picked = write_reports(&a.run, &record, &space, &base, &trials, a.top, a.html)?;
+    if a.pick.is_some() {
+        record.pareto = picked;
+        crate::store::write_yaml(&a.run.join(files::RUN), &record)?;
+        if let Some(c) = record.pareto.as_ref().and_then(|p| p.chosen.as_ref()) {
+            println!(
+                "best.yaml: trial {} (precision {:.4}, recall {:.4}, F1 {:.4})",
+                c.trial, c.precision, c.recall, c.f1
+            );
+        }
+    }
     println!("rebuilt the reports of {} from {} individuals", a.run.display(), trials.len());
     Ok(())
 }

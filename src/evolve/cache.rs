@@ -14,26 +14,46 @@ pub struct Cache {
     map: HashMap<String, Fitness>,
     /// Partial evaluations, keyed by genome and subset: never served as a full fitness.
     partial: HashMap<(String, Vec<usize>), Fitness>,
+    /// Genomes racing dropped, with their partial fitness (never served as a full one).
+    dropped: HashMap<String, Fitness>,
 }
 
 impl Cache {
-    /// A cache holding the fitness of every trial in `trials` (the first trial of a key wins).
+    /// A cache holding the fitness of every trial in `trials` (the first trial of a key wins);
+    /// trials with a partial fitness (dropped by racing) are kept apart from the full ones.
     pub fn from_trials<'a>(space: &super::Space, trials: impl IntoIterator<Item = &'a Trial>) -> Cache {
-        let mut map = HashMap::new();
+        let mut cache = Cache::default();
         for t in trials {
-            map.entry(key(space, &t.genome)).or_insert(t.fitness);
+            let k = key(space, &t.genome);
+            if cache.known(&k).is_none() {
+                cache.insert(k, t.fitness);
+            }
         }
-        Cache { map, partial: HashMap::new() }
+        cache
+    }
+
+    /// The fitness known for a genome key: full, or partial for a genome racing dropped.
+    pub fn known(&self, k: &str) -> Option<Fitness> {
+        self.map.get(k).or_else(|| self.dropped.get(k)).copied()
+    }
+
+    /// Records a genome's fitness: full, or (partial) as dropped by racing.
+    pub fn insert(&mut self, k: String, f: Fitness) {
+        if f.partial.is_some() {
+            self.dropped.insert(k, f);
+        } else {
+            self.map.insert(k, f);
+        }
     }
 
     /// Number of distinct genomes known.
     pub fn len(&self) -> usize {
-        self.map.len()
+        self.map.len() + self.dropped.len()
     }
 
     /// Whether the cache is empty.
     pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
+        self.map.is_empty() && self.dropped.is_empty()
     }
 
     /// The cached fitness of a repaired genome.

@@ -143,7 +143,8 @@ impl Cmaes {
             })
             .collect();
         let order = super::ga::ranked(fitness);
-        if let Some(&top) = order.first() {
+        // A racing-dropped (partial) value is no evidence of progress.
+        if let Some(&top) = order.first().filter(|&&t| fitness[t].partial.is_none()) {
             let v = fitness[top].value;
             if v > d.best {
                 (d.best, d.best_generation) = (v, d.generation);

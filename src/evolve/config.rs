@@ -73,6 +73,27 @@ pub struct Config {
     pub seed: u64,
     /// Search strategy (GA).
     pub strategy: StrategyKind,
+    /// `--racing`: new genomes race over growing stratified subsets of the documents and the
+    /// clearly worse are dropped early ([`super::race`]). Written only when on.
+    #[serde(skip_serializing_if = "is_false")]
+    pub racing: bool,
+    /// `--racing-alpha`: the level of racing's one-sided paired t-test (0.05). Written only when
+    /// not the default.
+    #[serde(skip_serializing_if = "is_default_alpha")]
+    pub racing_alpha: f64,
+    /// `--validation FRACTION`: the share of the documents held out (stratified by package, from
+    /// the seed) to estimate how the tuned setting generalises; the search sees only the rest.
+    /// Read by the run's set-up, not by the loop. Written only when set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub validation: Option<f64>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn is_default_alpha(a: &f64) -> bool {
+    a.to_bits() == super::race::ALPHA.to_bits()
 }
 
 impl Default for Config {
@@ -94,6 +115,9 @@ impl Default for Config {
             epsilon_auto: false,
             seed: 0,
             strategy: StrategyKind::Ga,
+            racing: false,
+            racing_alpha: super::race::ALPHA,
+            validation: None,
         }
     }
 }
@@ -127,6 +151,12 @@ impl Config {
                 let x = if x.abs() >= 1e6 { format!("{x:e}") } else { format!("{x}") };
                 return bad(format!("{name} must be in [0, {max}], but got {x}"));
             }
+        }
+        if !(self.racing_alpha >= 0.001 && self.racing_alpha <= 0.5) {
+            return bad(format!("--racing-alpha must be in [0.001, 0.5], but got {}", self.racing_alpha));
+        }
+        if let Some(v) = self.validation.filter(|v| !(*v > 0.0 && *v <= 0.9)) {
+            return bad(format!("--validation must be in (0, 0.9], but got {v}"));
         }
         if self.population > MAX_POPULATION {
             return bad(format!("population must be at most {MAX_POPULATION}, but got {}", self.population));

@@ -138,6 +138,7 @@ pub fn run(
     space.validate()?;
     config.strategy.check(&space)?;
     let mut strategy = config.strategy.build(config, &space);
+    let race = config.racing.then(|| super::race::Plan::new(&problem.strata(), config.seed, config.racing_alpha));
     let limit = resume.as_ref().map_or(usize::MAX, |s| s.trials);
     let mut cache = Cache::from_trials(&space, prior_trials.iter().filter(|t| t.number < limit));
     let mut trials = Vec::new();
@@ -147,7 +148,10 @@ pub fn run(
             strategy.load(&s.strategy_state)?;
             s
         }
-        None => first_generation(problem, config, strategy.as_mut(), initial, &mut cache, observer, &mut trials)?,
+        None => {
+            let first = Generation { cache: &mut cache, race: race.as_ref(), observer, trials: &mut trials };
+            first_generation(problem, config, strategy.as_mut(), initial, first)?
+        }
     };
     let size = settings(&space);
     loop {
@@ -158,11 +162,45 @@ pub fn run(
         let g = state.generation + 1;
         let mut rng = generation_rng(config.seed, g);
         let genomes = strategy.propose(&space, &state.population, &state.fitness, &mut rng);
-        let new = cache.evaluate(problem, genomes, g, state.trials)?;
+        let (new, documents) =
+            evaluate(problem, &mut cache, race.as_ref(), genomes, g, state.trials, Some(&state.best))?;
         state.advance(config, &new, strategy.save());
+        state.documents += documents;
         observe(observer, &new, &state)?;
         trials.extend(new);
     }
+}
+
+/// Evaluates one generation through the cache, racing when `race` is given; returns the trials
+/// and the instance evaluations spent.
+fn evaluate(
+    problem: &mut dyn Problem,
+    cache: &mut Cache,
+    race: Option<&super::race::Plan>,
+    genomes: Vec<Genome>,
+    generation: usize,
+    first: usize,
+    incumbent: Option<&Trial>,
+) -> Result<(Vec<Trial>, usize)> {
+    match race {
+        Some(plan) => {
+            let raced = super::race::evaluate(problem, cache, plan, genomes, generation, first, incumbent)?;
+            Ok((raced.trials, raced.documents))
+        }
+        None => {
+            let new = cache.evaluate(problem, genomes, generation, first)?;
+            let documents = new.iter().filter(|t| !t.cached).count() * problem.instances();
+            Ok((new, documents))
+        }
+    }
+}
+
+/// What generation 0 is recorded with.
+struct Generation<'a> {
+    cache: &'a mut Cache,
+    race: Option<&'a super::race::Plan>,
+    observer: &'a mut dyn Observer,
+    trials: &'a mut Vec<Trial>,
 }
 
 /// Generation 0: the repaired `initial` genomes, then the strategy's first genomes.
@@ -171,9 +209,7 @@ fn first_generation(
     config: &Config,
     strategy: &mut dyn Strategy,
     initial: Vec<Genome>,
-    cache: &mut Cache,
-    observer: &mut dyn Observer,
-    trials: &mut Vec<Trial>,
+    out: Generation<'_>,
 ) -> Result<State> {
     let space = problem.space().clone();
     let mut genomes = Vec::with_capacity(config.population.max(initial.len()));
@@ -184,10 +220,11 @@ fn first_generation(
     }
     let fill = config.population.saturating_sub(genomes.len());
     genomes.extend(strategy.initial(&space, fill, &mut generation_rng(config.seed, 0)));
-    let new = cache.evaluate(problem, genomes, 0, 0)?;
-    let state = State::start(config, &new, strategy.save())?;
-    observe(observer, &new, &state)?;
-    trials.extend(new);
+    let (new, documents) = evaluate(problem, out.cache, out.race, genomes, 0, 0, None)?;
+    let mut state = State::start(config, &new, strategy.save())?;
+    state.documents = documents;
+    observe(out.observer, &new, &state)?;
+    out.trials.extend(new);
     Ok(state)
 }
 

@@ -38,9 +38,14 @@ impl Fitness {
         Fitness { value, feasible: true, ..Fitness::default() }
     }
 
-    /// Compares by rank: `Greater` means `self` is better than `other`.
+    /// Compares by rank: `Greater` means `self` is better than `other`. A partial evaluation (a
+    /// setting racing dropped) ranks below every full one of the same feasibility: only full
+    /// evaluations compete for the best.
     pub fn rank_cmp(&self, other: &Fitness) -> Ordering {
-        self.feasible.cmp(&other.feasible).then_with(|| self.score().total_cmp(&other.score()))
+        self.feasible
+            .cmp(&other.feasible)
+            .then_with(|| other.partial.is_some().cmp(&self.partial.is_some()))
+            .then_with(|| self.score().total_cmp(&other.score()))
     }
 
     /// Whether `self` ranks strictly better than `other`.
@@ -86,6 +91,25 @@ pub trait Problem {
     fn evaluate_subset(&mut self, genomes: &[Genome], subset: &[usize]) -> Result<Vec<Fitness>> {
         let _ = subset;
         self.evaluate_batch(genomes)
+    }
+
+    /// The stratum (e.g. package) of each instance, for stratified subsets; one stratum by default.
+    fn strata(&self) -> Vec<usize> {
+        vec![0; self.instances()]
+    }
+
+    /// The per-instance terms of the objective (e.g. F1 of each document) of `genome` on `subset`,
+    /// in the order of `subset`: what racing's paired test compares. `Ok(None)` when the
+    /// objective is no mean over instances (the default).
+    fn instance_terms(&mut self, genome: &Genome, subset: &[usize]) -> Result<Option<Vec<f64>>> {
+        let _ = (genome, subset);
+        Ok(None)
+    }
+
+    /// Racing is done with a generation: per-instance results kept for [`Problem::evaluate_subset`]
+    /// and [`Problem::instance_terms`] may be released, except those of `keep`.
+    fn forget(&mut self, keep: &[Genome]) {
+        let _ = keep;
     }
 }
 

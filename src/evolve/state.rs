@@ -31,6 +31,10 @@ pub struct State {
     pub trials: usize,
     /// Genomes evaluated so far (cache misses).
     pub evaluations: usize,
+    /// Instance (document) evaluations so far: a full evaluation counts every instance, a
+    /// genome racing dropped the instances it saw.
+    #[serde(default)]
+    pub documents: usize,
     /// The strategy's own state ([`super::Strategy::save`]): a grid's cursor, `null` for the GA.
     #[serde(default)]
     pub strategy_state: serde_json::Value,
@@ -54,6 +58,7 @@ impl State {
             stagnant: 0,
             trials: trials.len(),
             evaluations: trials.iter().filter(|t| !t.cached).count(),
+            documents: 0,
             strategy_state,
             seed: config.seed,
             strategy: config.strategy,

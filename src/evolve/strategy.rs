@@ -62,12 +62,20 @@ pub enum StrategyKind {
     Cmaes,
     /// TPE with Optuna's defaults ([`super::tpe`]).
     Tpe,
+    /// NSGA-II over mean precision and mean recall ([`super::nsga2`], `--objective pareto`).
+    Nsga2,
 }
 
 impl StrategyKind {
     /// Every strategy, for listings and `--strategy` parsing.
-    pub const ALL: [StrategyKind; 5] =
-        [StrategyKind::Ga, StrategyKind::Random, StrategyKind::Grid, StrategyKind::Cmaes, StrategyKind::Tpe];
+    pub const ALL: [StrategyKind; 6] = [
+        StrategyKind::Ga,
+        StrategyKind::Random,
+        StrategyKind::Grid,
+        StrategyKind::Cmaes,
+        StrategyKind::Tpe,
+        StrategyKind::Nsga2,
+    ];
 
     /// The name used on the command line and in `run.yaml`.
     pub fn name(self) -> &'static str {
@@ -77,6 +85,7 @@ impl StrategyKind {
             StrategyKind::Grid => "grid",
             StrategyKind::Cmaes => "cmaes",
             StrategyKind::Tpe => "tpe",
+            StrategyKind::Nsga2 => "nsga2",
         }
     }
 
@@ -98,6 +107,7 @@ impl StrategyKind {
             StrategyKind::Grid => Box::new(super::baseline::GridSearch::new(space, config)),
             StrategyKind::Cmaes => Box::new(super::cmaes::Cmaes::new(space, config.population)),
             StrategyKind::Tpe => Box::new(super::tpe::Tpe::new(config.population)),
+            StrategyKind::Nsga2 => Box::new(super::nsga2::Nsga2::new(config.clone())),
         }
     }
 }

@@ -92,11 +92,16 @@ impl Strategy for Tpe {
     fn save(&self) -> serde_json::Value {
         let value =
             |f: &Fitness| if f.value.is_finite() { serde_json::json!(f.value) } else { serde_json::Value::Null };
-        serde_json::json!({
+        let mut state = serde_json::json!({
             "genomes": self.genomes.iter().map(|g| floats(g)).collect::<Vec<_>>(),
             "values": self.fitness.iter().map(value).collect::<Vec<_>>(),
             "feasible": self.fitness.iter().map(|f| f.feasible).collect::<Vec<_>>(),
-        })
+        });
+        // Racing: which observations are partial (they rank below every full one).
+        if self.fitness.iter().any(|f| f.partial.is_some()) {
+            state["partial"] = self.fitness.iter().map(|f| serde_json::json!(f.partial)).collect();
+        }
+        state
     }
     fn load(&mut self, state: &serde_json::Value) -> Result<()> {
         let bad = || Error::config("the checkpoint's TPE state is not a list of observations");
@@ -115,6 +120,11 @@ impl Strategy for Tpe {
                 Ok(Fitness { value, feasible: f.as_bool().ok_or_else(bad)?, ..Fitness::default() })
             })
             .collect::<Result<_>>()?;
+        if let Some(partial) = state.get("partial").and_then(serde_json::Value::as_array) {
+            for (f, p) in self.fitness.iter_mut().zip(partial) {
+                f.partial = p.as_u64().map(|k| k as usize);
+            }
+        }
         Ok(())
     }
 }

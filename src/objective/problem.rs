@@ -8,6 +8,7 @@ use crate::error::{Error, Result};
 use crate::eval::Measure;
 use crate::evolve::{Condition, Fitness, Gene, Genome, Problem, Space};
 use crate::params::{ParamSpace, Setting, Spec};
+use std::collections::HashMap;
 use std::time::Instant;
 
 /// What the optimiser maximises.
@@ -24,6 +25,9 @@ pub enum Objective {
     /// feasible ones and among themselves by mean precision, i.e. by how close they come to the
     /// bound (Deb's feasibility rules), so the search climbs towards feasibility first.
     RecallAtPrecision(f64),
+    /// Two objectives, mean precision and mean recall (NSGA-II keeps their Pareto front); the
+    /// fitness value, which ranks Table 2, is the mean F1.
+    Pareto,
 }
 
 /// Smallest beta of `fbeta:B` (F-beta is then precision to within 1e-6).
@@ -36,11 +40,14 @@ impl std::str::FromStr for Objective {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self> {
         let bad = || {
-            Error::config(format!("unknown objective '{s}' (expected f1, macro-f1, fbeta:B or recall-at-precision:P)"))
+            Error::config(format!(
+                "unknown objective '{s}' (expected f1, macro-f1, fbeta:B, recall-at-precision:P or pareto)"
+            ))
         };
         match s {
             "f1" => return Ok(Objective::F1),
             "macro-f1" => return Ok(Objective::MacroF1),
+            "pareto" => return Ok(Objective::Pareto),
             _ => {}
         }
         let (name, arg) = s.split_once(':').ok_or_else(bad)?;
@@ -62,6 +69,7 @@ impl std::fmt::Display for Objective {
         match self {
             Objective::F1 => write!(f, "f1"),
             Objective::MacroF1 => write!(f, "macro-f1"),
+            Objective::Pareto => write!(f, "pareto"),
             Objective::FBeta(b) => write!(f, "fbeta:{b}"),
             Objective::RecallAtPrecision(p) => write!(f, "recall-at-precision:{p}"),
         }
@@ -69,6 +77,25 @@ impl std::fmt::Display for Objective {
 }
 
 impl Objective {
+    /// Whether the objective is a mean of one term per document (f1, fbeta:B), so that two
+    /// settings can be compared document by document (racing's paired test).
+    pub fn per_document(&self) -> bool {
+        matches!(self, Objective::F1 | Objective::FBeta(_))
+    }
+
+    /// The term of one document whose mean over documents is the objective (for
+    /// [`Objective::per_document`] objectives; other objectives give the document's F1).
+    pub fn term(&self, s: &DocScore) -> f64 {
+        let finite = |x: f64| if x.is_finite() { x } else { 0.0 };
+        match *self {
+            Objective::FBeta(b) => {
+                let d = b * b * s.prf.precision + s.prf.recall;
+                finite(if d > 0.0 { (1.0 + b * b) * s.prf.precision * s.prf.recall / d } else { 0.0 })
+            }
+            _ => finite(s.prf.f1),
+        }
+    }
+
     /// The fitness of documents scored by `measure` (means in document order, as the measure
     /// averages: for `shingle4` F1 and F-beta come from the mean precision and recall);
     /// `packages[i]` is the package of `scores[i]`.
@@ -82,7 +109,7 @@ impl Objective {
         // Each arm gives the value and the per-document (for macro-f1: per-package) terms whose
         // spread is the fitness's standard error.
         let (value, feasible, terms) = match *self {
-            Objective::F1 => (f1, true, per_doc(&|s| s.prf.f1)),
+            Objective::F1 | Objective::Pareto => (f1, true, per_doc(&|s| s.prf.f1)),
             Objective::MacroF1 => (macro_f1(scores, packages, measure), true, package_means(scores, packages)),
             Objective::FBeta(b) if measure == Measure::Shingle4 => {
                 let d = b * b * p + r;
@@ -204,6 +231,9 @@ pub struct ExtractionProblem<'a> {
     genes: Space,
     objective: Objective,
     measure: Measure,
+    /// Per-document scores of the genomes racing evaluates on subsets (by the genome's bits),
+    /// so that a survivor moving on to more documents is scored only on the new ones.
+    memo: HashMap<Vec<u64>, Vec<Option<DocScore>>>,
 }
 
 impl<'a> ExtractionProblem<'a> {
@@ -217,7 +247,7 @@ impl<'a> ExtractionProblem<'a> {
         measure: Measure,
     ) -> Self {
         let genes = gene_space_from(space, &base);
-        ExtractionProblem { corpus, space, base, genes, objective, measure }
+        ExtractionProblem { corpus, space, base, genes, objective, measure, memo: HashMap::new() }
     }
 
     /// The setting a genome stands for.
@@ -239,6 +269,30 @@ impl<'a> ExtractionProblem<'a> {
         let packages: Vec<usize> = subset.iter().map(|&i| self.corpus.entries[i].package).collect();
         Ok(self.objective.fitness(&scores, &packages, self.measure, t0.elapsed().as_secs_f64() * 1000.0))
     }
+
+    /// The scores of `g` on `subset` (in that order), scoring only the documents not yet in the
+    /// memo; returns them with the milliseconds spent.
+    fn memo_scores(&mut self, g: &Genome, subset: &[usize]) -> Result<(Vec<DocScore>, f64)> {
+        if let Some(&bad) = subset.iter().find(|&&i| i >= self.corpus.entries.len()) {
+            return Err(Error::bug(format!("document {bad} is not in the corpus")));
+        }
+        let bits: Vec<u64> = g.iter().map(|x| x.to_bits()).collect();
+        let n = self.corpus.entries.len();
+        let known = self.memo.entry(bits.clone()).or_insert_with(|| vec![None; n]);
+        let missing: Vec<usize> = subset.iter().copied().filter(|&i| known[i].is_none()).collect();
+        let t0 = Instant::now();
+        if !missing.is_empty() {
+            let ex = crate::extract::build(&self.space.from_genome(&self.base, g))?;
+            let scores = score_subset(self.corpus, ex.as_ref(), self.measure, &missing);
+            let known = self.memo.get_mut(&bits).ok_or_else(|| Error::bug("memo entry vanished"))?;
+            for (i, s) in missing.into_iter().zip(scores) {
+                known[i] = Some(s);
+            }
+        }
+        let known = &self.memo[&bits];
+        let scores = subset.iter().map(|&i| known[i].clone().unwrap_or_default()).collect();
+        Ok((scores, t0.elapsed().as_secs_f64() * 1000.0))
+    }
 }
 
 impl Problem for ExtractionProblem<'_> {
@@ -251,11 +305,31 @@ impl Problem for ExtractionProblem<'_> {
     fn instances(&self) -> usize {
         self.corpus.entries.len()
     }
+    /// Scores on `subset` through the memo: documents already scored for a genome are not
+    /// scored again. The fitness is computed from the scores in the order of `subset`, so a
+    /// subset listing every document in order gives exactly [`Problem::evaluate_batch`]'s value.
     fn evaluate_subset(&mut self, genomes: &[Genome], subset: &[usize]) -> Result<Vec<Fitness>> {
-        if let Some(&bad) = subset.iter().find(|&&i| i >= self.corpus.entries.len()) {
-            return Err(Error::bug(format!("document {bad} is not in the corpus")));
+        let mut out = Vec::with_capacity(genomes.len());
+        for g in genomes {
+            let (scores, ms) = self.memo_scores(g, subset)?;
+            let packages: Vec<usize> = subset.iter().map(|&i| self.corpus.entries[i].package).collect();
+            out.push(self.objective.fitness(&scores, &packages, self.measure, ms));
         }
-        genomes.iter().map(|g| self.score_on(&self.setting(g), subset)).collect()
+        Ok(out)
+    }
+    fn strata(&self) -> Vec<usize> {
+        self.corpus.entries.iter().map(|e| e.package).collect()
+    }
+    fn instance_terms(&mut self, genome: &Genome, subset: &[usize]) -> Result<Option<Vec<f64>>> {
+        if !self.objective.per_document() {
+            return Ok(None);
+        }
+        let (scores, _) = self.memo_scores(genome, subset)?;
+        Ok(Some(scores.iter().map(|s| self.objective.term(s)).collect()))
+    }
+    fn forget(&mut self, keep: &[Genome]) {
+        let keep: Vec<Vec<u64>> = keep.iter().map(|g| g.iter().map(|x| x.to_bits()).collect()).collect();
+        self.memo.retain(|k, _| keep.contains(k));
     }
 }
 

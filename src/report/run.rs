@@ -31,11 +31,18 @@ pub fn generations_info(trials: &[Trial]) -> Vec<(GenRow, usize)> {
     rows
 }
 
-/// The `n` best distinct individuals, best first (ties: earlier trial first).
+/// Validation fitness and its standard error by trial number (`--validation`; empty without).
+pub type Validation = std::collections::HashMap<usize, (f64, f64)>;
+
+/// The `n` best distinct individuals, best first (ties: earlier trial first); only full
+/// evaluations rank (racing's dropped settings never enter Table 2).
 pub fn top(trials: &[Trial], n: usize) -> Vec<&Trial> {
     let mut seen = HashSet::new();
-    let mut distinct: Vec<&Trial> =
-        trials.iter().filter(|t| !t.cached).filter(|t| seen.insert(genome_key(&t.genome))).collect();
+    let mut distinct: Vec<&Trial> = trials
+        .iter()
+        .filter(|t| !t.cached && t.fitness.partial.is_none())
+        .filter(|t| seen.insert(genome_key(&t.genome)))
+        .collect();
     distinct.sort_by(|a, b| b.fitness.rank_cmp(&a.fitness).then(a.number.cmp(&b.number)));
     distinct.truncate(n);
     distinct
@@ -84,7 +91,13 @@ pub fn write_generations(path: &Path, trials: &[Trial]) -> Result<()> {
 /// documents). For a combination, `structure` shows the active structure readably
 /// (`vote(v=1.6; accb(r=120, t=0.6)×1, lqf(t=0.3)×0.4)`), and parameters inactive in a row (a
 /// switched-off member's) show as `-`.
-pub fn top_rows(space: &ParamSpace, base: &Setting, trials: &[Trial], n: usize) -> Vec<Vec<String>> {
+pub fn top_rows(
+    space: &ParamSpace,
+    base: &Setting,
+    trials: &[Trial],
+    n: usize,
+    validation: &Validation,
+) -> Vec<Vec<String>> {
     let combination = !space.members.is_empty();
     let mut head = vec!["rank".to_string()];
     if combination {
@@ -92,6 +105,9 @@ pub fn top_rows(space: &ParamSpace, base: &Setting, trials: &[Trial], n: usize) 
     }
     head.extend(gene_names(space));
     head.extend(["fitness", "precision", "recall", "feasible", "generation", "trial", "sem"].map(String::from));
+    if !validation.is_empty() {
+        head.extend(["validation", "validation_sem"].map(String::from));
+    }
     let mut rows = vec![head];
     for (k, t) in top(trials, n).iter().enumerate() {
         let (structure, vals) = shown_values(space, base, &t.genome);
@@ -108,6 +124,10 @@ pub fn top_rows(space: &ParamSpace, base: &Setting, trials: &[Trial], n: usize) 
             t.number.to_string(),
             f.sem.to_string(),
         ]);
+        if !validation.is_empty() {
+            let (v, sem) = validation.get(&t.number).copied().unwrap_or((f64::NAN, f64::NAN));
+            row.extend([v.to_string(), sem.to_string()]);
+        }
         rows.push(row);
     }
     rows
@@ -138,17 +158,19 @@ pub fn write_top(
     trials: &[Trial],
     n: usize,
     title: &str,
+    validation: &Validation,
 ) -> Result<()> {
     let names = gene_names(space);
+    let (vh, vs) = if validation.is_empty() { ("", "") } else { (" validation | ± SE |", "---|---|") };
     let mut md = if space.members.is_empty() {
         format!(
-            "# {title}\n\n| rank | {} | fitness | ± SE | precision | recall | generation |\n|{}\n",
+            "# {title}\n\n| rank | {} | fitness | ± SE | precision | recall | generation |{vh}\n|{}{vs}\n",
             names.join(" | "),
             "---|".repeat(names.len() + 6)
         )
     } else {
         format!(
-            "# {title}\n\n| rank | structure | fitness | ± SE | precision | recall | generation |\n|---|---|---|---|---|---|---|\n"
+            "# {title}\n\n| rank | structure | fitness | ± SE | precision | recall | generation |{vh}\n|---|---|---|---|---|---|---|{vs}\n"
         )
     };
     for (k, t) in top(trials, n).iter().enumerate() {
@@ -165,8 +187,13 @@ pub fn write_top(
             f3(f.recall),
             t.generation
         );
+        if !validation.is_empty() {
+            let (v, sem) = validation.get(&t.number).copied().unwrap_or((f64::NAN, f64::NAN));
+            md.pop();
+            md += &format!(" {} | {} |\n", f3(v), f3(sem));
+        }
     }
-    csv::write(&dir.join("top.csv"), top_rows(space, base, trials, n))?;
+    csv::write(&dir.join("top.csv"), top_rows(space, base, trials, n, validation))?;
     write_atomic(&dir.join("top.md"), md.as_bytes())
 }
 
@@ -279,7 +306,7 @@ mod tests {
         ];
         let dir = std::env::temp_dir().join(format!("cetune-top-structure-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        write_top(&dir, &space, &space.defaults(), &trials, 10, "t").unwrap();
+        write_top(&dir, &space, &space.defaults(), &trials, 10, "t", &Validation::new()).unwrap();
         let md = std::fs::read_to_string(dir.join("top.md")).unwrap();
         let csv = std::fs::read_to_string(dir.join("top.csv")).unwrap();
         let _ = std::fs::remove_dir_all(&dir);
@@ -302,7 +329,7 @@ mod tests {
         let trials = [Trial { number: 0, generation: 0, genome: vec![0.0], fitness, cached: false }];
         let dir = std::env::temp_dir().join(format!("cetune-top-csv-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        write_top(&dir, &space, &space.defaults(), &trials, 10, "t").unwrap();
+        write_top(&dir, &space, &space.defaults(), &trials, 10, "t", &Validation::new()).unwrap();
         let text = std::fs::read_to_string(dir.join("top.csv")).unwrap();
         let md = std::fs::read_to_string(dir.join("top.md")).unwrap();
         let _ = std::fs::remove_dir_all(&dir);

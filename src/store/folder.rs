@@ -24,8 +24,10 @@ fn is_run_file(name: &str) -> bool {
         "best.yaml",
         "report.html",
         "importance.csv",
+        "validation.csv",
+        "pareto.csv",
     ];
-    const PLOTS: &[&str] = &["space", "space-generation", "history"];
+    const PLOTS: &[&str] = &["space", "space-generation", "history", "pareto"];
     let base = name.strip_suffix(".tmp").unwrap_or(name);
     FIXED.contains(&base)
         || PLOTS.iter().any(|p| {

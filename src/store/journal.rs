@@ -16,13 +16,21 @@ pub struct Journal {
     path: PathBuf,
     file: File,
     rows: usize,
+    /// With racing: the documents of a full evaluation (the `documents` column is written).
+    documents: Option<usize>,
 }
 
 /// Column names: `trial, generation, <tuned parameters>, fitness, precision, recall, feasible,
-/// cached, sem, milliseconds` (`sem`: the standard error of the fitness over documents).
-pub fn header(space: &ParamSpace) -> Vec<String> {
+/// cached, sem, [documents,] milliseconds` (`sem`: the standard error of the fitness over
+/// documents; `documents`, written by racing runs only: the documents the fitness is the mean
+/// over — a row with fewer documents than the journal's largest count is a partial evaluation
+/// of a setting racing dropped).
+pub fn header(space: &ParamSpace, racing: bool) -> Vec<String> {
     let mut h = old_header(space);
     h.insert(h.len() - 1, "sem".into());
+    if racing {
+        h.insert(h.len() - 1, "documents".into());
+    }
     h
 }
 
@@ -35,8 +43,8 @@ fn old_header(space: &ParamSpace) -> Vec<String> {
     h
 }
 
-/// The CSV cells of one trial.
-pub fn cells(space: &ParamSpace, t: &Trial) -> Vec<String> {
+/// The CSV cells of one trial; `documents`: with racing, the documents of a full evaluation.
+pub fn cells(space: &ParamSpace, t: &Trial, documents: Option<usize>) -> Vec<String> {
     let mut cells = vec![t.number.to_string(), t.generation.to_string()];
     for (g, i) in space.genes().into_iter().enumerate() {
         let v = space.params[i].spec.from_internal(t.genome.get(g).copied().unwrap_or(0.0));
@@ -50,25 +58,29 @@ pub fn cells(space: &ParamSpace, t: &Trial) -> Vec<String> {
         f.feasible.to_string(),
         t.cached.to_string(),
         f.sem.to_string(),
-        format!("{:.3}", f.ms),
     ]);
+    if let Some(n) = documents {
+        cells.push(f.partial.unwrap_or(n).to_string());
+    }
+    cells.push(format!("{:.3}", f.ms));
     cells
 }
 
 impl Journal {
-    /// Starts a new journal (header only).
-    pub fn create(path: &Path, space: &ParamSpace) -> Result<Journal> {
+    /// Starts a new journal (header only); `documents`: with racing, the documents of a full
+    /// evaluation (adds the `documents` column).
+    pub fn create(path: &Path, space: &ParamSpace, documents: Option<usize>) -> Result<Journal> {
         // create_new: a journal is never appended to by two runs, nor silently replaced.
         let mut file =
             OpenOptions::new().write(true).create_new(true).open(path).map_err(|e| Error::io(path, "create", e))?;
-        let head = csv::to_bytes([header(space)]).map_err(|e| e.with_path(path))?;
+        let head = csv::to_bytes([header(space, documents.is_some())]).map_err(|e| e.with_path(path))?;
         file.write_all(&head).map_err(|e| Error::io(path, "write", e))?;
-        Ok(Journal { path: path.to_path_buf(), file, rows: 0 })
+        Ok(Journal { path: path.to_path_buf(), file, rows: 0, documents })
     }
 
     /// Reopens a journal keeping its first `rows` rows (later rows belong to a generation that
-    /// did not finish and will be recomputed).
-    pub fn reopen(path: &Path, rows: usize) -> Result<Journal> {
+    /// did not finish and will be recomputed); `documents` as for [`Journal::create`].
+    pub fn reopen(path: &Path, rows: usize, documents: Option<usize>) -> Result<Journal> {
         let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, "read", e))?;
         let kept: Vec<&str> = text
             .split_inclusive('\n')
@@ -98,12 +110,13 @@ impl Journal {
         body.push('\n');
         crate::report::write_atomic(path, body.as_bytes())?;
         let file = OpenOptions::new().append(true).open(path).map_err(|e| Error::io(path, "open", e))?;
-        Ok(Journal { path: path.to_path_buf(), file, rows })
+        Ok(Journal { path: path.to_path_buf(), file, rows, documents })
     }
 
     /// Appends trials and syncs them to disk.
     pub fn append(&mut self, space: &ParamSpace, trials: &[Trial]) -> Result<()> {
-        let buf = csv::to_bytes(trials.iter().map(|t| cells(space, t))).map_err(|e| e.with_path(&self.path))?;
+        let buf = csv::to_bytes(trials.iter().map(|t| cells(space, t, self.documents)))
+            .map_err(|e| e.with_path(&self.path))?;
         self.file.write_all(&buf).map_err(|e| Error::io(&self.path, "write", e))?;
         self.file.sync_data().map_err(|e| Error::io(&self.path, "sync", e))?;
         self.rows += trials.len();
@@ -145,10 +158,12 @@ pub fn read_rows(path: &Path, space: &ParamSpace, limit: usize) -> Result<Vec<Tr
         None => "",
     };
     let mut r = ::csv::ReaderBuilder::new().flexible(true).has_headers(false).from_reader(whole.as_bytes());
-    let header_cells = header(space);
+    let header_cells = header(space, false);
+    let racing_cells = header(space, true);
     let old_cells = old_header(space);
     let n_genes = space.genes().len();
     let mut width = n_genes + 9;
+    let mut documents = Vec::new();
     let mut out = Vec::new();
     for (k, rec) in r.records().enumerate() {
         let line = k + 1;
@@ -158,6 +173,8 @@ pub fn read_rows(path: &Path, space: &ParamSpace, limit: usize) -> Result<Vec<Tr
         if k == 0 {
             if rec.iter().eq(old_cells.iter().map(String::as_str)) {
                 width = n_genes + 8;
+            } else if rec.iter().eq(racing_cells.iter().map(String::as_str)) {
+                width = n_genes + 10;
             } else if rec.iter().ne(header_cells.iter().map(String::as_str)) {
                 return Err(bad(&format!("expected the header {}", header_cells.join(","))));
             }
@@ -186,6 +203,9 @@ pub fn read_rows(path: &Path, space: &ParamSpace, limit: usize) -> Result<Vec<Tr
             return Err(bad(&format!("trial number {number}, expected {}", out.len())));
         }
         let b = 2 + n_genes;
+        if width == n_genes + 10 {
+            documents.push(rec[b + 6].parse::<usize>().map_err(|_| bad("the documents are not a whole number"))?);
+        }
         out.push(Trial {
             number,
             generation: rec[1].parse().map_err(|_| bad("the generation is not a whole number"))?,
@@ -197,10 +217,16 @@ pub fn read_rows(path: &Path, space: &ParamSpace, limit: usize) -> Result<Vec<Tr
                 feasible: flag(b + 3)?,
                 ms: num(width - 1)?,
                 partial: None,
-                sem: if width == n_genes + 9 { num(b + 5)? } else { 0.0 },
+                sem: if width > n_genes + 8 { num(b + 5)? } else { 0.0 },
             },
             cached: flag(b + 4)?,
         });
+    }
+    // Racing: every run has full evaluations (the reference of each race is one), so the
+    // largest count is a full one; fewer documents make a partial fitness.
+    let full = documents.iter().copied().max().unwrap_or(0);
+    for (t, &k) in out.iter_mut().zip(&documents) {
+        t.fitness.partial = (k < full).then_some(k);
     }
     Ok(out)
 }
@@ -219,8 +245,8 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let space = crate::extract::space("lqf").unwrap();
         let p = dir.join("individuals.csv");
-        let _first = Journal::create(&p, &space).unwrap();
-        let e = Journal::create(&p, &space).err().unwrap();
+        let _first = Journal::create(&p, &space, None).unwrap();
+        let e = Journal::create(&p, &space, None).err().unwrap();
         assert!(e.to_string().contains("cannot create"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -234,7 +260,7 @@ mod tests {
         let t = Trial { number: 0, generation: 0, genome: vec![0.3], fitness: f, cached: false };
         let path = std::env::temp_dir().join(format!("cetune-journal-sem-{}.csv", std::process::id()));
         let _ = std::fs::remove_file(&path);
-        let mut j = Journal::create(&path, &space).unwrap();
+        let mut j = Journal::create(&path, &space, None).unwrap();
         j.append(&space, std::slice::from_ref(&t)).unwrap();
         assert_eq!(read_trials(&path, &space).unwrap(), vec![t.clone()]);
         let text = std::fs::read_to_string(&path).unwrap();
@@ -243,11 +269,43 @@ mod tests {
         std::fs::write(&path, "trial,generation,t,fitness,precision,recall,feasible,cached,milliseconds\n0,0,0.3,0.5,0.4,0.6,true,false,2.000\n").unwrap();
         let old = read_trials(&path, &space).unwrap();
         // Resuming such a run upgrades the journal before appending.
-        let mut j = Journal::reopen(&path, 1).unwrap();
+        let mut j = Journal::reopen(&path, 1, None).unwrap();
         j.append(&space, std::slice::from_ref(&Trial { number: 1, ..t.clone() })).unwrap();
         let both = read_trials(&path, &space).unwrap();
         assert_eq!((both.len(), both[1].fitness.sem), (2, 0.0123));
         assert_eq!((old[0].fitness.sem, old[0].fitness.ms, old[0].fitness.value), (0.0, 2.0, 0.5));
+    }
+
+    #[test]
+    fn a_racing_journal_keeps_partial_and_full_evaluations_apart() {
+        let yaml = "extractor: lqf\nparameters:\n  - {name: t, type: float, min: 0.05, max: 1.0, default: 0.25}\n";
+        let space = crate::extract::parse_str(yaml, Path::new("t.yaml")).unwrap().space;
+        let full =
+            Fitness { value: 0.5, feasible: true, precision: 0.4, recall: 0.6, ms: 2.0, partial: None, sem: 0.01 };
+        let part = Fitness { value: 0.7, partial: Some(15), ..full };
+        let t = |number: usize, fitness: Fitness| Trial {
+            number,
+            generation: 0,
+            genome: vec![0.3],
+            fitness,
+            cached: false,
+        };
+        let trials = vec![t(0, full), t(1, part), t(2, full)];
+        let path = std::env::temp_dir().join(format!("cetune-journal-race-{}.csv", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let mut j = Journal::create(&path, &space, Some(120)).unwrap();
+        j.append(&space, &trials[..2]).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.starts_with(
+                "trial,generation,t,fitness,precision,recall,feasible,cached,sem,documents,milliseconds\n"
+            )
+        );
+        assert!(text.contains(",0.01,120,2.000\n") && text.contains(",0.01,15,2.000\n"), "{text}");
+        let mut j = Journal::reopen(&path, 2, Some(120)).unwrap();
+        j.append(&space, &trials[2..]).unwrap();
+        assert_eq!(read_trials(&path, &space).unwrap(), trials);
+        let _ = std::fs::remove_file(&path);
     }
 
     #[test]
@@ -272,13 +330,13 @@ mod tests {
         }
         let mut key_of_setting: HashMap<String, String> = HashMap::new();
         for t in &trials {
-            let setting = cells(&space, t)[2].clone();
+            let setting = cells(&space, t, None)[2].clone();
             let k = key(&genes, &t.genome);
             assert_eq!(key_of_setting.entry(setting.clone()).or_insert_with(|| k.clone()), &k, "t={setting}");
         }
         assert_eq!(key_of_setting.len(), 10, "0.05, 0.15, ..., 0.95");
         let path = std::env::temp_dir().join(format!("cetune-journal-grid-{}.csv", std::process::id()));
-        let mut j = Journal::create(&path, &space).unwrap();
+        let mut j = Journal::create(&path, &space, None).unwrap();
         j.append(&space, &trials).unwrap();
         let back = read_trials(&path, &space).unwrap();
         let _ = std::fs::remove_file(&path);

@@ -47,6 +47,71 @@ pub struct BestRecord {
     pub values: Vec<String>,
 }
 
+/// What racing (`--racing`) spent and saved.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RacingRecord {
+    /// The test that drops a setting.
+    pub test: String,
+    /// Its level.
+    pub alpha: f64,
+    /// Training documents after each stage.
+    pub stages: Vec<usize>,
+    /// Document evaluations used (a full evaluation counts every training document, a dropped
+    /// setting the documents it saw).
+    pub document_evaluations: usize,
+    /// Document evaluations the same settings would have cost without racing.
+    pub without_racing: usize,
+    /// `1 − document_evaluations / without_racing`.
+    pub saved_share: f64,
+    /// Settings dropped before the full sample.
+    pub dropped: usize,
+}
+
+/// The generalisation estimate (`--validation`): documents held out from the search.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ValidationRecord {
+    /// The share held out.
+    pub fraction: f64,
+    /// Documents the search saw.
+    pub training_documents: usize,
+    /// Documents held out.
+    pub validation_documents: usize,
+    /// The chosen (best) setting's fitness on the training documents.
+    pub training: f64,
+    /// Its fitness on the validation documents (the same objective).
+    pub validation: f64,
+    /// The standard error of `validation` over the validation documents.
+    pub validation_sem: f64,
+    /// `training − validation`: how much the search's figure overstates the setting on unseen
+    /// documents.
+    pub gap: f64,
+}
+
+/// `--objective pareto`: the front's size and the point `--pick` chose for `best.yaml`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ParetoRecord {
+    /// How the point is chosen: `f1`, `precision>=P` or `recall>=R`.
+    pub pick: String,
+    /// Points on the front (distinct settings no other dominates).
+    pub points: usize,
+    /// The chosen point (absent until the run has reports).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chosen: Option<ParetoPoint>,
+}
+
+/// A point of the Pareto front.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ParetoPoint {
+    /// Its trial number in the journal.
+    pub trial: usize,
+    /// Mean precision.
+    pub precision: f64,
+    /// Mean recall.
+    pub recall: f64,
+    /// Mean F1.
+    pub f1: f64,
+}
+
 /// A warm start: generation 0 also received the top individuals of another run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WarmStart {
@@ -105,6 +170,15 @@ pub struct RunRecord {
     /// A combination's member-output cache in this process (the last part of a resumed run).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub member_cache: Option<MemberCacheRecord>,
+    /// `--racing`: document evaluations used and saved.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub racing: Option<RacingRecord>,
+    /// `--validation`: the training–validation gap of the chosen setting.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub validation: Option<ValidationRecord>,
+    /// `--objective pareto`: the front and the chosen point.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pareto: Option<ParetoRecord>,
 }
 
 /// Hits and misses of the member-output cache of a combination run.

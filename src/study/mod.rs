@@ -7,7 +7,9 @@
 //! Imports from the crate: `error`, `eval` (the measure), `evolve`, `extract` (the family table), `goldset`, `limits`,
 //! `objective`, `params`, `paths`, `yaml`, `report` and `store`.
 
+pub mod pareto;
 mod reports;
+pub mod validation;
 
 pub use reports::{load_run, write_reports};
 
@@ -61,6 +63,8 @@ pub struct Plan {
     pub warm_start: Option<PathBuf>,
     /// How many of the warm-start run's top distinct individuals (`--warm-top`).
     pub warm_top: usize,
+    /// `--pick` (objective `pareto` only): the point of the front `best.yaml` gets.
+    pub pick: Option<pareto::Pick>,
 }
 
 /// How a run is watched and reported.
@@ -115,6 +119,18 @@ pub fn start(plan: Plan, opts: &Options) -> Result<Summary> {
     }
     plan.config.validate()?;
     plan.config.strategy.check(&crate::objective::problem::gene_space(&plan.space))?;
+    if plan.pick.is_some() && plan.objective != Objective::Pareto {
+        return Err(Error::config(format!(
+            "--pick chooses a point of a Pareto front: it needs --objective pareto (this run records objective {})",
+            plan.objective
+        )));
+    }
+    if plan.config.racing && !plan.objective.per_document() {
+        return Err(Error::config(format!(
+            "--racing needs the objective f1 or fbeta:B (a mean over documents, compared document by document), not {}",
+            plan.objective
+        )));
+    }
     let mut initial = initial_genomes(&plan.space, &plan.base, &plan.individuals)?;
     let warm = match &plan.warm_start {
         Some(dir) => Some(warm_start(dir, plan.warm_top, &plan.space)?),
@@ -124,6 +140,7 @@ pub fn start(plan: Plan, opts: &Options) -> Result<Summary> {
     let gs_path = crate::paths::absolute(&plan.goldset);
     let mut set = native::open(&gs_path, false)?;
     set.limits = opts.limits;
+    let (train, _) = split_of(&set, &plan.config)?;
     let dir = match &plan.out {
         Some(out) => out.clone(),
         None => store::unique_dir(Path::new(&format!("results/{}-{}", plan.space.extractor, store::timestamp())))?,
@@ -158,9 +175,17 @@ pub fn start(plan: Plan, opts: &Options) -> Result<Summary> {
         wall_seconds: 0.0,
         best: None,
         member_cache: None,
+        racing: None,
+        validation: None,
+        pareto: (plan.objective == Objective::Pareto).then(|| store::ParetoRecord {
+            pick: plan.pick.unwrap_or(pareto::Pick::F1).to_string(),
+            points: 0,
+            chosen: None,
+        }),
     };
     store::write_yaml(&dir.join(files::RUN), &record)?;
-    let journal = Journal::create(&dir.join(files::INDIVIDUALS), &plan.space)?;
+    let documents = plan.config.racing.then_some(train.len());
+    let journal = Journal::create(&dir.join(files::INDIVIDUALS), &plan.space, documents)?;
     execute(
         Session {
             dir,
@@ -184,6 +209,19 @@ fn initial_genomes(space: &ParamSpace, base: &Setting, individuals: &[String]) -
         initial.push(space.to_genome(&space.with_assignments(base, std::slice::from_ref(ind))?));
     }
     Ok(initial)
+}
+
+/// The documents (indices into `set.docs`) the search sees and those held out for validation.
+fn split_of(set: &GoldSet, config: &Config) -> Result<(Vec<usize>, Vec<usize>)> {
+    match config.validation {
+        Some(f) => validation::split(set, f, config.seed),
+        None => Ok(((0..set.docs.len()).collect(), Vec::new())),
+    }
+}
+
+/// The `documents` column of a racing run's journal: the training documents.
+fn journal_documents(set: &GoldSet, config: &Config) -> Result<Option<usize>> {
+    Ok(if config.racing { Some(split_of(set, config)?.0.len()) } else { None })
 }
 
 /// The measure a run records.
@@ -266,7 +304,7 @@ pub fn resume(dir: &Path, threads: Option<usize>, opts: &Options) -> Result<Summ
         ))
         .with_path(&journal_path));
     }
-    let journal = Journal::reopen(&journal_path, ck.state.trials)?;
+    let journal = Journal::reopen(&journal_path, ck.state.trials, journal_documents(&set, &record.config)?)?;
     let mut record = record;
     record.wall_seconds = ck.wall_seconds;
     record.status = "running".into();
@@ -313,7 +351,7 @@ fn restart(
     }
     record.status = "running".into();
     record.wall_seconds = 0.0;
-    let journal = Journal::create(&journal_path, &space)?;
+    let journal = Journal::create(&journal_path, &space, journal_documents(&set, &record.config)?)?;
     execute(
         Session { dir: dir.to_path_buf(), space, base, set, record, journal, initial, prior: Vec::new(), state: None },
         opts,
@@ -382,9 +420,12 @@ fn install_ctrl_c(stop: Arc<AtomicBool>) {
 }
 
 fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
-    let docs: Vec<_> = s.set.docs.iter().collect();
-    let bar = Progress::new(docs.len() as u64, "parse", opts.quiet);
+    let (train, held) = split_of(&s.set, &s.record.config)?;
+    let docs: Vec<_> = train.iter().map(|&i| &s.set.docs[i]).collect();
+    let held: Vec<_> = held.iter().map(|&i| &s.set.docs[i]).collect();
+    let bar = Progress::new((docs.len() + held.len()) as u64, "parse", opts.quiet);
     let corpus = Corpus::load(&s.set, &docs, &|| bar.inc());
+    let held_corpus = (!held.is_empty()).then(|| Corpus::load(&s.set, &held, &|| bar.inc()));
     bar.finish();
     let failed = corpus.entries.iter().filter(|e| e.doc.is_none()).count();
     crate::objective::corpus::check_some_read(&s.set, failed, docs.len())?;
@@ -428,7 +469,36 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
         let limit_mb = crate::extract::combine::cache_limit() >> 20;
         s.record.member_cache = Some(store::MemberCacheRecord { hits, misses, hit_rate, limit_mb });
     }
+    if config.racing {
+        let without = outcome.state.evaluations * docs.len();
+        let used = outcome.state.documents;
+        s.record.racing = Some(store::RacingRecord {
+            test: "one-sided paired t-test over the shared documents".into(),
+            alpha: config.racing_alpha,
+            stages: evolve::race::stages(corpus.entries.len()),
+            document_evaluations: used,
+            without_racing: without,
+            saved_share: if without > 0 { 1.0 - used as f64 / without as f64 } else { 0.0 },
+            dropped: trials.iter().filter(|t| !t.cached && t.fitness.partial.is_some()).count(),
+        });
+    }
     let f = outcome.best.fitness;
+    if let (Some(held_corpus), Some(fraction)) = (&held_corpus, config.validation) {
+        let mut held_problem = ExtractionProblem::new(held_corpus, &s.space, s.base.clone(), objective, measure);
+        let rows = validation::evaluate(&mut held_problem, &trials, opts.top)?;
+        validation::write(&s.dir, &rows)?;
+        let best = rows.iter().find(|r| r.trial == outcome.best.number);
+        let (v, sem) = best.map_or((f64::NAN, f64::NAN), |r| (r.validation, r.validation_sem));
+        s.record.validation = Some(store::ValidationRecord {
+            fraction,
+            training_documents: docs.len(),
+            validation_documents: held.len(),
+            training: f.value,
+            validation: v,
+            validation_sem: sem,
+            gap: f.value - v,
+        });
+    }
     s.record.best = Some(BestRecord {
         fitness: f.value,
         precision: f.precision,
@@ -437,7 +507,10 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
         values: best.values.iter().map(|(k, v)| format!("{k}={v}")).collect(),
     });
     // Reports first: a run marked finished always has all of them.
-    write_reports(&s.dir, &s.record, &s.space, &s.base, &trials, opts.top, true)?;
+    let picked = write_reports(&s.dir, &s.record, &s.space, &s.base, &trials, opts.top, true)?;
+    if picked.is_some() {
+        s.record.pareto = picked;
+    }
     store::write_yaml(&s.dir.join(files::RUN), &s.record)?;
     Ok(Summary {
         label: best.label(),

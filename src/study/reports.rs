@@ -25,7 +25,9 @@ pub fn load_run(dir: &Path) -> Result<(RunRecord, ParamSpace, Setting)> {
 
 /// Writes `generations.csv`, `top.csv`, `top.md`, `best.yaml`, `importance.csv` and the plots
 /// from the trials, and with `html` the page `report.html` that gathers them with the run's
-/// settings and every table of the run folder.
+/// settings and every table of the run folder. A `--objective pareto` run also gets
+/// `pareto.csv` and its plot, `best.yaml` holds the point its pick chooses, and the returned
+/// record says which (to be stored in `run.yaml`).
 pub fn write_reports(
     dir: &Path,
     record: &RunRecord,
@@ -34,14 +36,25 @@ pub fn write_reports(
     trials: &[Trial],
     top: usize,
     html: bool,
-) -> Result<()> {
+) -> Result<Option<crate::store::ParetoRecord>> {
+    let pareto = if record.objective == "pareto" {
+        super::pareto::write(dir, record, space, base, trials, super::pareto::pick_of(record)?)?
+    } else {
+        None
+    };
     write_generations(&dir.join(files::GENERATIONS), trials)?;
-    let title = format!(
-        "{} on {} ({} documents), seed {}",
-        record.extractor, record.goldset.name, record.goldset.documents, record.config.seed
-    );
-    write_top(dir, space, base, trials, top, &format!("Top individuals: {title}"))?;
-    if let Some(best) = crate::report::run::top(trials, 1).first() {
+    let documents = match &record.validation {
+        Some(v) => format!("{} documents, {} held out", record.goldset.documents, v.validation_documents),
+        None => format!("{} documents", record.goldset.documents),
+    };
+    let title = format!("{} on {} ({documents}), seed {}", record.extractor, record.goldset.name, record.config.seed);
+    let validation = super::validation::read(dir)?;
+    write_top(dir, space, base, trials, top, &format!("Top individuals: {title}"), &validation)?;
+    let best = match &pareto {
+        Some((chosen, _)) => Some(chosen),
+        None => crate::report::run::top(trials, 1).first().copied(),
+    };
+    if let Some(best) = best {
         let s = space.from_genome(base, &best.genome);
         let about = About {
             fitness: best.fitness.value,
@@ -66,7 +79,11 @@ pub fn write_reports(
         ("f1", "lcs") => "fitness (mean F1)".to_string(),
         (objective, measure) => format!("fitness ({objective}, measure {measure})"),
     };
-    let history = HistoryInfo { title: format!("Fitness by generation: {title}"), rows, y_desc };
+    let held = super::validation::generation_bests(trials)
+        .into_iter()
+        .filter_map(|t| validation.get(&t.number).map(|v| (t.generation, v.0)))
+        .collect();
+    let history = HistoryInfo { title: format!("Fitness by generation: {title}"), rows, y_desc, validation: held };
     render_history(&history, &dir.join("history"))?;
     let info = space_info(space, trials, &format!("Explored space: {title}"));
     // Importance over every tuned parameter; the plots show the most important ones.
@@ -89,7 +106,7 @@ pub fn write_reports(
         let page = crate::report::html::page(&format!("cetune run: {title}"), &sections);
         crate::report::write_atomic(&dir.join("report.html"), page.as_bytes())?;
     }
-    Ok(())
+    Ok(pareto.map(|p| p.1))
 }
 
 /// A number with more than four decimals (a score) shortened to four; other cells as they are.
@@ -200,7 +217,7 @@ fn html_sections(
             Body::Folded("The parameter description".into(), record.params_yaml.clone()),
         ],
     }];
-    let mut t2 = top_rows(space, base, trials, top);
+    let mut t2 = top_rows(space, base, trials, top, &super::validation::read(dir)?);
     let head = t2.remove(0);
     sections.push(Section {
         title: "Table 2: the top individuals".into(),
@@ -276,7 +293,12 @@ fn html_sections(
         if (name.starts_with("validat") || name.starts_with("pareto")) && (p.is_dir() || name.ends_with(".csv")) {
             for f in csvs {
                 let rel = f.strip_prefix(dir).unwrap_or(&f).display().to_string();
-                sections.push(Section { title: rel.clone(), body: vec![csv_table(&f)?] });
+                let mut body = vec![csv_table(&f)?];
+                // `--objective pareto`: the precision–recall plot with its front.
+                if rel == "pareto.csv" && dir.join("pareto.svg").is_file() {
+                    body.insert(0, svg("pareto.svg")?);
+                }
+                sections.push(Section { title: rel.clone(), body });
             }
         }
     }

@@ -57,6 +57,7 @@ fn plan(gs: &Path, out: PathBuf) -> Plan {
         command: "test".into(),
         warm_start: None,
         warm_top: 5,
+        pick: None,
         space,
         base,
     }

@@ -27,6 +27,8 @@ pub struct HistoryInfo {
     pub rows: Vec<GenRow>,
     /// The fitness axis' label (what the fitness is).
     pub y_desc: String,
+    /// `--validation`: (generation, the generation best's fitness on the held-out documents).
+    pub validation: Vec<(usize, f64)>,
 }
 
 /// A line of the plot: name, colour, and the value it shows.
@@ -38,8 +40,9 @@ fn draw<DB: DrawingBackend>(
 ) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     root.fill(&WHITE)?;
     let last = info.rows.last().map_or(1, |r| r.generation).max(1);
-    let lo = info.rows.iter().map(|r| r.worst).fold(f64::INFINITY, f64::min);
-    let hi = info.rows.iter().map(|r| r.best).fold(f64::NEG_INFINITY, f64::max);
+    let held = info.validation.iter().map(|v| v.1).filter(|v| v.is_finite());
+    let lo = info.rows.iter().map(|r| r.worst).chain(held.clone()).fold(f64::INFINITY, f64::min);
+    let hi = info.rows.iter().map(|r| r.best).chain(held).fold(f64::NEG_INFINITY, f64::max);
     let (lo, hi) = if lo.is_finite() && hi.is_finite() { (lo, hi) } else { (0.0, 1.0) };
     let pad = ((hi - lo) * 0.05).max(0.005);
     let mut chart = ChartBuilder::on(&root)
@@ -67,6 +70,15 @@ fn draw<DB: DrawingBackend>(
             .label(name)
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
         chart.draw_series(info.rows.iter().map(|r| Circle::new((r.generation as f64, f(r)), 3, color.filled())))?;
+    }
+    if !info.validation.is_empty() {
+        let color = RGBColor(255, 127, 14);
+        let points = || info.validation.iter().map(|&(g, v)| (g as f64, v));
+        chart
+            .draw_series(LineSeries::new(points(), color.stroke_width(2)))?
+            .label("best, on validation documents")
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
+        chart.draw_series(points().map(|p| TriangleMarker::new(p, 4, color.filled())))?;
     }
     chart
         .configure_series_labels()

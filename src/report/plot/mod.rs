@@ -17,10 +17,12 @@ macro_rules! render_both {
 }
 
 mod history;
+mod pareto;
 mod space;
 mod structure;
 
 pub use history::{GenRow, HistoryInfo, render_history};
+pub use pareto::{ParetoInfo, render_pareto};
 pub use space::{Axis, Shade, SpaceInfo, SpacePoint, render_space};
 pub use structure::{StructureInfo, render_structure};
 
@@ -66,7 +68,11 @@ mod tests {
         let rows =
             (0..8).map(|g| GenRow { generation: g, best: 0.7 + 0.01 * g as f64, mean: 0.6, worst: 0.3 }).collect();
         let y_desc = "fitness (macro-f1, measure bow)".into();
-        render_history(&HistoryInfo { title: "accb on test".into(), rows, y_desc }, &dir.join("history")).unwrap();
+        render_history(
+            &HistoryInfo { title: "accb on test".into(), rows, y_desc, validation: vec![(0, 0.5)] },
+            &dir.join("history"),
+        )
+        .unwrap();
         let points = (0..60)
             .map(|k| SpacePoint {
                 values: vec![k as f64, (k % 10) as f64 / 10.0, (k % 3) as f64],
