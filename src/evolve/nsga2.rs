@@ -197,7 +197,8 @@ mod tests {
             }
         }
         let real = Gene::Real { lo: 0.0, hi: 1.0, step: None };
-        let mut toy = Toy(Space { genes: vec![real.clone(), real], correlated: vec![], conditions: vec![] });
+        let mut toy =
+            Toy(Space { genes: vec![real.clone(), real], correlated: vec![], conditions: vec![], ranks: vec![] });
         let config = Config {
             population: 20,
             max_generations: 30,

@@ -381,7 +381,12 @@ mod tests {
     #[test]
     fn a_race_drops_the_clearly_worse_and_evaluates_the_rest_fully() {
         let mut p = Noisy {
-            space: Space { genes: vec![Gene::Int { lo: 0, hi: 9 }], correlated: vec![], conditions: vec![] },
+            space: Space {
+                genes: vec![Gene::Int { lo: 0, hi: 9 }],
+                correlated: vec![],
+                conditions: vec![],
+                ranks: vec![],
+            },
             evaluated: 0,
         };
         let plan = Plan::new(&[0; 40], 1, ALPHA);
