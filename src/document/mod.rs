@@ -15,6 +15,7 @@
 //! ([`Limits`], `budget.rs`): attributes per tag, tags per page, parse time. Imports from the
 //! crate: `error` and `limits` (nothing here knows about gold sets or scores).
 
+pub mod blocks;
 pub mod budget;
 pub mod entities;
 pub mod hidden;
@@ -25,6 +26,7 @@ pub mod stoplists;
 pub mod tags;
 pub mod words;
 
+pub use blocks::Blocks;
 pub use parse::{BpBlock, Dom, Node, Para, TextInfo};
 pub use scan::{Kind, Source, SrcToken};
 pub use tags::Tag;
@@ -143,6 +145,9 @@ pub struct Document {
     /// A number unique to this parse within the process (0: none), so results computed on the
     /// document can be cached by it (the combinations' member outputs).
     pub id: u64,
+    /// The §3a blocks with their text hashes and, when the loader knows the page's package,
+    /// which reference pages hold them (Baisa's multi-file cleaner).
+    pub blocks: Blocks,
 }
 
 /// The next document id.
@@ -174,7 +179,8 @@ impl Document {
         let stoplist = stoplists::count_paragraph_words(&mut dom, lang.as_deref());
         let words = WordMap::build(&dom.texts, &source.words);
         let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        (Document { source, dom, lang, words, stoplist, id }, notes)
+        let blocks = Blocks::of(&dom);
+        (Document { source, dom, lang, words, stoplist, id, blocks }, notes)
     }
 
     /// Sets the page language (metadata wins over detection) and recounts what depends on it:
@@ -284,7 +290,8 @@ impl Document {
             bp_blocks: self.dom.bp_blocks.clone(),
         };
         let words = self.words.restricted(&new_index);
-        (Document { source, dom, lang: self.lang.clone(), words, stoplist: self.stoplist, id: 0 }, back)
+        let blocks = self.blocks.clone();
+        (Document { source, dom, lang: self.lang.clone(), words, stoplist: self.stoplist, id: 0, blocks }, back)
     }
 
     /// The units of a view.

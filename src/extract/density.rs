@@ -77,9 +77,25 @@ impl Extractor for Density {
         View::Dom
     }
     fn extract(&self, doc: &Document, out: &mut Selection) {
+        if let Some(node) = self.target(doc, None) {
+            out.units.extend(doc.dom.units_in(node));
+        }
+    }
+}
+
+impl Density {
+    /// The descent with Baisa's defaults for `p` and `any_majority_child` (no `min_chars`,
+    /// structural tags `block_br`, no sparse rule): the multi-file cleaner's chained step.
+    pub(crate) fn new(p: f64, any_majority: bool) -> Density {
+        Density { p, min_chars: 0, any_majority, with_br: true, sparse_rule: false, sparse_density: 10.0 }
+    }
+
+    /// The target node of the descent, or `None` for an empty page (or one the sparse rule
+    /// drops). Text units flagged in `removed` (one flag per DOM unit) count no characters.
+    pub(crate) fn target(&self, doc: &Document, removed: Option<&[bool]>) -> Option<usize> {
         let nodes = &doc.dom.nodes;
         if nodes.is_empty() {
-            return;
+            return None;
         }
         let br = tag("br");
         // Bottom-up sums: children have larger indices than their parents.
@@ -88,7 +104,9 @@ impl Extractor for Density {
         for i in (0..nodes.len()).rev() {
             let n = &nodes[i];
             if n.is_text() {
-                chars[i] += u64::from(doc.dom.info[n.text as usize].chars);
+                if !removed.is_some_and(|r| r[n.text as usize]) {
+                    chars[i] += u64::from(doc.dom.info[n.text as usize].chars);
+                }
             } else if n.tag.is_block() || (self.with_br && n.tag == br) {
                 structural[i] += 1;
             }
@@ -101,7 +119,7 @@ impl Extractor for Density {
         let dens = |i: usize| chars[i] as f64 / structural[i].max(1) as f64;
         let mut node = doc.dom.body as usize;
         if self.sparse_rule && dens(node) < self.sparse_density {
-            return;
+            return None;
         }
         loop {
             let end = nodes[node].end as usize;
@@ -126,7 +144,7 @@ impl Extractor for Density {
                 _ => break,
             }
         }
-        out.units.extend(doc.dom.units_in(node));
+        Some(node)
     }
 }
 

@@ -5,6 +5,7 @@
 //!
 //! Imports from the crate: `document`, `params` and `error`.
 
+pub mod baisa_diff;
 pub mod boilerpipe;
 pub mod bte;
 pub mod ccb;
@@ -34,6 +35,11 @@ pub trait Extractor: Send + Sync {
     /// none (the default), and the vote takes its 0/1 keep-mask.
     fn confidence(&self, doc: &Document, out: &mut Vec<f32>) -> bool {
         let _ = (doc, out);
+        false
+    }
+    /// True when it reads what the loader knows of the other pages of the page's package
+    /// ([`Document::blocks`]); the streaming commands then prepare those facts first.
+    fn needs_package(&self) -> bool {
         false
     }
 }
@@ -74,6 +80,7 @@ pub const FAMILIES: &[Family] = &[
     family!("crunch", crunch::Crunch::build),
     family!("justext", justext::JusText::build),
     family!("boilerpipe", boilerpipe::Boilerpipe::build),
+    family!("baisa_diff", baisa_diff::BaisaDiff::build),
 ];
 
 /// The combination table: combinations of families described in `params/` (`members:`),
