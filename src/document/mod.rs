@@ -235,6 +235,7 @@ impl Document {
         let mut back = Vec::new();
         let mut words = Units::default();
         let mut tokens = Vec::with_capacity(self.source.tokens.len());
+        let mut lines = Vec::with_capacity(self.source.tokens.len());
         let mut body_start = 0;
         let mut prev_line = None;
         for (i, t) in self.source.tokens.iter().enumerate() {
@@ -256,11 +257,12 @@ impl Document {
             } else {
                 tokens.push(*t);
             }
+            lines.push(self.source.lines.get(i).copied().unwrap_or(0));
         }
         if self.source.body_start >= self.source.tokens.len() {
             body_start = tokens.len();
         }
-        let source = Source { tokens, words, body_start };
+        let source = Source { tokens, words, body_start, lines };
         let mut texts = Units::default();
         let mut info = self.dom.info.clone();
         let mut prev_line = None;

@@ -47,6 +47,14 @@ pub struct Source {
     pub words: Units,
     /// Index of the first token after the head ends (the body, explicit or implied).
     pub body_start: usize,
+    /// Per token, the source line (from 0) it starts on: CETR's lines.
+    pub lines: Vec<u32>,
+}
+
+/// Gives the tokens pushed since the last call the source line `line`.
+fn pad_lines(out: &mut Source, line: u32) {
+    let n = out.tokens.len();
+    out.lines.resize(n.max(out.lines.len()), line);
 }
 
 /// Elements whose content is raw text that is never rendered as page text: the never-text
@@ -146,10 +154,15 @@ pub fn scan(html: &str) -> Source {
     let mut decoded = String::new();
     let mut hidden: Option<Hidden> = None;
     let mut i = 0;
+    let (mut line, mut counted) = (0u32, 0usize);
     let code = |out: &mut Source, kind: Kind, t: Tag, chars: u32| {
         out.tokens.push(SrcToken { kind, tag: t, chars, word: u32::MAX });
     };
     while i < b.len() {
+        // The tokens of the last step start where it started; text words carry their own lines.
+        pad_lines(&mut out, line);
+        line += b[counted..i].iter().filter(|&&c| c == b'\n').count() as u32;
+        counted = i;
         let starts_markup =
             b[i] == b'<' && b.get(i + 1).is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, b'/' | b'!' | b'?'));
         if !starts_markup {
@@ -174,7 +187,7 @@ pub fn scan(html: &str) -> Source {
                     in_head = false;
                     out.body_start = out.tokens.len();
                 }
-                push_text(&mut out, &decoded, &mut pending_sep);
+                push_text(&mut out, &decoded, &mut pending_sep, line);
             }
             i = j;
             continue;
@@ -261,6 +274,7 @@ pub fn scan(html: &str) -> Source {
     if in_head {
         out.body_start = out.tokens.len();
     }
+    pad_lines(&mut out, line);
     out
 }
 
@@ -275,7 +289,10 @@ fn raw_body(out: &mut Source, html: &str, from: usize, t: Tag) -> usize {
 }
 
 /// Splits a decoded text segment into words and whitespace runs.
-fn push_text(out: &mut Source, text: &str, pending_sep: &mut u8) {
+/// Each token also gets its source line: `line` plus the newlines before it in `text`.
+fn push_text(out: &mut Source, text: &str, pending_sep: &mut u8, line: u32) {
+    pad_lines(out, line);
+    let mut line = line;
     let mut in_space = false;
     let mut word_start: Option<usize> = None;
     let flush = |out: &mut Source, s: usize, e: usize, pending: &mut u8| {
@@ -293,6 +310,8 @@ fn push_text(out: &mut Source, text: &str, pending_sep: &mut u8) {
                 out.tokens.push(SrcToken { kind: Kind::Space, tag: Tag::OTHER, chars: 1, word: u32::MAX });
                 in_space = true;
             }
+            pad_lines(out, line);
+            line += u32::from(c == '\n');
         } else {
             in_space = false;
             if word_start.is_none() {
@@ -303,6 +322,7 @@ fn push_text(out: &mut Source, text: &str, pending_sep: &mut u8) {
     if let Some(s) = word_start {
         flush(out, s, text.len(), pending_sep);
     }
+    pad_lines(out, line);
 }
 
 #[cfg(test)]
@@ -319,6 +339,16 @@ mod tests {
         let html = "<html><head><title>T x</title><style>p{}</style><script>var a='<p>';</script></head>\
                     <body><!-- c --><p class=\"a>b\">Hello&nbsp;big <b>world</b>&amp;co</p><noscript>ns</noscript></body></html>";
         assert_eq!(words(html), ["Hello", "big", "world", "&co"]);
+    }
+
+    #[test]
+    fn every_token_knows_its_source_line() {
+        let s = scan("<p>one\ntwo <b>three</b></p>\n<!-- a\nb -->\n<p>four &amp;\n five</p>");
+        assert_eq!(s.lines.len(), s.tokens.len());
+        let word_lines: Vec<u32> = s.tokens.iter().zip(&s.lines).filter(|(t, _)| t.kind == Kind::Word).map(|(_, l)| *l).collect();
+        assert_eq!(word_lines, [0, 1, 1, 4, 4, 5]);
+        let last_tag = s.tokens.iter().rposition(|t| t.kind == Kind::End).unwrap();
+        assert_eq!(s.lines[last_tag], 5);
     }
 
     #[test]

@@ -12,6 +12,7 @@ pub mod ccb;
 pub mod combine;
 pub mod crunch;
 pub mod density;
+pub mod dsc;
 pub mod full;
 pub mod justext;
 pub mod lqf;
@@ -81,6 +82,7 @@ pub const FAMILIES: &[Family] = &[
     family!("justext", justext::JusText::build),
     family!("boilerpipe", boilerpipe::Boilerpipe::build),
     family!("baisa_diff", baisa_diff::BaisaDiff::build),
+    family!("dsc", dsc::Dsc::build),
 ];
 
 /// The combination table: combinations of families described in `params/` (`members:`),
