@@ -9,6 +9,7 @@ pub mod baisa_diff;
 pub mod boilerpipe;
 pub mod bte;
 pub mod ccb;
+pub mod cetr;
 pub mod combine;
 pub mod crunch;
 pub mod density;
@@ -83,6 +84,7 @@ pub const FAMILIES: &[Family] = &[
     family!("boilerpipe", boilerpipe::Boilerpipe::build),
     family!("baisa_diff", baisa_diff::BaisaDiff::build),
     family!("dsc", dsc::Dsc::build),
+    family!("cetr", cetr::Cetr::build),
 ];
 
 /// The combination table: combinations of families described in `params/` (`members:`),
