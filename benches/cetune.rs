@@ -14,7 +14,8 @@
 //!   pages and over a WARC.gz of `CETUNE_BENCH_WARC_MB` (1024) MB made from the pages: memory
 //!   must not grow with the count.
 //!
-//! `cargo bench -- collect` runs only the last part.
+//! `cargo bench -- collect` runs only the last part; `CETUNE_BENCH_FAMILIES=dsc,cetr cargo bench`
+//! only the warm and cold individual rows of the families named.
 
 use cetune::document::Document;
 use cetune::eval::{GoldIndex, lcs_naive, tokens};
@@ -68,6 +69,38 @@ fn run_cli(args: &[&str]) -> (f64, f64) {
     (t.elapsed().as_secs_f64(), peak_kib / 1024.0)
 }
 
+/// One individual of each family in `names` at its defaults on the 120-document L3S-GN1 sample
+/// (seed 1): warm (documents parsed once) and cold (parsing included).
+fn individuals(set: &cetune::goldset::GoldSet, names: &[&str]) {
+    let picked = sample::sample(set, 120, 1);
+    let corpus = Corpus::load(set, &picked, &|| {});
+    for &name in names {
+        let ex = extract::build(&cetune::extract::space(name).unwrap().defaults()).unwrap();
+        let warm = median((0..5).map(|_| time(|| score_corpus(&corpus, ex.as_ref()).len()).0).collect());
+        let cold = median(
+            (0..3)
+                .map(|_| {
+                    time(|| {
+                        let c = Corpus::load(set, &picked, &|| {});
+                        score_corpus(&c, ex.as_ref()).len()
+                    })
+                    .0
+                })
+                .collect(),
+        );
+        let target = match name {
+            "accb" | "tccb" => "<= 100 ms warm",
+            "justext" | "boilerpipe" | "dsc" | "cetr" | "baisa_diff" => "<= 10 ms warm",
+            _ => "",
+        };
+        row(
+            &format!("one {name} individual, 120 L3S docs: warm / cold"),
+            format!("{:.1} ms / {:.0} ms", warm * 1e3, cold * 1e3),
+            target,
+        );
+    }
+}
+
 fn main() {
     if std::env::args().any(|a| a == "--list") {
         return; // cargo bench -- --list
@@ -88,6 +121,13 @@ fn main() {
     let l3s = tmp.join("l3s");
     let wcxb = tmp.join("wcxb");
     import("l3s".parse().unwrap(), &shared.join("l3s-gn1"), &l3s, &opts).expect("import L3S-GN1");
+    if let Ok(only) = std::env::var("CETUNE_BENCH_FAMILIES") {
+        println!("machine: {cores} cores; {}\n\n| measure | median | target |\n|---|---|---|", cpu_model());
+        let set = native::open(&l3s, false).unwrap();
+        individuals(&set, &only.split(',').collect::<Vec<_>>());
+        let _ = std::fs::remove_dir_all(&tmp);
+        return;
+    }
     import("wcxb".parse().unwrap(), &shared.join("wcxb-dev"), &wcxb, &opts).expect("import WCXB dev");
     println!("machine: {cores} cores; {}", cpu_model());
     println!("\n| measure | median | target |\n|---|---|---|");
@@ -138,31 +178,7 @@ fn main() {
     // 3. One individual on a 120-document sample, every family.
     let picked = sample::sample(&set, 120, 1);
     let corpus = Corpus::load(&set, &picked, &|| {});
-    for name in extract::names() {
-        let ex = extract::build(&cetune::extract::space(name).unwrap().defaults()).unwrap();
-        let warm = median((0..5).map(|_| time(|| score_corpus(&corpus, ex.as_ref()).len()).0).collect());
-        let cold = median(
-            (0..3)
-                .map(|_| {
-                    time(|| {
-                        let c = Corpus::load(&set, &picked, &|| {});
-                        score_corpus(&c, ex.as_ref()).len()
-                    })
-                    .0
-                })
-                .collect(),
-        );
-        let target = match name {
-            "accb" | "tccb" => "<= 100 ms warm",
-            "justext" | "boilerpipe" => "<= 10 ms warm",
-            _ => "",
-        };
-        row(
-            &format!("one {name} individual, 120 L3S docs: warm / cold"),
-            format!("{:.1} ms / {:.0} ms", warm * 1e3, cold * 1e3),
-            target,
-        );
-    }
+    individuals(&set, &extract::names());
 
     // The widest blur the ACCB/CCB ranges allow (r = 300): the cost must not grow with r.
     for name in ["ccb", "accb"] {

@@ -82,9 +82,9 @@ pub const FAMILIES: &[Family] = &[
     family!("crunch", crunch::Crunch::build),
     family!("justext", justext::JusText::build),
     family!("boilerpipe", boilerpipe::Boilerpipe::build),
-    family!("baisa_diff", baisa_diff::BaisaDiff::build),
     family!("dsc", dsc::Dsc::build),
     family!("cetr", cetr::Cetr::build),
+    family!("baisa_diff", baisa_diff::BaisaDiff::build),
 ];
 
 /// The combination table: combinations of families described in `params/` (`members:`),
