@@ -15,7 +15,7 @@
 //!   must not grow with the count.
 //!
 //! `cargo bench -- collect` runs only the last part; `CETUNE_BENCH_FAMILIES=dsc,cetr cargo bench`
-//! only the warm and cold individual rows of the families named.
+//! only the warm and cold individual rows of the families named (`cetr:variant=tm` sets parameters).
 
 use cetune::document::Document;
 use cetune::eval::{GoldIndex, lcs_naive, tokens};
@@ -74,8 +74,12 @@ fn run_cli(args: &[&str]) -> (f64, f64) {
 fn individuals(set: &cetune::goldset::GoldSet, names: &[&str]) {
     let picked = sample::sample(set, 120, 1);
     let corpus = Corpus::load(set, &picked, &|| {});
-    for &name in names {
-        let ex = extract::build(&cetune::extract::space(name).unwrap().defaults()).unwrap();
+    for &spec in names {
+        // `name` or `name:key=value,key=value` (a setting other than the defaults).
+        let (name, sets) = spec.split_once(':').unwrap_or((spec, ""));
+        let space = cetune::extract::space(name).unwrap();
+        let sets: Vec<String> = sets.split(',').filter(|s| !s.is_empty()).map(String::from).collect();
+        let ex = extract::build(&space.with_assignments(&space.defaults(), &sets).unwrap()).unwrap();
         let warm = median((0..5).map(|_| time(|| score_corpus(&corpus, ex.as_ref()).len()).0).collect());
         let cold = median(
             (0..3)
@@ -94,7 +98,7 @@ fn individuals(set: &cetune::goldset::GoldSet, names: &[&str]) {
             _ => "",
         };
         row(
-            &format!("one {name} individual, 120 L3S docs: warm / cold"),
+            &format!("one {spec} individual, 120 L3S docs: warm / cold"),
             format!("{:.1} ms / {:.0} ms", warm * 1e3, cold * 1e3),
             target,
         );
@@ -106,7 +110,9 @@ fn main() {
         return; // cargo bench -- --list
     }
     let only_collect = std::env::args().skip(1).any(|a| a == "collect");
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/goldsets");
+    // CETUNE_BENCH_GOLDSETS: the shared gold sets elsewhere (a git worktree has no `../shared`).
+    let shared = std::env::var_os("CETUNE_BENCH_GOLDSETS")
+        .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/goldsets"), PathBuf::from);
     assert!(shared.is_dir(), "the benchmarks read the real gold sets in {}", shared.display());
     let tmp = std::env::temp_dir().join(format!("cetune-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);

@@ -6,6 +6,7 @@ mod util;
 mod cli;
 mod collect;
 mod combine;
+mod families;
 mod optimise;
 mod real_data;
 mod report;

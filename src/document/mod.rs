@@ -28,7 +28,7 @@ pub mod words;
 
 pub use blocks::Blocks;
 pub use parse::{BpBlock, Dom, Node, Para, TextInfo};
-pub use scan::{Kind, Source, SrcToken};
+pub use scan::{Kind, Source, SourceIndex, SrcToken, TextLine};
 pub use tags::Tag;
 pub use words::WordMap;
 
@@ -262,7 +262,8 @@ impl Document {
         if self.source.body_start >= self.source.tokens.len() {
             body_start = tokens.len();
         }
-        let source = Source { tokens, words, body_start, lines };
+        let mut source = Source { tokens, words, body_start, lines, index: Default::default() };
+        source.build_index();
         let mut texts = Units::default();
         let mut info = self.dom.info.clone();
         let mut prev_line = None;

@@ -49,6 +49,81 @@ pub struct Source {
     pub body_start: usize,
     /// Per token, the source line (from 0) it starts on: CETR's lines.
     pub lines: Vec<u32>,
+    /// Parameter-independent facts of the source: see [`Source::index`].
+    pub index: SourceIndex,
+}
+
+/// What BTE, DSC and CETR read of the token stream, computed once per page.
+#[derive(Debug, Clone, Default)]
+pub struct SourceIndex {
+    /// The tokens from `body_start` that are not whitespace (BTE's and DSC's sequence).
+    pub scored: Vec<u32>,
+    /// `tags_before[i]`: tag and opaque tokens among `scored[..i]` (one entry more than `scored`).
+    pub tags_before: Vec<u32>,
+    /// CETR's source lines: lines holding a token other than a comment, a script or style body
+    /// (any opaque segment) or a `script` or `style` tag.
+    pub text_lines: Vec<TextLine>,
+}
+
+/// One of CETR's source lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TextLine {
+    /// Characters of its tokens (a whitespace run counts one).
+    pub width: u32,
+    /// Characters of its words.
+    pub chars: u32,
+    /// Its tags.
+    pub tags: u32,
+    /// Its words: canonical indices `words.0..words.1`.
+    pub words: (u32, u32),
+    /// Its tokens: `tokens.0..tokens.1` (CETR's left-out ones among them).
+    pub tokens: (u32, u32),
+}
+
+/// A token CETR leaves out: any opaque segment, and the `script` and `style` tags.
+pub fn cetr_skips(t: &SrcToken) -> bool {
+    t.kind == Kind::Opaque || (matches!(t.kind, Kind::Start | Kind::End) && matches!(t.tag.name(), "script" | "style"))
+}
+
+impl Source {
+    /// Builds [`Source::index`] from the tokens and their lines.
+    pub fn build_index(&mut self) {
+        let ix = &mut self.index;
+        *ix = SourceIndex::default();
+        ix.tags_before.push(0);
+        for (k, t) in self.tokens.iter().enumerate().skip(self.body_start) {
+            if t.kind != Kind::Space {
+                ix.scored.push(k as u32);
+                let last = *ix.tags_before.last().expect("starts with 0");
+                ix.tags_before.push(last + u32::from(t.kind != Kind::Word));
+            }
+        }
+        let mut next_word = 0u32;
+        for (k, (t, &l)) in self.tokens.iter().zip(&self.lines).enumerate() {
+            if t.kind == Kind::Word {
+                next_word = t.word + 1;
+            }
+            if cetr_skips(t) {
+                continue;
+            }
+            let same = ix.text_lines.last().is_some_and(|x| self.lines[x.tokens.0 as usize] == l);
+            if !same {
+                let first = if t.kind == Kind::Word { t.word } else { next_word };
+                ix.text_lines.push(TextLine { words: (first, first), tokens: (k as u32, k as u32), ..TextLine::default() });
+            }
+            let x = ix.text_lines.last_mut().expect("pushed above");
+            x.tokens.1 = k as u32 + 1;
+            x.width += if t.kind == Kind::Space { 1 } else { t.chars };
+            match t.kind {
+                Kind::Word => {
+                    x.chars += t.chars;
+                    x.words.1 = t.word + 1;
+                }
+                Kind::Start | Kind::End => x.tags += 1,
+                _ => {}
+            }
+        }
+    }
 }
 
 /// Gives the tokens pushed since the last call the source line `line`.
@@ -275,6 +350,7 @@ pub fn scan(html: &str) -> Source {
         out.body_start = out.tokens.len();
     }
     pad_lines(&mut out, line);
+    out.build_index();
     out
 }
 

@@ -29,7 +29,7 @@
 //! the words of the content lines. A page without a line of text gives an empty extract.
 
 use super::Extractor;
-use crate::document::tags::tag;
+use crate::document::scan::cetr_skips;
 use crate::document::{Document, Kind, Selection, View};
 use crate::error::Result;
 use crate::params::SettingReader;
@@ -37,6 +37,9 @@ use std::cell::RefCell;
 
 /// The clustering variant's k-means++ seed (fixed: the extractor has no run seed).
 const SEED: u64 = 0x00CE_7200_2010;
+
+/// Clusters at most (`K`'s range is 2–5).
+const MAX_K: usize = 8;
 
 /// Lloyd iterations at most.
 const MAX_ITER: usize = 100;
@@ -91,7 +94,7 @@ impl Cetr {
         Ok(Box::new(Cetr {
             sigma: r.float("sigma")?.max(1e-3),
             alpha: r.int("alpha")?.max(1) as usize,
-            k: r.int("K")?.clamp(2, 16) as usize,
+            k: r.int("K")?.clamp(2, MAX_K as i64) as usize,
             lambda: r.float("lambda")?,
             max_line: r.int("max_line")?.max(1) as u32,
             variant: r.choice::<Variant>("variant")?,
@@ -113,6 +116,10 @@ struct Scratch {
     words: Vec<(u32, u32)>,
     /// Per line: its cluster.
     label: Vec<u8>,
+    /// The lines off the origin: their points, line numbers and clusters.
+    pts: Vec<(f64, f64)>,
+    at: Vec<u32>,
+    pt_label: Vec<u8>,
     kernel: Vec<f64>,
 }
 
@@ -154,39 +161,38 @@ fn gaussian(x: &[f64], sigma: f64, kernel: &mut Vec<f64>, out: &mut Vec<f64>) {
 }
 
 impl Cetr {
-    /// The lines of the page: ratio and word range per line.
+    /// The lines of the page: ratio and word range per line. A source line no longer than
+    /// `max_line` is taken whole from the page's index; a longer one is wrapped token by token.
     fn lines(&self, doc: &Document, s: &mut Scratch) {
-        let (script, style) = (tag("script"), tag("style"));
         s.x.clear();
         s.words.clear();
-        let src = &doc.source;
-        let (mut line, mut col, mut chars, mut tags) = (None::<u32>, 0u32, 0u32, 0u32);
-        let (mut first, mut next) = (0u32, 0u32);
-        for (t, &l) in src.tokens.iter().zip(&src.lines) {
-            if t.kind == Kind::Opaque || (matches!(t.kind, Kind::Start | Kind::End) && (t.tag == script || t.tag == style))
-            {
+        let tokens = &doc.source.tokens;
+        let ratio = |chars: u32, tags: u32| f64::from(chars) / f64::from(tags.max(1));
+        for l in &doc.source.index.text_lines {
+            if l.width <= self.max_line {
+                s.x.push(ratio(l.chars, l.tags));
+                s.words.push(l.words);
                 continue;
             }
-            let width = if t.kind == Kind::Space { 1 } else { t.chars };
-            if line != Some(l) || (col > 0 && col + width > self.max_line) {
-                if line.is_some() {
-                    s.x.push(f64::from(chars) / f64::from(tags.max(1)));
+            let (mut col, mut chars, mut tags, mut first, mut next) = (0u32, 0u32, 0u32, l.words.0, l.words.0);
+            for t in tokens[l.tokens.0 as usize..l.tokens.1 as usize].iter().filter(|t| !cetr_skips(t)) {
+                let width = if t.kind == Kind::Space { 1 } else { t.chars };
+                if col > 0 && col + width > self.max_line {
+                    s.x.push(ratio(chars, tags));
                     s.words.push((first, next));
+                    (col, chars, tags, first) = (0, 0, 0, next);
                 }
-                (line, col, chars, tags, first) = (Some(l), 0, 0, 0, next);
-            }
-            col += width;
-            match t.kind {
-                Kind::Word => {
-                    chars += t.chars;
-                    next = t.word + 1;
+                col += width;
+                match t.kind {
+                    Kind::Word => {
+                        chars += t.chars;
+                        next = t.word + 1;
+                    }
+                    Kind::Start | Kind::End => tags += 1,
+                    _ => {}
                 }
-                Kind::Start | Kind::End => tags += 1,
-                _ => {}
             }
-        }
-        if line.is_some() {
-            s.x.push(f64::from(chars) / f64::from(tags.max(1)));
+            s.x.push(ratio(chars, tags));
             s.words.push((first, next));
         }
     }
@@ -201,60 +207,79 @@ impl Cetr {
             s.g.push(if ahead.is_empty() { 0.0 } else { (ahead.iter().sum::<f64>() / ahead.len() as f64 - base[k]).abs() });
         }
         gaussian(&s.g, self.sigma, &mut s.kernel, &mut s.g_smooth);
-        let point = |i: usize| (s.smooth[i], s.g_smooth[i]);
+        // Lines exactly at the origin (markup runs) stay in its cluster whatever the other
+        // centroids do, and k-means++ never draws them: only the others take part.
+        s.pts.clear();
+        s.at.clear();
+        for i in 0..n {
+            let p = (s.smooth[i], s.g_smooth[i]);
+            if p != (0.0, 0.0) {
+                s.pts.push(p);
+                s.at.push(i as u32);
+            }
+        }
+        s.label.clear();
+        s.label.resize(n, 0);
+        let pts = &s.pts;
+        if pts.is_empty() {
+            return;
+        }
         let dist = |p: (f64, f64), c: (f64, f64)| (p.0 - c.0).powi(2) + (p.1 - c.1).powi(2);
         // k-means++: the origin is the first centroid; the others by D² sampling.
-        let mut centroids = vec![(0.0, 0.0)];
+        let mut centroids = [(0.0, 0.0); MAX_K];
+        let mut k = 1;
         let mut rng = SplitMix(SEED);
-        while centroids.len() < self.k {
-            let d2 = |i: usize| centroids.iter().map(|&c| dist(point(i), c)).fold(f64::INFINITY, f64::min);
-            let total: f64 = (0..n).map(d2).sum();
+        while k < self.k {
+            let d2 = |p: (f64, f64)| centroids[..k].iter().map(|&c| dist(p, c)).fold(f64::INFINITY, f64::min);
+            let total: f64 = pts.iter().map(|&p| d2(p)).sum();
             if total <= 0.0 {
                 break;
             }
             let mut target = rng.next_f64() * total;
-            let mut pick = n - 1;
-            for i in 0..n {
-                target -= d2(i);
+            let mut pick = pts.len() - 1;
+            for (i, &p) in pts.iter().enumerate() {
+                target -= d2(p);
                 if target < 0.0 {
                     pick = i;
                     break;
                 }
             }
-            centroids.push(point(pick));
+            centroids[k] = pts[pick];
+            k += 1;
         }
-        s.label.clear();
-        s.label.resize(n, u8::MAX);
-        let mut sums = vec![(0.0, 0.0, 0usize); centroids.len()];
+        s.pt_label.clear();
+        s.pt_label.resize(pts.len(), u8::MAX);
         for _ in 0..MAX_ITER {
             let mut changed = false;
-            for i in 0..n {
-                let p = point(i);
-                let mut best = 0;
-                for (c, &cen) in centroids.iter().enumerate().skip(1) {
-                    if dist(p, cen) < dist(p, centroids[best]) {
-                        best = c;
+            for (i, &p) in pts.iter().enumerate() {
+                let (mut best, mut best_d) = (0, dist(p, centroids[0]));
+                for (c, &cen) in centroids[..k].iter().enumerate().skip(1) {
+                    let d = dist(p, cen);
+                    if d < best_d {
+                        (best, best_d) = (c, d);
                     }
                 }
-                if s.label[i] != best as u8 {
-                    s.label[i] = best as u8;
+                if s.pt_label[i] != best as u8 {
+                    s.pt_label[i] = best as u8;
                     changed = true;
                 }
             }
             if !changed {
                 break;
             }
-            sums.iter_mut().for_each(|x| *x = (0.0, 0.0, 0));
-            for i in 0..n {
-                let (a, b) = point(i);
-                let e = &mut sums[s.label[i] as usize];
+            let mut sums = [(0.0, 0.0, 0usize); MAX_K];
+            for (i, &(a, b)) in pts.iter().enumerate() {
+                let e = &mut sums[s.pt_label[i] as usize];
                 (e.0, e.1, e.2) = (e.0 + a, e.1 + b, e.2 + 1);
             }
-            for (c, e) in sums.iter().enumerate().skip(1) {
+            for (c, e) in sums[..k].iter().enumerate().skip(1) {
                 if e.2 > 0 {
                     centroids[c] = (e.0 / e.2 as f64, e.1 / e.2 as f64);
                 }
             }
+        }
+        for (i, &line) in s.at.iter().enumerate() {
+            s.label[line as usize] = s.pt_label[i];
         }
     }
 }

@@ -25,7 +25,6 @@ use super::Extractor;
 use crate::document::{Document, Kind, Selection, View};
 use crate::error::Result;
 use crate::params::SettingReader;
-use std::cell::RefCell;
 
 /// A configured DSC extractor.
 pub struct Dsc {
@@ -51,74 +50,47 @@ impl Dsc {
     }
 }
 
-/// Reused buffers: the scored tokens (source index), the prefix sums of their tags, and the
-/// window cover counts.
-#[derive(Default)]
-struct Scratch {
-    at: Vec<u32>,
-    tags: Vec<u32>,
-    cover: Vec<i32>,
-}
-
-thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
-}
-
 impl Extractor for Dsc {
     fn view(&self) -> View {
         View::Source
     }
 
     fn extract(&self, doc: &Document, out: &mut Selection) {
+        // The scored tokens and their running tag counts are the page's (computed at parse time).
         let tokens = &doc.source.tokens;
-        let from = doc.source.body_start.min(tokens.len());
-        SCRATCH.with(|cell| {
-            let s = &mut *cell.borrow_mut();
-            s.at.clear();
-            s.tags.clear();
-            s.tags.push(0);
-            for (k, t) in tokens.iter().enumerate().skip(from).filter(|(_, t)| t.kind != Kind::Space) {
-                s.at.push(k as u32);
-                let last = *s.tags.last().expect("starts with 0");
-                s.tags.push(last + u32::from(t.kind != Kind::Word));
+        let (at, tags) = (&doc.source.index.scored, &doc.source.index.tags_before);
+        let n = at.len();
+        if n == 0 {
+            return;
+        }
+        let theta = if self.relative { self.theta * f64::from(tags[n]) / n as f64 } else { self.theta };
+        // Text windows in order of their start; overlapping or touching ones merge into a region.
+        let mut region: Option<(usize, usize)> = None;
+        let emit = |(a, b): (usize, usize), out: &mut Selection| {
+            let words = (b - a) - (tags[b] - tags[a]) as usize;
+            if words >= self.min_words.max(1) {
+                let (first, last) = (at[a] as usize, at[b - 1] as usize);
+                out.units.extend(tokens[first..=last].iter().filter(|t| t.kind == Kind::Word).map(|t| t.word));
             }
-            let n = s.at.len();
-            if n == 0 {
-                return;
-            }
-            let theta = if self.relative { self.theta * f64::from(s.tags[n]) / n as f64 } else { self.theta };
-            s.cover.clear();
-            s.cover.resize(n + 1, 0);
-            let mut k = 0;
-            while k < n {
-                let end = (k + self.w).min(n);
-                if f64::from(s.tags[end] - s.tags[k]) < theta * (end - k) as f64 {
-                    s.cover[k] += 1;
-                    s.cover[end] -= 1;
-                }
-                k += self.h;
-            }
-            // Maximal runs of covered tokens; a region's words are its tokens minus its tags.
-            let (mut depth, mut start) = (0i32, None::<usize>);
-            for i in 0..=n {
-                depth += if i < n { s.cover[i] } else { 0 };
-                let text = i < n && depth > 0;
-                match (text, start) {
-                    (true, None) => start = Some(i),
-                    (false, Some(a)) => {
-                        let words = (i - a) - (s.tags[i] - s.tags[a]) as usize;
-                        if words >= self.min_words.max(1) {
-                            let (first, last) = (s.at[a] as usize, s.at[i - 1] as usize);
-                            out.units.extend(
-                                tokens[first..=last].iter().filter(|t| t.kind == Kind::Word).map(|t| t.word),
-                            );
-                        }
-                        start = None;
+        };
+        let mut k = 0;
+        while k < n {
+            let end = (k + self.w).min(n);
+            if f64::from(tags[end] - tags[k]) < theta * (end - k) as f64 {
+                region = match region {
+                    Some((a, b)) if k <= b => Some((a, b.max(end))),
+                    Some(r) => {
+                        emit(r, out);
+                        Some((k, end))
                     }
-                    _ => {}
-                }
+                    None => Some((k, end)),
+                };
             }
-        });
+            k += self.h;
+        }
+        if let Some(r) = region {
+            emit(r, out);
+        }
     }
 }
 
