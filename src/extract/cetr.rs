@@ -120,6 +120,9 @@ struct Scratch {
     pts: Vec<(f64, f64)>,
     at: Vec<u32>,
     pt_label: Vec<u8>,
+    /// Hamerly's bounds per point: on the distance to its centroid, and to any other.
+    upper: Vec<f64>,
+    lower: Vec<f64>,
     kernel: Vec<f64>,
 }
 
@@ -247,18 +250,33 @@ impl Cetr {
             centroids[k] = pts[pick];
             k += 1;
         }
+        // Lloyd iterations with Hamerly's bounds (exact): per point an upper bound on the
+        // distance to its centroid and a lower bound on the distance to every other one; while
+        // the first is below the second, the point keeps its cluster without a distance computed.
+        let n_pts = pts.len();
         s.pt_label.clear();
-        s.pt_label.resize(pts.len(), u8::MAX);
-        for _ in 0..MAX_ITER {
+        s.pt_label.resize(n_pts, u8::MAX);
+        s.upper.clear();
+        s.upper.resize(n_pts, f64::INFINITY);
+        s.lower.clear();
+        s.lower.resize(n_pts, 0.0);
+        for iter in 0..MAX_ITER {
             let mut changed = false;
             for (i, &p) in pts.iter().enumerate() {
-                let (mut best, mut best_d) = (0, dist(p, centroids[0]));
+                if iter > 0 && s.upper[i] * (1.0 + 1e-9) + 1e-12 < s.lower[i] {
+                    continue;
+                }
+                let (mut best, mut best_d, mut second) = (0, dist(p, centroids[0]), f64::INFINITY);
                 for (c, &cen) in centroids[..k].iter().enumerate().skip(1) {
                     let d = dist(p, cen);
                     if d < best_d {
+                        second = best_d;
                         (best, best_d) = (c, d);
+                    } else {
+                        second = second.min(d);
                     }
                 }
+                (s.upper[i], s.lower[i]) = (best_d.sqrt(), second.sqrt());
                 if s.pt_label[i] != best as u8 {
                     s.pt_label[i] = best as u8;
                     changed = true;
@@ -272,10 +290,18 @@ impl Cetr {
                 let e = &mut sums[s.pt_label[i] as usize];
                 (e.0, e.1, e.2) = (e.0 + a, e.1 + b, e.2 + 1);
             }
+            let mut moved = [0.0f64; MAX_K];
             for (c, e) in sums[..k].iter().enumerate().skip(1) {
                 if e.2 > 0 {
-                    centroids[c] = (e.0 / e.2 as f64, e.1 / e.2 as f64);
+                    let new = (e.0 / e.2 as f64, e.1 / e.2 as f64);
+                    moved[c] = dist(new, centroids[c]).sqrt();
+                    centroids[c] = new;
                 }
+            }
+            let most = moved.iter().copied().fold(0.0, f64::max);
+            for i in 0..n_pts {
+                s.upper[i] += moved[s.pt_label[i] as usize];
+                s.lower[i] -= most;
             }
         }
         for (i, &line) in s.at.iter().enumerate() {
