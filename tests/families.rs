@@ -17,20 +17,37 @@ fn page(title: &str) -> String {
 #[test]
 fn baisa_diff_gets_the_same_package_facts_in_every_command() {
     let set = tmp("baisa-package").join("set");
-    for (pkg, id, title) in [("site", "1", "Flood"), ("site", "2", "Bridge"), ("site", "3", "Storm"), ("alone", "1", "Fire")] {
+    for (pkg, id, title) in
+        [("site", "1", "Flood"), ("site", "2", "Bridge"), ("site", "3", "Storm"), ("alone", "1", "Fire")]
+    {
         write(&set.join(format!("{pkg}/{id}.html")), page(title));
-        write(&set.join(format!("{pkg}/{id}.txt")), format!("{title}\nThe story of {title} is told here in one paragraph with enough words to matter."));
+        write(
+            &set.join(format!("{pkg}/{id}.txt")),
+            format!("{title}\nThe story of {title} is told here in one paragraph with enough words to matter."),
+        );
     }
     let gs = cetune::goldset::native::open(&set, false).unwrap();
     let docs: Vec<_> = gs.docs.iter().collect();
     let ex = cetune::extract::build(&cetune::extract::space("baisa_diff").unwrap().defaults()).unwrap();
-    let corpus: Vec<f64> = score_corpus(&Corpus::load(&gs, &docs, &|| {}), ex.as_ref()).iter().map(|s| s.prf.f1).collect();
-    let stream: Vec<f64> = score_set(&gs, &docs, &[ex.as_ref()], Measure::Lcs, &|| {})[0].iter().map(|s| s.prf.f1).collect();
+    let corpus: Vec<f64> =
+        score_corpus(&Corpus::load(&gs, &docs, &|| {}), ex.as_ref()).iter().map(|s| s.prf.f1).collect();
+    let stream: Vec<f64> =
+        score_set(&gs, &docs, &[ex.as_ref()], Measure::Lcs, &|| {})[0].iter().map(|s| s.prf.f1).collect();
     assert_eq!(corpus, stream);
     // The three pages of `site` lose the shared menu and footer; the lone page falls back to the
     // density descent.
     let dump = beside(&set, "dump");
-    cetune(&["extract", "-e", "baisa_diff", "--goldset", set.to_str().unwrap(), "--dump", dump.to_str().unwrap(), "-q"]).ok();
+    cetune(&[
+        "extract",
+        "-e",
+        "baisa_diff",
+        "--goldset",
+        set.to_str().unwrap(),
+        "--dump",
+        dump.to_str().unwrap(),
+        "-q",
+    ])
+    .ok();
     let text = std::fs::read_to_string(dump.join("site/2.txt")).unwrap();
     assert_eq!(text, "Bridge\nThe story of Bridge is told here in one paragraph with enough words to matter.");
     assert!(corpus[..3].iter().all(|f| *f == 1.0), "{corpus:?}");

@@ -82,7 +82,8 @@ pub struct TextLine {
 
 /// A token CETR leaves out: any opaque segment, and the `script` and `style` tags.
 pub fn cetr_skips(t: &SrcToken) -> bool {
-    t.kind == Kind::Opaque || (matches!(t.kind, Kind::Start | Kind::End) && matches!(t.tag.name(), "script" | "style"))
+    static RAW: std::sync::LazyLock<[Tag; 2]> = std::sync::LazyLock::new(|| [tag("script"), tag("style")]);
+    t.kind == Kind::Opaque || (matches!(t.kind, Kind::Start | Kind::End) && RAW.contains(&t.tag))
 }
 
 impl Source {
@@ -109,7 +110,11 @@ impl Source {
             let same = ix.text_lines.last().is_some_and(|x| self.lines[x.tokens.0 as usize] == l);
             if !same {
                 let first = if t.kind == Kind::Word { t.word } else { next_word };
-                ix.text_lines.push(TextLine { words: (first, first), tokens: (k as u32, k as u32), ..TextLine::default() });
+                ix.text_lines.push(TextLine {
+                    words: (first, first),
+                    tokens: (k as u32, k as u32),
+                    ..TextLine::default()
+                });
             }
             let x = ix.text_lines.last_mut().expect("pushed above");
             x.tokens.1 = k as u32 + 1;
@@ -421,7 +426,8 @@ mod tests {
     fn every_token_knows_its_source_line() {
         let s = scan("<p>one\ntwo <b>three</b></p>\n<!-- a\nb -->\n<p>four &amp;\n five</p>");
         assert_eq!(s.lines.len(), s.tokens.len());
-        let word_lines: Vec<u32> = s.tokens.iter().zip(&s.lines).filter(|(t, _)| t.kind == Kind::Word).map(|(_, l)| *l).collect();
+        let word_lines: Vec<u32> =
+            s.tokens.iter().zip(&s.lines).filter(|(t, _)| t.kind == Kind::Word).map(|(_, l)| *l).collect();
         assert_eq!(word_lines, [0, 1, 1, 4, 4, 5]);
         let last_tag = s.tokens.iter().rposition(|t| t.kind == Kind::End).unwrap();
         assert_eq!(s.lines[last_tag], 5);

@@ -134,8 +134,8 @@ impl Extractor for BaisaDiff {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::{run, with};
     use super::super::extract_text;
+    use super::super::testutil::{run, with};
     use crate::document::Document;
 
     fn page(article: &str) -> String {

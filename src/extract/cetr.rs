@@ -207,7 +207,11 @@ impl Cetr {
         s.g.clear();
         for k in 0..n {
             let ahead = &base[(k + 1).min(n)..(k + 1 + self.alpha).min(n)];
-            s.g.push(if ahead.is_empty() { 0.0 } else { (ahead.iter().sum::<f64>() / ahead.len() as f64 - base[k]).abs() });
+            s.g.push(if ahead.is_empty() {
+                0.0
+            } else {
+                (ahead.iter().sum::<f64>() / ahead.len() as f64 - base[k]).abs()
+            });
         }
         gaussian(&s.g, self.sigma, &mut s.kernel, &mut s.g_smooth);
         // Lines exactly at the origin (markup runs) stay in its cluster whatever the other
@@ -354,7 +358,9 @@ mod tests {
 
     /// A page laid out one element per source line, as hand-written and CMS pages are.
     fn page() -> String {
-        let mut p = String::from("<html>\n<head>\n<title>t</title>\n<script>\nvar a = 'lots of words in a script';\n</script>\n</head>\n<body>\n");
+        let mut p = String::from(
+            "<html>\n<head>\n<title>t</title>\n<script>\nvar a = 'lots of words in a script';\n</script>\n</head>\n<body>\n",
+        );
         for item in ["Home", "News", "Sport", "Weather", "Contact", "Jobs"] {
             p += &format!("<li><a href=\"/{item}\">{item}</a></li>\n");
         }
@@ -386,7 +392,15 @@ mod tests {
         // max_line wraps before the token that crosses it; a tag is never split.
         let mut s = Scratch::default();
         let doc = Document::parse("<p>aaaa bbbb</p><b>cccc</b>");
-        let c = |max_line: u32| Cetr { sigma: 1.0, alpha: 3, k: 3, lambda: 1.0, max_line, variant: Variant::Tm, raw_derivative: false };
+        let c = |max_line: u32| Cetr {
+            sigma: 1.0,
+            alpha: 3,
+            k: 3,
+            lambda: 1.0,
+            max_line,
+            variant: Variant::Tm,
+            raw_derivative: false,
+        };
         c(200).lines(&doc, &mut s);
         assert_eq!(s.words, [(0, 3)]);
         c(12).lines(&doc, &mut s);

@@ -100,7 +100,10 @@ mod tests {
 
     fn prose(n: usize, tag: &str) -> String {
         let word = |i: usize| if tag == "i" { format!("short{i}") } else { format!("word{i}") };
-        (0..n).map(|i| if i % 15 == 14 { format!("<{tag}>{}</{tag}>", word(i)) } else { word(i) }).collect::<Vec<_>>().join(" ")
+        (0..n)
+            .map(|i| if i % 15 == 14 { format!("<{tag}>{}</{tag}>", word(i)) } else { word(i) })
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     fn menu(items: &[&str]) -> String {
@@ -127,7 +130,8 @@ mod tests {
     #[test]
     fn theta_min_words_and_relative_thresholds() {
         let nav = menu(&["Home", "News", "Sport", "Weather", "Contact", "Shop", "Jobs", "Help"]);
-        let page = format!("<body><ul>{nav}</ul><p>{}</p><ul>{nav}</ul><p>{}</p></body>", prose(40, "b"), prose(8, "i"));
+        let page =
+            format!("<body><ul>{nav}</ul><p>{}</p><ul>{nav}</ul><p>{}</p></body>", prose(40, "b"), prose(8, "i"));
         // The short paragraph is a region of fewer than 10 words (and its windows reach into the menu).
         let t = run("dsc", &["w=8", "h=4"], &page);
         assert!(t.contains("word39") && !t.contains("short7"), "{t}");
@@ -146,6 +150,9 @@ mod tests {
         assert_eq!(run("dsc", &[], "<html><head><title>t</title></head><body><hr><br></body></html>"), "");
         assert_eq!(run("dsc", &["min_words=0"], "just   text\nwithout tags"), "just text without tags");
         // h larger than w is read as w: no token falls between two windows.
-        assert_eq!(run("dsc", &["w=4", "h=200", "min_words=0"], "one two three four five six"), "one two three four five six");
+        assert_eq!(
+            run("dsc", &["w=4", "h=200", "min_words=0"], "one two three four five six"),
+            "one two three four five six"
+        );
     }
 }
