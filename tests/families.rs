@@ -50,7 +50,8 @@ fn baisa_diff_gets_the_same_package_facts_in_every_command() {
     .ok();
     let text = std::fs::read_to_string(dump.join("site/2.txt")).unwrap();
     assert_eq!(text, "Bridge\nThe story of Bridge is told here in one paragraph with enough words to matter.");
-    assert!(corpus[..3].iter().all(|f| *f == 1.0), "{corpus:?}");
+    // Documents are in package order: `alone` first, then the three pages of `site`.
+    assert!(corpus[1..].iter().all(|f| *f == 1.0) && corpus[0] < 1.0, "{corpus:?}");
     let alone = std::fs::read_to_string(dump.join("alone/1.txt")).unwrap();
     let density = cetune(&["extract", "-e", "density", set.join("alone/1.html").to_str().unwrap()]).ok();
     assert_eq!(alone.trim(), density.trim());
