@@ -15,7 +15,8 @@
 //!   must not grow with the count.
 //!
 //! `cargo bench -- collect` runs only the last part; `cargo bench -- families [NAME ...]` only the
-//! per-family individuals (of the families named, or all).
+//! per-family individuals (of the families named, or all; `cetr:variant=tm` sets parameters), as
+//! does `CETUNE_BENCH_FAMILIES=dsc,cetr cargo bench`.
 
 use cetune::document::Document;
 use cetune::eval::{GoldIndex, lcs_naive, tokens};
@@ -69,6 +70,42 @@ fn run_cli(args: &[&str]) -> (f64, f64) {
     (t.elapsed().as_secs_f64(), peak_kib / 1024.0)
 }
 
+/// One individual of each family in `names` at its defaults on the 120-document L3S-GN1 sample
+/// (seed 1): warm (documents parsed once) and cold (parsing included).
+fn individuals(set: &cetune::goldset::GoldSet, names: &[&str]) {
+    let picked = sample::sample(set, 120, 1);
+    let corpus = Corpus::load(set, &picked, &|| {});
+    for &spec in names {
+        // `name` or `name:key=value,key=value` (a setting other than the defaults).
+        let (name, sets) = spec.split_once(':').unwrap_or((spec, ""));
+        let space = cetune::extract::space(name).unwrap();
+        let sets: Vec<String> = sets.split(',').filter(|s| !s.is_empty()).map(String::from).collect();
+        let ex = extract::build(&space.with_assignments(&space.defaults(), &sets).unwrap()).unwrap();
+        let warm = median((0..5).map(|_| time(|| score_corpus(&corpus, ex.as_ref()).len()).0).collect());
+        let cold = median(
+            (0..3)
+                .map(|_| {
+                    time(|| {
+                        let c = Corpus::load(set, &picked, &|| {});
+                        score_corpus(&c, ex.as_ref()).len()
+                    })
+                    .0
+                })
+                .collect(),
+        );
+        let target = match name {
+            "accb" | "tccb" => "<= 100 ms warm",
+            "justext" | "boilerpipe" | "readability" | "dsc" | "cetr" | "baisa_diff" => "<= 10 ms warm",
+            _ => "",
+        };
+        row(
+            &format!("one {spec} individual, 120 L3S docs: warm / cold"),
+            format!("{:.1} ms / {:.0} ms", warm * 1e3, cold * 1e3),
+            target,
+        );
+    }
+}
+
 fn main() {
     if std::env::args().any(|a| a == "--list") {
         return; // cargo bench -- --list
@@ -77,7 +114,7 @@ fn main() {
     let words: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
     let only_families = words.first().is_some_and(|a| a == "families");
     let named: Vec<&str> = words.iter().skip(1).map(String::as_str).collect();
-    // The shared gold sets beside the project, or where CETUNE_BENCH_GOLDSETS says (a worktree).
+    // CETUNE_BENCH_GOLDSETS: the shared gold sets elsewhere (a git worktree has no `../shared`).
     let shared = std::env::var_os("CETUNE_BENCH_GOLDSETS")
         .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/goldsets"), PathBuf::from);
     assert!(shared.is_dir(), "the benchmarks read the real gold sets in {}", shared.display());
@@ -94,51 +131,28 @@ fn main() {
     let l3s = tmp.join("l3s");
     let wcxb = tmp.join("wcxb");
     import("l3s".parse().unwrap(), &shared.join("l3s-gn1"), &l3s, &opts).expect("import L3S-GN1");
-    if !only_families {
-        import("wcxb".parse().unwrap(), &shared.join("wcxb-dev"), &wcxb, &opts).expect("import WCXB dev");
+    let env_named = std::env::var("CETUNE_BENCH_FAMILIES").ok();
+    if only_families || env_named.is_some() {
+        println!("machine: {cores} cores; {}\n\n| measure | median | target |\n|---|---|---|", cpu_model());
+        let set = native::open(&l3s, false).unwrap();
+        let mut names: Vec<&str> = env_named.as_deref().map_or(named, |n| n.split(',').collect());
+        if names.is_empty() {
+            names = extract::names();
+        }
+        individuals(&set, &names);
+        let _ = std::fs::remove_dir_all(&tmp);
+        return;
     }
+    import("wcxb".parse().unwrap(), &shared.join("wcxb-dev"), &wcxb, &opts).expect("import WCXB dev");
     println!("machine: {cores} cores; {}", cpu_model());
     println!("\n| measure | median | target |\n|---|---|---|");
     let set = native::open(&l3s, false).unwrap();
-    if !only_families {
-        parse_and_lcs(&set, cores);
-    }
+    parse_and_lcs(&set, cores);
 
     // 3. One individual on a 120-document sample, every family.
     let picked = sample::sample(&set, 120, 1);
     let corpus = Corpus::load(&set, &picked, &|| {});
-    for name in extract::names() {
-        if only_families && !named.is_empty() && !named.contains(&name) {
-            continue;
-        }
-        let ex = extract::build(&cetune::extract::space(name).unwrap().defaults()).unwrap();
-        let warm = median((0..5).map(|_| time(|| score_corpus(&corpus, ex.as_ref()).len()).0).collect());
-        let cold = median(
-            (0..3)
-                .map(|_| {
-                    time(|| {
-                        let c = Corpus::load(&set, &picked, &|| {});
-                        score_corpus(&c, ex.as_ref()).len()
-                    })
-                    .0
-                })
-                .collect(),
-        );
-        let target = match name {
-            "accb" | "tccb" => "<= 100 ms warm",
-            "justext" | "boilerpipe" | "readability" => "<= 10 ms warm",
-            _ => "",
-        };
-        row(
-            &format!("one {name} individual, 120 L3S docs: warm / cold"),
-            format!("{:.1} ms / {:.0} ms", warm * 1e3, cold * 1e3),
-            target,
-        );
-    }
-    if only_families {
-        let _ = std::fs::remove_dir_all(&tmp);
-        return;
-    }
+    individuals(&set, &extract::names());
 
     // The widest blur the ACCB/CCB ranges allow (r = 300): the cost must not grow with r.
     for name in ["ccb", "accb"] {

@@ -7,6 +7,7 @@ mod annotate;
 mod cli;
 mod collect;
 mod combine;
+mod families;
 mod optimise;
 mod real_data;
 mod report;

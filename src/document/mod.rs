@@ -15,6 +15,7 @@
 //! ([`Limits`], `budget.rs`): attributes per tag, tags per page, parse time. Imports from the
 //! crate: `error` and `limits` (nothing here knows about gold sets or scores).
 
+pub mod blocks;
 pub mod budget;
 pub mod entities;
 pub mod hidden;
@@ -26,8 +27,9 @@ pub mod stoplists;
 pub mod tags;
 pub mod words;
 
+pub use blocks::Blocks;
 pub use parse::{BpBlock, Dom, Node, Para, TextInfo};
-pub use scan::{Kind, Source, SrcToken};
+pub use scan::{Kind, Source, SourceIndex, SrcToken, TextLine};
 pub use tags::Tag;
 pub use words::WordMap;
 
@@ -146,6 +148,9 @@ pub struct Document {
     /// A number unique to this parse within the process (0: none), so results computed on the
     /// document can be cached by it (the combinations' member outputs).
     pub id: u64,
+    /// The §3a blocks with their text hashes and, when the loader knows the page's package,
+    /// which reference pages hold them (Baisa's multi-file cleaner).
+    pub blocks: Blocks,
 }
 
 /// The next document id.
@@ -179,7 +184,8 @@ impl Document {
         dom.rd.shrink();
         let readability = std::sync::Arc::new(readability::build(&dom));
         let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        (Document { source, dom, lang, words, stoplist, readability, id }, notes)
+        let blocks = Blocks::of(&dom);
+        (Document { source, dom, lang, words, stoplist, readability, id, blocks }, notes)
     }
 
     /// Sets the page language (metadata wins over detection) and recounts what depends on it:
@@ -234,6 +240,7 @@ impl Document {
         let mut back = Vec::new();
         let mut words = Units::default();
         let mut tokens = Vec::with_capacity(self.source.tokens.len());
+        let mut lines = Vec::with_capacity(self.source.tokens.len());
         let mut body_start = 0;
         let mut prev_line = None;
         for (i, t) in self.source.tokens.iter().enumerate() {
@@ -255,11 +262,13 @@ impl Document {
             } else {
                 tokens.push(*t);
             }
+            lines.push(self.source.lines.get(i).copied().unwrap_or(0));
         }
         if self.source.body_start >= self.source.tokens.len() {
             body_start = tokens.len();
         }
-        let source = Source { tokens, words, body_start };
+        let mut source = Source { tokens, words, body_start, lines, index: Default::default() };
+        source.build_index();
         let mut texts = Units::default();
         let mut info = self.dom.info.clone();
         let mut prev_line = None;
@@ -291,7 +300,20 @@ impl Document {
         };
         let words = self.words.restricted(&new_index);
         let readability = self.readability.clone();
-        (Document { source, dom, lang: self.lang.clone(), words, stoplist: self.stoplist, readability, id: 0 }, back)
+        let blocks = self.blocks.clone();
+        (
+            Document {
+                source,
+                dom,
+                lang: self.lang.clone(),
+                words,
+                stoplist: self.stoplist,
+                readability,
+                id: 0,
+                blocks,
+            },
+            back,
+        )
     }
 
     /// The page re-serialised for display with each DOM text unit wrapped in a `<span

@@ -47,6 +47,94 @@ pub struct Source {
     pub words: Units,
     /// Index of the first token after the head ends (the body, explicit or implied).
     pub body_start: usize,
+    /// Per token, the source line (from 0) it starts on: CETR's lines.
+    pub lines: Vec<u32>,
+    /// Parameter-independent facts of the source: see [`Source::index`].
+    pub index: SourceIndex,
+}
+
+/// What BTE, DSC and CETR read of the token stream, computed once per page.
+#[derive(Debug, Clone, Default)]
+pub struct SourceIndex {
+    /// The tokens from `body_start` that are not whitespace (BTE's and DSC's sequence).
+    pub scored: Vec<u32>,
+    /// `tags_before[i]`: tag and opaque tokens among `scored[..i]` (one entry more than `scored`).
+    pub tags_before: Vec<u32>,
+    /// CETR's source lines: lines holding a token other than a comment, a script or style body
+    /// (any opaque segment) or a `script` or `style` tag.
+    pub text_lines: Vec<TextLine>,
+}
+
+/// One of CETR's source lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TextLine {
+    /// Characters of its tokens (a whitespace run counts one).
+    pub width: u32,
+    /// Characters of its words.
+    pub chars: u32,
+    /// Its tags.
+    pub tags: u32,
+    /// Its words: canonical indices `words.0..words.1`.
+    pub words: (u32, u32),
+    /// Its tokens: `tokens.0..tokens.1` (CETR's left-out ones among them).
+    pub tokens: (u32, u32),
+}
+
+/// A token CETR leaves out: any opaque segment, and the `script` and `style` tags.
+pub fn cetr_skips(t: &SrcToken) -> bool {
+    static RAW: std::sync::LazyLock<[Tag; 2]> = std::sync::LazyLock::new(|| [tag("script"), tag("style")]);
+    t.kind == Kind::Opaque || (matches!(t.kind, Kind::Start | Kind::End) && RAW.contains(&t.tag))
+}
+
+impl Source {
+    /// Builds [`Source::index`] from the tokens and their lines.
+    pub fn build_index(&mut self) {
+        let ix = &mut self.index;
+        *ix = SourceIndex::default();
+        ix.tags_before.push(0);
+        for (k, t) in self.tokens.iter().enumerate().skip(self.body_start) {
+            if t.kind != Kind::Space {
+                ix.scored.push(k as u32);
+                let last = *ix.tags_before.last().expect("starts with 0");
+                ix.tags_before.push(last + u32::from(t.kind != Kind::Word));
+            }
+        }
+        let mut next_word = 0u32;
+        for (k, (t, &l)) in self.tokens.iter().zip(&self.lines).enumerate() {
+            if t.kind == Kind::Word {
+                next_word = t.word + 1;
+            }
+            if cetr_skips(t) {
+                continue;
+            }
+            let same = ix.text_lines.last().is_some_and(|x| self.lines[x.tokens.0 as usize] == l);
+            if !same {
+                let first = if t.kind == Kind::Word { t.word } else { next_word };
+                ix.text_lines.push(TextLine {
+                    words: (first, first),
+                    tokens: (k as u32, k as u32),
+                    ..TextLine::default()
+                });
+            }
+            let x = ix.text_lines.last_mut().expect("pushed above");
+            x.tokens.1 = k as u32 + 1;
+            x.width += if t.kind == Kind::Space { 1 } else { t.chars };
+            match t.kind {
+                Kind::Word => {
+                    x.chars += t.chars;
+                    x.words.1 = t.word + 1;
+                }
+                Kind::Start | Kind::End => x.tags += 1,
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Gives the tokens pushed since the last call the source line `line`.
+fn pad_lines(out: &mut Source, line: u32) {
+    let n = out.tokens.len();
+    out.lines.resize(n.max(out.lines.len()), line);
 }
 
 /// Elements whose content is raw text that is never rendered as page text: the never-text
@@ -146,10 +234,15 @@ pub fn scan(html: &str) -> Source {
     let mut decoded = String::new();
     let mut hidden: Option<Hidden> = None;
     let mut i = 0;
+    let (mut line, mut counted) = (0u32, 0usize);
     let code = |out: &mut Source, kind: Kind, t: Tag, chars: u32| {
         out.tokens.push(SrcToken { kind, tag: t, chars, word: u32::MAX });
     };
     while i < b.len() {
+        // The tokens of the last step start where it started; text words carry their own lines.
+        pad_lines(&mut out, line);
+        line += b[counted..i].iter().filter(|&&c| c == b'\n').count() as u32;
+        counted = i;
         let starts_markup =
             b[i] == b'<' && b.get(i + 1).is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, b'/' | b'!' | b'?'));
         if !starts_markup {
@@ -174,7 +267,7 @@ pub fn scan(html: &str) -> Source {
                     in_head = false;
                     out.body_start = out.tokens.len();
                 }
-                push_text(&mut out, &decoded, &mut pending_sep);
+                push_text(&mut out, &decoded, &mut pending_sep, line);
             }
             i = j;
             continue;
@@ -261,6 +354,8 @@ pub fn scan(html: &str) -> Source {
     if in_head {
         out.body_start = out.tokens.len();
     }
+    pad_lines(&mut out, line);
+    out.build_index();
     out
 }
 
@@ -275,7 +370,10 @@ fn raw_body(out: &mut Source, html: &str, from: usize, t: Tag) -> usize {
 }
 
 /// Splits a decoded text segment into words and whitespace runs.
-fn push_text(out: &mut Source, text: &str, pending_sep: &mut u8) {
+/// Each token also gets its source line: `line` plus the newlines before it in `text`.
+fn push_text(out: &mut Source, text: &str, pending_sep: &mut u8, line: u32) {
+    pad_lines(out, line);
+    let mut line = line;
     let mut in_space = false;
     let mut word_start: Option<usize> = None;
     let flush = |out: &mut Source, s: usize, e: usize, pending: &mut u8| {
@@ -293,6 +391,8 @@ fn push_text(out: &mut Source, text: &str, pending_sep: &mut u8) {
                 out.tokens.push(SrcToken { kind: Kind::Space, tag: Tag::OTHER, chars: 1, word: u32::MAX });
                 in_space = true;
             }
+            pad_lines(out, line);
+            line += u32::from(c == '\n');
         } else {
             in_space = false;
             if word_start.is_none() {
@@ -303,6 +403,7 @@ fn push_text(out: &mut Source, text: &str, pending_sep: &mut u8) {
     if let Some(s) = word_start {
         flush(out, s, text.len(), pending_sep);
     }
+    pad_lines(out, line);
 }
 
 #[cfg(test)]
@@ -319,6 +420,17 @@ mod tests {
         let html = "<html><head><title>T x</title><style>p{}</style><script>var a='<p>';</script></head>\
                     <body><!-- c --><p class=\"a>b\">Hello&nbsp;big <b>world</b>&amp;co</p><noscript>ns</noscript></body></html>";
         assert_eq!(words(html), ["Hello", "big", "world", "&co"]);
+    }
+
+    #[test]
+    fn every_token_knows_its_source_line() {
+        let s = scan("<p>one\ntwo <b>three</b></p>\n<!-- a\nb -->\n<p>four &amp;\n five</p>");
+        assert_eq!(s.lines.len(), s.tokens.len());
+        let word_lines: Vec<u32> =
+            s.tokens.iter().zip(&s.lines).filter(|(t, _)| t.kind == Kind::Word).map(|(_, l)| *l).collect();
+        assert_eq!(word_lines, [0, 1, 1, 4, 4, 5]);
+        let last_tag = s.tokens.iter().rposition(|t| t.kind == Kind::End).unwrap();
+        assert_eq!(s.lines[last_tag], 5);
     }
 
     #[test]

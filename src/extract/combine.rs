@@ -157,6 +157,10 @@ impl Extractor for Combination {
         View::Source
     }
 
+    fn needs_package(&self) -> bool {
+        self.members.iter().any(|m| m.ex.needs_package())
+    }
+
     fn extract(&self, doc: &Document, out: &mut Selection) {
         let n = doc.source.words.len();
         let mut keep = match self.kind {

@@ -77,8 +77,8 @@ impl Extractor for Density {
         View::Dom
     }
     fn extract(&self, doc: &Document, out: &mut Selection) {
-        if let Some(&target) = self.descent(doc).last() {
-            out.units.extend(doc.dom.units_in(target));
+        if let Some(node) = self.target(doc, None) {
+            out.units.extend(doc.dom.units_in(node));
         }
     }
 
@@ -91,7 +91,7 @@ impl Extractor for Density {
     fn confidence(&self, doc: &Document, out: &mut Vec<f32>) -> bool {
         out.clear();
         out.resize(doc.source.words.len(), 0.0);
-        let path = self.descent(doc);
+        let path = self.descent(doc, None);
         let last = path.len().saturating_sub(1);
         for (i, &node) in path.iter().enumerate() {
             let c = if i == last { 1.0 } else { 0.5 * i as f32 / last as f32 };
@@ -104,9 +104,21 @@ impl Extractor for Density {
 }
 
 impl Density {
+    /// The descent with Baisa's defaults for `p` and `any_majority_child` (no `min_chars`,
+    /// structural tags `block_br`, no sparse rule): the multi-file cleaner's chained step.
+    pub(crate) fn new(p: f64, any_majority: bool) -> Density {
+        Density { p, min_chars: 0, any_majority, with_br: true, sparse_rule: false, sparse_density: 10.0 }
+    }
+
+    /// The target node of the descent, or `None` for an empty page (or one the sparse rule
+    /// drops). Text units flagged in `removed` (one flag per DOM unit) count no characters.
+    pub(crate) fn target(&self, doc: &Document, removed: Option<&[bool]>) -> Option<usize> {
+        self.descent(doc, removed).last().copied()
+    }
+
     /// The nodes of the descent, from `<body>` to the target node (empty for an empty page or
-    /// one the sparse rule drops).
-    fn descent(&self, doc: &Document) -> Vec<usize> {
+    /// one the sparse rule drops). Text units flagged in `removed` count no characters.
+    fn descent(&self, doc: &Document, removed: Option<&[bool]>) -> Vec<usize> {
         let nodes = &doc.dom.nodes;
         if nodes.is_empty() {
             return Vec::new();
@@ -118,7 +130,9 @@ impl Density {
         for i in (0..nodes.len()).rev() {
             let n = &nodes[i];
             if n.is_text() {
-                chars[i] += u64::from(doc.dom.info[n.text as usize].chars);
+                if !removed.is_some_and(|r| r[n.text as usize]) {
+                    chars[i] += u64::from(doc.dom.info[n.text as usize].chars);
+                }
             } else if n.tag.is_block() || (self.with_br && n.tag == br) {
                 structural[i] += 1;
             }
@@ -155,7 +169,7 @@ impl Density {
             match best {
                 Some(b) if chars[b] as f64 > self.p * chars[node] as f64 => {
                     node = b;
-                    path.push(b);
+                    path.push(node);
                 }
                 _ => break,
             }

@@ -5,12 +5,15 @@
 //!
 //! Imports from the crate: `document`, `params` and `error`.
 
+pub mod baisa_diff;
 pub mod boilerpipe;
 pub mod bte;
 pub mod ccb;
+pub mod cetr;
 pub mod combine;
 pub mod crunch;
 pub mod density;
+pub mod dsc;
 pub mod full;
 pub mod justext;
 pub mod lqf;
@@ -35,6 +38,11 @@ pub trait Extractor: Send + Sync {
     /// none (the default), and the vote takes its 0/1 keep-mask.
     fn confidence(&self, doc: &Document, out: &mut Vec<f32>) -> bool {
         let _ = (doc, out);
+        false
+    }
+    /// True when it reads what the loader knows of the other pages of the page's package
+    /// ([`Document::blocks`]); the streaming commands then prepare those facts first.
+    fn needs_package(&self) -> bool {
         false
     }
 }
@@ -76,6 +84,9 @@ pub const FAMILIES: &[Family] = &[
     family!("justext", justext::JusText::build),
     family!("boilerpipe", boilerpipe::Boilerpipe::build),
     family!("readability", readability::Readability::build),
+    family!("dsc", dsc::Dsc::build),
+    family!("cetr", cetr::Cetr::build),
+    family!("baisa_diff", baisa_diff::BaisaDiff::build),
 ];
 
 /// The combination table: combinations of families described in `params/` (`members:`),

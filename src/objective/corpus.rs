@@ -220,10 +220,11 @@ pub struct Corpus {
 
 impl Corpus {
     /// Parses the given documents of `set` in parallel; `tick` is called once per document.
-    /// Warns about skipped and unreadable documents.
+    /// Warns about skipped and unreadable documents. Every page then learns which of its
+    /// package's other pages hold its blocks ([`PackageFacts`]), from the parsed pages.
     pub fn load(set: &GoldSet, docs: &[&GoldDoc], tick: &(dyn Fn() + Sync)) -> Corpus {
         warn_skipped(set);
-        let entries = docs
+        let mut entries: Vec<Entry> = docs
             .par_iter()
             .map(|d| {
                 let e = prepare(set, d);
@@ -231,6 +232,118 @@ impl Corpus {
                 e
             })
             .collect();
+        let hashes = entries.iter().map(|e| e.doc.as_ref().map(|d| d.blocks.hashes.clone())).collect();
+        let facts = PackageFacts { refs: references(docs), hashes };
+        entries.par_iter_mut().enumerate().for_each(|(i, e)| {
+            if let Some(doc) = &mut e.doc {
+                facts.attach(i, doc);
+            }
+        });
         Corpus { name: set.name.clone(), packages: set.packages.clone(), entries }
+    }
+}
+
+/// The other pages of each page's package that Baisa's multi-file cleaner compares it with
+/// (`algorithms.md` §5b), and their block hashes: the one place where a page learns about the
+/// other pages of its package. [`Corpus::load`] takes the hashes from the pages it parsed;
+/// `evaluate`, `compare` and `extract --dump`, which keep no page, parse every page once more
+/// beforehand ([`PackageFacts::of_pages`]) when an extractor needs them.
+#[derive(Debug, Clone, Default)]
+pub struct PackageFacts {
+    /// Per document (an index into the documents given), its reference pages, best first.
+    refs: Vec<Vec<usize>>,
+    /// Per document, the hashes of its blocks (`None` when the page could not be read).
+    hashes: Vec<Option<Vec<u64>>>,
+}
+
+/// A page URL's host (without `www.`) and directory (everything up to its last `/`, query and
+/// fragment left out).
+fn url_parts(url: &str) -> (&str, &str) {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let rest = &rest[..rest.find(['?', '#']).unwrap_or(rest.len())];
+    let host = &rest[..rest.find('/').unwrap_or(rest.len())];
+    let dir = &rest[..rest.rfind('/').map_or(rest.len(), |i| i + 1)];
+    (host.strip_prefix("www.").unwrap_or(host), dir.strip_prefix("www.").unwrap_or(dir))
+}
+
+/// Each document's reference pages among `docs` (indices): the other pages of its package,
+/// those in the same URL directory first, then those on the same host, then the rest, each group
+/// in id order; at most [`MAX_REFS`](crate::document::blocks::MAX_REFS).
+pub fn references(docs: &[&GoldDoc]) -> Vec<Vec<usize>> {
+    let mut by_package: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+    for (i, d) in docs.iter().enumerate() {
+        by_package.entry(d.package).or_default().push(i);
+    }
+    let parts: Vec<Option<(&str, &str)>> = docs.iter().map(|d| d.url.as_deref().map(url_parts)).collect();
+    (0..docs.len())
+        .map(|i| {
+            let rank = |j: usize| match (parts[i], parts[j]) {
+                (Some((hi, di)), Some((hj, dj))) if di.eq_ignore_ascii_case(dj) && hi.eq_ignore_ascii_case(hj) => 0,
+                (Some((hi, _)), Some((hj, _))) if hi.eq_ignore_ascii_case(hj) => 1,
+                _ => 2,
+            };
+            let mut others: Vec<usize> = by_package[&docs[i].package].iter().copied().filter(|&j| j != i).collect();
+            others.sort_by(|&a, &b| rank(a).cmp(&rank(b)).then_with(|| docs[a].id.cmp(&docs[b].id)));
+            others.truncate(crate::document::blocks::MAX_REFS);
+            others
+        })
+        .collect()
+}
+
+impl PackageFacts {
+    /// Parses every page of `docs` (quietly: the loader warns when it reads them again) and keeps
+    /// only its block hashes.
+    pub fn of_pages(set: &GoldSet, docs: &[&GoldDoc]) -> PackageFacts {
+        let hashes = docs
+            .par_iter()
+            .map(|d| {
+                let page = d.read_page(&set.limits).ok()?.0;
+                std::panic::catch_unwind(|| Document::parse_limited(&page, &set.limits).0.blocks.hashes).ok()
+            })
+            .collect();
+        PackageFacts { refs: references(docs), hashes }
+    }
+
+    /// Gives document `i` (parsed) the masks of its reference pages that could be read.
+    pub fn attach(&self, i: usize, doc: &mut Document) {
+        let refs: Vec<&[u64]> =
+            self.refs.get(i).into_iter().flatten().filter_map(|&j| self.hashes[j].as_deref()).collect();
+        if !refs.is_empty() {
+            doc.blocks.set_references(&refs);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(package: usize, id: &str, url: Option<&str>) -> GoldDoc {
+        GoldDoc {
+            package,
+            id: id.into(),
+            page: Default::default(),
+            gold: String::new(),
+            url: url.map(String::from),
+            lang: None,
+        }
+    }
+
+    #[test]
+    fn references_prefer_the_same_directory_then_the_same_host_then_id_order() {
+        assert_eq!(url_parts("http://www.a.com/news/2008/x.htm?id=1"), ("a.com", "a.com/news/2008/"));
+        assert_eq!(url_parts("a.com"), ("a.com", "a.com"));
+        let docs = [
+            doc(0, "1", Some("http://a.com/news/1.htm")),
+            doc(0, "2", Some("http://b.com/news/2.htm")),
+            doc(0, "3", Some("http://www.a.com/sport/3.htm")),
+            doc(0, "4", Some("http://a.com/news/4.htm?p=2")),
+            doc(0, "5", None),
+            doc(1, "6", Some("http://a.com/news/6.htm")),
+        ];
+        let refs = references(&docs.iter().collect::<Vec<_>>());
+        assert_eq!(refs[0], [3, 2, 1, 4], "same directory, same host, then id order");
+        assert_eq!(refs[4], [0, 1, 2, 3]);
+        assert!(refs[5].is_empty(), "a package of one page has no reference");
     }
 }

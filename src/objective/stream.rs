@@ -2,7 +2,7 @@
 //! scored (or extracted) by every given extractor, and dropped. Used by `evaluate`, `compare`
 //! and `extract --dump`, so memory stays flat on large collections.
 
-use super::corpus::{prepare, warn_skipped};
+use super::corpus::{PackageFacts, prepare, warn_skipped};
 use super::score::{DocScore, Scratch, score_entry};
 use crate::document::Document;
 use crate::eval::Measure;
@@ -20,16 +20,27 @@ pub fn score_set(
     tick: &(dyn Fn() + Sync),
 ) -> Vec<Vec<DocScore>> {
     warn_skipped(set);
+    let facts = package_facts(set, docs, extractors.iter().any(|e| e.needs_package()));
     let per_doc: Vec<Vec<DocScore>> = docs
         .par_iter()
-        .map_init(Scratch::default, |scratch, d| {
-            let entry = prepare(set, d);
+        .enumerate()
+        .map_init(Scratch::default, |scratch, (i, d)| {
+            let mut entry = prepare(set, d);
+            if let Some(doc) = &mut entry.doc {
+                facts.attach(i, doc);
+            }
             let scores = extractors.iter().map(|ex| score_entry(&entry, *ex, measure, scratch)).collect();
             tick();
             scores
         })
         .collect();
     (0..extractors.len()).map(|e| per_doc.iter().map(|s| s[e].clone()).collect()).collect()
+}
+
+/// The facts of the other pages of each page's package, when an extractor needs them (an
+/// extra pass over the pages); else none.
+fn package_facts(set: &GoldSet, docs: &[&GoldDoc], needed: bool) -> PackageFacts {
+    if needed { PackageFacts::of_pages(set, docs) } else { PackageFacts::default() }
 }
 
 /// The extracted text of a document, or `None` when its page could not be read (the loader
@@ -40,8 +51,13 @@ pub type Extracted = std::result::Result<String, Option<String>>;
 /// is one, to `sink` (called from several threads).
 pub fn extract_set(set: &GoldSet, ex: &dyn Extractor, sink: &(dyn Fn(&GoldDoc, Extracted, Option<&Document>) + Sync)) {
     warn_skipped(set);
-    set.docs.par_iter().for_each(|d| {
-        let e = prepare(set, d);
+    let docs: Vec<&GoldDoc> = set.docs.iter().collect();
+    let facts = package_facts(set, &docs, ex.needs_package());
+    docs.par_iter().enumerate().for_each(|(i, d)| {
+        let mut e = prepare(set, d);
+        if let Some(doc) = &mut e.doc {
+            facts.attach(i, doc);
+        }
         let out = match &e.doc {
             Some(doc) => {
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| crate::extract::extract_text(ex, doc)))
