@@ -94,16 +94,7 @@ impl GoldIndex {
             if row == NO_ROW {
                 continue;
             }
-            let m = &self.peq[row as usize * self.blocks..(row as usize + 1) * self.blocks];
-            // Multi-word addition with carry: V' = (V + (V & M)) | (V & !M).
-            let mut carry = 0u64;
-            for (vb, &mb) in v.iter_mut().zip(m) {
-                let u = *vb & mb;
-                let (s1, c1) = vb.overflowing_add(u);
-                let (s2, c2) = s1.overflowing_add(carry);
-                carry = (c1 | c2) as u64;
-                *vb = s2 | (*vb & !mb);
-            }
+            step(v, &self.peq[row as usize * self.blocks..(row as usize + 1) * self.blocks]);
         }
         // Mask off the unused high bits of the last block before counting zeros.
         let mut zeros = 0usize;
@@ -134,15 +125,7 @@ impl GoldIndex {
             if row == NO_ROW {
                 continue;
             }
-            let m = &self.peq[row as usize * b..(row as usize + 1) * b];
-            let mut carry = 0u64;
-            for (vb, &mb) in v.iter_mut().zip(m) {
-                let u = *vb & mb;
-                let (s1, c1) = vb.overflowing_add(u);
-                let (s2, c2) = s1.overflowing_add(carry);
-                carry = (c1 | c2) as u64;
-                *vb = s2 | (*vb & !mb);
-            }
+            step(&mut v, &self.peq[row as usize * b..(row as usize + 1) * b]);
             snaps.extend_from_slice(&v);
             at.push(i);
         }
@@ -196,6 +179,20 @@ pub fn lcs_naive<T: PartialEq>(a: &[T], b: &[T]) -> usize {
         std::mem::swap(&mut prev, &mut cur);
     }
     prev[b.len()]
+}
+
+/// One extract token's step of Hyyrö's bit-parallel LCS over the gold's bit-vector `v`, with
+/// `m` the token's match mask: the multi-word addition with carry V' = (V + (V & M)) | (V & !M).
+#[inline]
+fn step(v: &mut [u64], m: &[u64]) {
+    let mut carry = 0u64;
+    for (vb, &mb) in v.iter_mut().zip(m) {
+        let u = *vb & mb;
+        let (s1, c1) = vb.overflowing_add(u);
+        let (s2, c2) = s1.overflowing_add(carry);
+        carry = (c1 | c2) as u64;
+        *vb = s2 | (*vb & !mb);
+    }
 }
 
 #[cfg(test)]
