@@ -209,6 +209,16 @@ fn goldset_new_groups_by_host_or_folder_samples_and_lists_what_it_skips() {
     write(&out.join("example-news.org/news1.txt"), "The new public library");
     let stats = cetune(&["goldset", "stats", out.to_str().unwrap(), "-q"]).ok();
     assert!(stats.starts_with("pages with gold: 1 of 4 (3 without)"), "{stats}");
+    // --force replaces a set goldset new made, but never one holding gold texts a person made.
+    let raw = base.join("raw");
+    let again =
+        || cetune(&["goldset", "new", "--from", raw.to_str().unwrap(), "--out", out.to_str().unwrap(), "--force"]);
+    let run = again();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("made by hand or with cetune annotate"), "{}", run.stderr);
+    assert!(out.join("example-news.org/news1.txt").is_file(), "the gold text survives");
+    std::fs::remove_file(out.join("example-news.org/news1.txt")).unwrap();
+    assert_eq!(again().code, 0, "a set without gold is still replaced with --force");
 }
 
 #[test]

@@ -324,6 +324,18 @@ fn written_by_cetune(dir: &Path) -> bool {
     })
 }
 
+/// Whether a set cetune wrote now holds gold texts a person made: a text saved by `cetune
+/// annotate` (recorded in `goldset.yaml`), or any gold text in a set made by `goldset new`, which
+/// writes none. `--force` must never delete those.
+fn holds_human_gold(dir: &Path) -> bool {
+    let Ok(m) = read_manifest(dir) else { return false };
+    if m.documents.values().any(|d| d.annotated.is_some()) {
+        return true;
+    }
+    m.source.as_deref().is_some_and(|s| s.starts_with("new gold set from"))
+        && list_pages(dir).is_ok_and(|pages| pages.iter().any(|p| p.gold.is_file()))
+}
+
 impl Writer {
     /// Prepares to write a gold set into `root`. An existing non-empty `root` is replaced only
     /// with `force` and only when cetune wrote it; `root` may never overlap `source` (the set or
@@ -344,6 +356,12 @@ impl Writer {
                 return Err(
                     Error::config("output folder already holds a gold set (use --force to replace it)").with_path(root)
                 );
+            }
+            if holds_human_gold(root) {
+                return Err(Error::config(
+                    "output folder holds gold texts made by hand or with cetune annotate, which --force would delete; move them away or choose a new --out",
+                )
+                .with_path(root));
             }
         } else if root.exists() && !root.is_dir() {
             return Err(Error::config("output path exists and is not a folder").with_path(root));
