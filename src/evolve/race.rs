@@ -22,6 +22,7 @@
 //! Racing needs an objective that is a mean over instances ([`Problem::instance_terms`]).
 
 use super::cache::Cache;
+use super::cmaes::normal_quantile;
 use super::genome::{Genome, key};
 use super::problem::{Fitness, Problem};
 use super::trial::Trial;
@@ -118,46 +119,6 @@ fn cornish_fisher(z: f64, df: usize) -> f64 {
     z + (z3 + z) / (4.0 * v)
         + (5.0 * z5 + 16.0 * z3 + 3.0 * z) / (96.0 * v * v)
         + (3.0 * z7 + 19.0 * z5 + 17.0 * z3 - 15.0 * z) / (384.0 * v * v * v)
-}
-
-/// The `q` quantile of the standard normal distribution (Acklam's rational approximation,
-/// relative error below 1.2e-9), for 0.5 ≤ q < 1.
-pub fn normal_quantile(q: f64) -> f64 {
-    const A: [f64; 6] = [
-        -39.696_830_286_653_76,
-        220.946_098_424_520_5,
-        -275.928_510_446_968_7,
-        138.357_751_867_269,
-        -30.664_798_066_147_16,
-        2.506_628_277_459_239,
-    ];
-    const B: [f64; 5] = [
-        -54.476_098_798_224_06,
-        161.585_836_858_040_9,
-        -155.698_979_859_886_6,
-        66.801_311_887_719_72,
-        -13.280_681_552_885_72,
-    ];
-    const C: [f64; 6] = [
-        -0.007_784_894_002_430_293,
-        -0.322_396_458_041_136_5,
-        -2.400_758_277_161_838,
-        -2.549_732_539_343_734,
-        4.374_664_141_464_968,
-        2.938_163_982_698_783,
-    ];
-    const D: [f64; 4] =
-        [0.007_784_695_709_041_462, 0.322_467_129_070_039_8, 2.445_134_137_142_996, 3.754_408_661_907_416];
-    if q > 0.97575 {
-        let t = (-2.0 * (1.0 - q).ln()).sqrt();
-        -(((((C[0] * t + C[1]) * t + C[2]) * t + C[3]) * t + C[4]) * t + C[5])
-            / ((((D[0] * t + D[1]) * t + D[2]) * t + D[3]) * t + 1.0)
-    } else {
-        let u = q - 0.5;
-        let r = u * u;
-        (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * u
-            / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
-    }
 }
 
 /// Whether `candidate` is worse than `reference` by the one-sided paired t-test at [`ALPHA`]
