@@ -3,7 +3,7 @@
 //! The walk is iterative, so deeply nested pages cannot overflow the stack. The page is fed to
 //! the parser in chunks, so a parse-time budget can stop it between two.
 
-use super::tags::{Tag, tag};
+use super::tags::{Tag, VOID, tag};
 use super::{Units, sep};
 use scraper::Html;
 use scraper::node::Node as HNode;
@@ -518,10 +518,6 @@ fn flatten(doc: &Html) -> Dom {
 /// Elements a marked-up page leaves out with their content: code, and what could navigate or
 /// reframe the page (`meta` refresh, `base`).
 const MARK_DROPPED: &[&str] = &["script", "base", "frame", "frameset", "iframe", "object", "embed", "applet"];
-
-/// Void elements: no end tag.
-const VOID: &[&str] =
-    &["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"];
 
 /// Escapes text (`attr`: also quotes) for HTML output.
 fn escape_into(s: &str, attr: bool, out: &mut String) {
