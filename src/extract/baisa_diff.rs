@@ -106,9 +106,7 @@ impl Extractor for BaisaDiff {
     fn extract(&self, doc: &Document, out: &mut Selection) {
         let b = &doc.blocks;
         if b.refs == 0 || b.of_unit.len() != doc.dom.texts.len() {
-            if let Some(node) = self.density.target(doc, None) {
-                out.units.extend(doc.dom.units_in(node));
-            }
+            self.density.extract(doc, out);
             return;
         }
         let k = self.k.min(u32::from(b.refs));
