@@ -5,7 +5,7 @@
 use crate::error::{Error, Result};
 use crate::evolve::nsga2::fronts;
 use crate::evolve::{Fitness, Trial};
-use crate::params::{ParamSpace, Setting};
+use crate::params::ParamSpace;
 use crate::report::plot::{ParetoInfo, render_pareto};
 use crate::store::{ParetoPoint, ParetoRecord, RunRecord};
 use std::path::Path;
@@ -116,7 +116,6 @@ pub fn write(
     dir: &Path,
     record: &RunRecord,
     space: &ParamSpace,
-    base: &Setting,
     trials: &[Trial],
     pick: Pick,
 ) -> Result<Option<(Trial, ParetoRecord)>> {
@@ -156,7 +155,6 @@ pub fn write(
         chosen: Some(pr(&chosen)),
     };
     render_pareto(&info, &dir.join("pareto"))?;
-    let _ = base;
     let f = chosen.fitness;
     let rec = ParetoRecord {
         pick: pick.to_string(),

@@ -38,7 +38,7 @@ pub fn write_reports(
     html: bool,
 ) -> Result<Option<crate::store::ParetoRecord>> {
     let pareto = if record.objective == "pareto" {
-        super::pareto::write(dir, record, space, base, trials, super::pareto::pick_of(record)?)?
+        super::pareto::write(dir, record, space, trials, super::pareto::pick_of(record)?)?
     } else {
         None
     };
