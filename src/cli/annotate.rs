@@ -105,6 +105,9 @@ fn effort_table(
     limits: crate::limits::Limits,
     pre: &[(String, Box<dyn crate::extract::Extractor>)],
 ) -> Result<()> {
+    if let Some(path) = a.csv.as_ref().filter(|p| p.exists()) {
+        return Err(Error::config("the --csv file exists: not overwritten").with_path(path));
+    }
     let mut set = native::open(&a.dir, false)?;
     set.limits = limits;
     let bar = Progress::new(set.docs.len() as u64, "effort", a.quiet);
@@ -144,12 +147,16 @@ fn effort_table(
         );
     }
     if let Some(path) = &a.csv {
+        // The label is always quoted (the committed tables' layout); a page id only when it needs
+        // it, as the csv crate would (a user's own file names may hold a comma or a quote).
+        let quoted = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
         let mut text = String::from("prefill,page,blocks,word_blocks,gold_blocks,toggles,range_toggles,ceiling_f1\n");
         for ((label, _), rows) in pre.iter().zip(&per) {
             for (id, p) in ids.iter().zip(rows) {
+                let id = if id.contains([',', '"', '\n', '\r']) { quoted(id) } else { id.clone() };
                 text.push_str(&format!(
-                    "\"{}\",{id},{},{},{},{},{},{:.4}\n",
-                    label.replace('"', "\"\""),
+                    "{},{id},{},{},{},{},{},{:.4}\n",
+                    quoted(label),
                     p.blocks,
                     p.word_blocks,
                     p.gold_blocks,
@@ -158,9 +165,6 @@ fn effort_table(
                     p.ceiling_f1
                 ));
             }
-        }
-        if path.exists() {
-            return Err(Error::config("the --csv file exists: not overwritten").with_path(path));
         }
         crate::report::write_atomic(path, text.as_bytes())?;
     }
