@@ -210,11 +210,10 @@ impl App {
             return Ok(p.clone());
         }
         let page = &self.pages[i];
-        let html = read_and_parse(page, &self.cfg.limits)?;
+        let html = read_page(page, &self.cfg.limits)?;
+        let doc = parse_page(page, &html, &self.cfg.limits)?;
         let ex = &self.cfg.prefill;
-        let limits = &self.cfg.limits;
         let p = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let doc = Document::parse_limited(&html, limits).0;
             let b = blocks(&doc);
             let pre = prefill(&doc, &b, ex.as_ref());
             (block_of_units(&b), b, pre)
@@ -276,7 +275,12 @@ impl App {
                     Err(e) => return Reply::json(422, json!({"error": e})),
                 };
                 // A page with a gold text shows that text's blocks; others the pre-fill.
-                let gold = std::fs::read(&self.pages[i].gold).ok().map(|b| String::from_utf8_lossy(&b).into_owned());
+                // Read as every command reads gold texts (size cap, gzip, charset), so the blocks
+                // shown are those `evaluate` and `--effort` score.
+                let max = self.cfg.limits.max_page_bytes;
+                let gold = crate::goldset::decode::read_raw(&self.pages[i].gold, max)
+                    .and_then(|raw| native::gold_text(raw, max))
+                    .ok();
                 let keep = match &gold {
                     Some(g) => gold_blocks(&p.blocks, g, Default::default()),
                     None => p.prefill.clone(),
@@ -391,17 +395,29 @@ fn record_save(root: &Path, key: &str, record: Annotated) -> Result<()> {
 
 /// Reads, decodes and parses a page: its text, or why it cannot be annotated.
 fn read_and_parse(p: &PageFile, limits: &Limits) -> std::result::Result<String, String> {
+    let html = read_page(p, limits)?;
+    parse_page(p, &html, limits)?;
+    Ok(html)
+}
+
+/// Reads and decodes a page: its text, or why it is not an HTML page.
+fn read_page(p: &PageFile, limits: &Limits) -> std::result::Result<String, String> {
     let bytes = crate::goldset::decode::read_bytes(&p.page, limits.max_page_bytes).map_err(|e| e.to_string())?;
     let html = crate::goldset::decode::decode_html(&bytes).0;
     if crate::collect::page::looks_binary(&html) {
         return Err(format!("{}: binary data, not an HTML page", p.page.display()));
     }
-    let units = std::panic::catch_unwind(|| Document::parse_limited(&html, limits).0.dom.texts.len())
+    Ok(html)
+}
+
+/// Parses a page's text: the document, or why it cannot be annotated.
+fn parse_page(p: &PageFile, html: &str, limits: &Limits) -> std::result::Result<Document, String> {
+    let doc = std::panic::catch_unwind(|| Document::parse_limited(html, limits).0)
         .map_err(|_| format!("{}: the HTML parser failed on this page", p.page.display()))?;
-    if units == 0 {
+    if doc.dom.texts.is_empty() {
         return Err(format!("{}: no text on the page", p.page.display()));
     }
-    Ok(html)
+    Ok(doc)
 }
 
 /// Runs the server until Ctrl-C (or `stop` is set): prints the URL, answers requests one at a
