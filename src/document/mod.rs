@@ -181,8 +181,8 @@ impl Document {
         let lang = lang::detect_language(&dom);
         let stoplist = stoplists::count_paragraph_words(&mut dom, lang.as_deref());
         let words = WordMap::build(&dom.texts, &source.words);
-        dom.rd.shrink();
         let readability = std::sync::Arc::new(readability::build(&dom));
+        dom.rd.shrink();
         let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let blocks = Blocks::of(&dom);
         (Document { source, dom, lang, words, stoplist, readability, id, blocks }, notes)

@@ -93,9 +93,13 @@ pub struct RdDom {
 }
 
 impl RdDom {
-    /// Drops the class-name table once the page is flattened (ids are all that is needed).
+    /// Drops what only [`build`] reads, once it has built the page's views: the class-name table
+    /// (ids are all that is needed) and the per-node facts (the views carry them). What stays,
+    /// the class-name ids and their positive flags, is what the family reads per individual,
+    /// and is all a reduced page (a serial combination's next member) copies.
     pub fn shrink(&mut self) {
         self.names = Default::default();
+        self.attrs = Vec::new();
     }
 
     /// Records the facts of the next element: lower-case `name`, its attributes.
