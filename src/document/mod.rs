@@ -188,6 +188,16 @@ impl Document {
         (Document { source, dom, lang, words, stoplist, readability, id, blocks }, notes)
     }
 
+    /// The hashes of a page's blocks ([`Blocks`]) alone, within the budgets of `limits`: what a
+    /// package's other pages contribute to `baisa_diff`, without building the views no one
+    /// reads. The same hashes as `parse_limited(..).blocks.hashes`, except on a page the
+    /// parse-time budget cuts (that budget is wall-clock, and here no source scan spends it).
+    pub fn block_hashes(html: &str, limits: &Limits) -> Vec<u64> {
+        let deadline = std::time::Instant::now().checked_add(limits.max_parse);
+        let (html, _) = budget::apply(html, limits);
+        Blocks::of(&parse::parse_within(&html, deadline).0).hashes
+    }
+
     /// Sets the page language (metadata wins over detection) and recounts what depends on it:
     /// the jusText paragraphs' stop words.
     pub fn set_lang(&mut self, lang: Option<String>) {

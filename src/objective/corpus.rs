@@ -291,14 +291,14 @@ pub fn references(docs: &[&GoldDoc]) -> Vec<Vec<usize>> {
 }
 
 impl PackageFacts {
-    /// Parses every page of `docs` (quietly: the loader warns when it reads them again) and keeps
-    /// only its block hashes.
+    /// Reads every page of `docs` (quietly: the loader warns when it reads them again) and keeps
+    /// only its block hashes ([`Document::block_hashes`]).
     pub fn of_pages(set: &GoldSet, docs: &[&GoldDoc]) -> PackageFacts {
         let hashes = docs
             .par_iter()
             .map(|d| {
                 let page = d.read_page(&set.limits).ok()?.0;
-                std::panic::catch_unwind(|| Document::parse_limited(&page, &set.limits).0.blocks.hashes).ok()
+                std::panic::catch_unwind(|| Document::block_hashes(&page, &set.limits)).ok()
             })
             .collect();
         PackageFacts { refs: references(docs), hashes }
