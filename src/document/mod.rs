@@ -20,6 +20,7 @@ pub mod budget;
 pub mod entities;
 pub mod hidden;
 pub mod lang;
+pub mod page_features;
 pub mod parse;
 pub mod readability;
 pub mod scan;
@@ -151,6 +152,8 @@ pub struct Document {
     /// The §3a blocks with their text hashes and, when the loader knows the page's package,
     /// which reference pages hold them (Baisa's multi-file cleaner).
     pub blocks: Blocks,
+    /// The page's features (`page_features.rs`), computed once at parse time.
+    pub features: std::sync::Arc<page_features::PageFeatures>,
 }
 
 /// The next document id.
@@ -185,7 +188,8 @@ impl Document {
         dom.rd.shrink();
         let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let blocks = Blocks::of(&dom);
-        (Document { source, dom, lang, words, stoplist, readability, id, blocks }, notes)
+        let features = std::sync::Arc::new(page_features::compute(&dom, source.words.len(), &html));
+        (Document { source, dom, lang, words, stoplist, readability, id, blocks, features }, notes)
     }
 
     /// The hashes of a page's blocks ([`Blocks`]) alone, within the budgets of `limits`: what a
@@ -321,6 +325,7 @@ impl Document {
                 readability,
                 id: 0,
                 blocks,
+                features: self.features.clone(),
             },
             back,
         )
