@@ -10,6 +10,7 @@ pub mod boilerpipe;
 pub mod bte;
 pub mod ccb;
 pub mod cetr;
+pub mod code;
 pub mod combine;
 pub mod crunch;
 pub mod density;
@@ -18,7 +19,10 @@ pub mod full;
 pub mod justext;
 pub mod lqf;
 pub mod readability;
+pub mod records;
+pub mod sections;
 pub mod stopwords;
+pub mod structured;
 
 use crate::document::{Document, Selection, View};
 use crate::error::{Error, Result};
@@ -87,6 +91,10 @@ pub const FAMILIES: &[Family] = &[
     family!("dsc", dsc::Dsc::build),
     family!("cetr", cetr::Cetr::build),
     family!("baisa_diff", baisa_diff::BaisaDiff::build),
+    family!("records", records::Records::build),
+    family!("sections", sections::Sections::build),
+    family!("structured", structured::Structured::build),
+    family!("code", code::Code::build),
 ];
 
 /// The combination table: combinations of families described in `params/` (`members:`),
