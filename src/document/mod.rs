@@ -151,6 +151,9 @@ pub struct Document {
     /// The §3a blocks with their text hashes and, when the loader knows the page's package,
     /// which reference pages hold them (Baisa's multi-file cleaner).
     pub blocks: Blocks,
+    /// Which rule decoded the page's bytes (`goldset::decode::Decoding::name`; "" when the
+    /// page came as text), for `goldset stats` and the dump's `languages.csv`.
+    pub decoding: &'static str,
 }
 
 /// The next document id.
@@ -185,7 +188,7 @@ impl Document {
         dom.rd.shrink();
         let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let blocks = Blocks::of(&dom);
-        (Document { source, dom, lang, words, stoplist, readability, id, blocks }, notes)
+        (Document { source, dom, lang, words, stoplist, readability, id, blocks, decoding: "" }, notes)
     }
 
     /// The hashes of a page's blocks ([`Blocks`]) alone, within the budgets of `limits`: what a
@@ -321,6 +324,7 @@ impl Document {
                 readability,
                 id: 0,
                 blocks,
+                decoding: self.decoding,
             },
             back,
         )

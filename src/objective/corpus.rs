@@ -181,8 +181,8 @@ fn prepare_quietly(gd: &GoldDoc, rule: TokenRule, limits: &crate::limits::Limits
         rule,
         shingles: std::sync::OnceLock::new(),
     };
-    let page = match gd.read_page(limits) {
-        Ok((p, _)) => p,
+    let (page, decoding) = match gd.read_page(limits) {
+        Ok((p, how)) => (p, how.name()),
         Err(err) => {
             e.error = Some(err.to_string());
             return e;
@@ -190,6 +190,7 @@ fn prepare_quietly(gd: &GoldDoc, rule: TokenRule, limits: &crate::limits::Limits
     };
     let parsed = std::panic::catch_unwind(|| {
         let (mut d, notes) = Document::parse_limited(&page, limits);
+        d.decoding = decoding;
         if gd.lang.is_some() {
             d.set_lang(gd.lang.clone());
         }

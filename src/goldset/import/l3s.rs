@@ -7,7 +7,6 @@ use super::{Item, bytes, files_with};
 use crate::document::hidden::never_text;
 use crate::document::tags::Tag;
 use crate::error::{Error, Result};
-use crate::goldset::decode::decode_html;
 use scraper::Html;
 use scraper::node::Node;
 use std::collections::HashMap;
@@ -34,7 +33,7 @@ pub fn read(src: &Path) -> Result<Vec<Item>> {
     for (stem, path) in files_with(&src.join("input"), ".html")? {
         let page = bytes(&path)?;
         let gold_path = src.join("GoldStandard").join(format!("{stem}.txt"));
-        let gold = if gold_path.exists() { Some(gold_text(&decode_html(&bytes(&gold_path)?).0)) } else { None };
+        let gold = if gold_path.exists() { Some(gold_text(&super::gold_file(&gold_path)?)) } else { None };
         let url = urls.get(&stem).cloned();
         let package = url.as_deref().map(host).unwrap_or_else(|| "unknown".to_string());
         out.push(Item { package, id: stem, page, gold, url });
