@@ -79,6 +79,16 @@ fn extract_prints_main_text_and_dump_matches_evaluate() {
 }
 
 #[test]
+fn extract_full_renders_words_as_a_browser_does() {
+    // Issue 21: every inline tag boundary used to insert a space ("( PDF )", "bold word").
+    let dir = tmp("inline-words");
+    let page = dir.join("page.html");
+    std::fs::write(&page, "<p>Download (<a href=x>PDF</a>), <b>bold</b>word, <i>it</i>alic.</p>").unwrap();
+    let text = cetune(&["extract", "--extractor", "full", page.to_str().unwrap()]).ok();
+    assert_eq!(text.trim(), "Download (PDF), boldword, italic.");
+}
+
+#[test]
 fn a_page_declaring_utf8_with_a_stray_byte_extracts_without_mojibake() {
     // Issue 21: one windows-1252 apostrophe (0x92) made the whole page windows-1252.
     let dir = tmp("stray-byte");
