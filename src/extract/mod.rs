@@ -6,6 +6,7 @@
 //! Imports from the crate: `document`, `params` and `error`.
 
 pub mod baisa_diff;
+pub mod blocks;
 pub mod boilerpipe;
 pub mod bte;
 pub mod ccb;
@@ -15,6 +16,7 @@ pub mod crunch;
 pub mod density;
 pub mod dsc;
 pub mod full;
+pub mod full_hidden;
 pub mod justext;
 pub mod lqf;
 pub mod readability;
@@ -87,6 +89,8 @@ pub const FAMILIES: &[Family] = &[
     family!("dsc", dsc::Dsc::build),
     family!("cetr", cetr::Cetr::build),
     family!("baisa_diff", baisa_diff::BaisaDiff::build),
+    family!("full_hidden", full_hidden::FullHidden::build),
+    family!("blocks", blocks::Blocks::build),
 ];
 
 /// The combination table: combinations of families described in `params/` (`members:`),
