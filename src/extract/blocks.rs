@@ -19,7 +19,8 @@
 //! - `t`: keep a block whose probability is at least `t` (0.5);
 //! - `smooth`: share of a block's score taken from the mean of its two neighbours (0);
 //! - `w_bias` and `w_<feature>`: the scorer's weights, one per feature of
-//!   `segments::FEATURES` (the README's feature table).
+//!   `segments::FEATURES` (the README's feature table);
+//! - `group_<group>`: the feature group is on (true); off, its weights count as 0.
 //!
 //! ## Interpretation
 //! No published default: the defaults are a hand-set prior (long, sentence-like text in
@@ -27,7 +28,7 @@
 //! class names and repeated tag paths against it) from which the search starts.
 
 use super::Extractor;
-use crate::document::segments::{FEATURES, HiddenText, N_FEATURES};
+use crate::document::segments::{FEATURES, HiddenText, N_FEATURES, groups};
 use crate::document::{Document, Selection, View};
 use crate::error::Result;
 use crate::params::SettingReader;
@@ -47,6 +48,11 @@ impl Blocks {
         let mut weights = [0.0; N_FEATURES];
         for (w, (name, _)) in weights.iter_mut().zip(FEATURES) {
             *w = r.float(&format!("w_{name}"))?;
+        }
+        for g in groups() {
+            if !r.bool(&format!("group_{g}"))? {
+                FEATURES.iter().zip(weights.iter_mut()).filter(|((_, fg), _)| *fg == g).for_each(|(_, w)| *w = 0.0);
+            }
         }
         Ok(Box::new(Blocks {
             hidden_text: r.choice("hidden_text")?,
@@ -133,6 +139,10 @@ mod tests {
         assert_eq!(run("blocks", &["t=0.95", "w_bias=-8"], PAGE), "");
         // A weight that outweighs the rest keeps the navigation.
         assert!(run("blocks", &["w_in_nav=8", "w_link_ratio=8"], PAGE).contains("Home"));
+        // A group switched off counts for nothing.
+        let off: Vec<String> = crate::document::segments::groups().iter().map(|g| format!("group_{g}=false")).collect();
+        let off: Vec<&str> = off.iter().map(String::as_str).collect();
+        assert_eq!(run("blocks", &[&off[..], &["w_bias=1"]].concat(), PAGE), run("full_hidden", &[], PAGE));
     }
 
     #[test]

@@ -133,7 +133,29 @@ pub fn space(name: &str) -> Result<ParamSpace> {
 /// Reads a parameter file (a description, or a settings file such as a run's `best.yaml` whose
 /// space is its family's built-in one).
 pub fn load_file(path: &Path) -> Result<ParamsFile> {
-    params::load_file(path, &space)
+    let f = params::load_file(path, &space)?;
+    // A parameter the family does not read (an unknown feature group, a misspelt name) is
+    // found when the extractor is built: say where the file declares it.
+    match build(&f.setting) {
+        Err(e) if e.path.is_none() => Err(locate(e, path)),
+        _ => Ok(f),
+    }
+}
+
+/// `e` with the file and line where the parameter it names (`parameter 'x'`) is declared.
+fn locate(e: Error, path: &Path) -> Error {
+    let Some(name) = e.message.split("parameter '").nth(1).and_then(|r| r.split('\'').next()) else {
+        return e.with_path(path);
+    };
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let line = text.lines().position(|l| {
+        let l = l.trim_start().trim_start_matches("- ").trim_start();
+        l == format!("name: {name}") || l.starts_with(&format!("{name}:"))
+    });
+    match line {
+        Some(i) => e.with_path(path).with_line(i + 1, None),
+        None => e.with_path(path),
+    }
 }
 
 /// Parses the text of a parameter file; `path` names it in errors.
