@@ -137,7 +137,7 @@ pub fn load_file(path: &Path) -> Result<ParamsFile> {
     // A parameter the family does not read (an unknown feature group, a misspelt name) is
     // found when the extractor is built: say where the file declares it.
     match build(&f.setting) {
-        Err(e) if e.path.is_none() => Err(locate(e, path)),
+        Err(e) if e.path.is_none() && e.message.ends_with("but the extractor does not use it") => Err(locate(e, path)),
         _ => Ok(f),
     }
 }
