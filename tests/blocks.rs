@@ -15,7 +15,7 @@ fn table_set(name: &str, pages: usize, offset: usize) -> PathBuf {
         let (mut html, mut gold) = (String::new(), Vec::new());
         for i in 0..8 {
             let text = format!("The {} near the {} opened after the {} was repaired {i}.", w(i), w(i + 1), w(i + 2));
-            if (i * 5 + k + offset) % 3 == 0 {
+            if (i * 5 + k + offset).is_multiple_of(3) {
                 html.push_str(&format!("<table><tr><td>{text}</td></tr></table>"));
                 gold.push(text);
             } else {
