@@ -90,7 +90,8 @@ fn every_family_beats_the_full_floor_on_l3s_and_wcxb() {
     for (format, name) in [("l3s", "l3s-gn1"), ("wcxb", "wcxb-dev")] {
         let set = imported(format, name);
         let floor = scores(&set, "full", &[]).1;
-        for ex in cetune::extract::names().into_iter().filter(|n| *n != "full") {
+        // `full_hidden` is full's text plus hidden text: the block view's ceiling, not a filter.
+        for ex in cetune::extract::names().into_iter().filter(|n| !["full", "full_hidden"].contains(n)) {
             let f = scores(&set, ex, &[]).1;
             eprintln!("{name}: {ex} {f:.3} (full {floor:.3})");
             let modern: &[&str] = match (ex, name) {

@@ -4,6 +4,7 @@
 mod util;
 
 mod annotate;
+mod blocks;
 mod cli;
 mod collect;
 mod combine;

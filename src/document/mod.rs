@@ -10,8 +10,12 @@
 //! - [`WordMap`] (`words.rs`): the canonical words of every DOM text unit, so that a selection
 //!   of either view becomes a keep-mask over one word sequence ([`Document::mask`]).
 //!
+//! - [`segments::Segments`] (`segments.rs`): the block view, text blocks with hidden text kept
+//!   and flagged (`noscript`, `hidden`, `display:none`, streaming placeholders), each with the
+//!   feature vector the `blocks` family scores.
+//!
 //! Scripts, styles, comments, `noscript`, templates, `title` and hidden elements never count as
-//! text in either view: one list, in `hidden.rs`. Every page is first kept within its budgets
+//! text in the source and DOM views: one list, in `hidden.rs`. Every page is first kept within its budgets
 //! ([`Limits`], `budget.rs`): attributes per tag, tags per page, parse time. Imports from the
 //! crate: `error` and `limits` (nothing here knows about gold sets or scores).
 
@@ -24,6 +28,7 @@ pub mod page_features;
 pub mod parse;
 pub mod readability;
 pub mod scan;
+pub mod segments;
 pub mod stoplists;
 pub mod tags;
 pub mod words;
@@ -137,6 +142,8 @@ pub enum View {
     Source,
     /// Text nodes of the DOM.
     Dom,
+    /// The blocks of the block view ([`segments::Segments`]), hidden text included.
+    Blocks,
 }
 
 /// What an extractor keeps: unit indices of one view, in increasing order.
@@ -178,6 +185,8 @@ pub struct Document {
     pub blocks: Blocks,
     /// The page's features (`page_features.rs`), computed once at parse time.
     pub features: std::sync::Arc<page_features::PageFeatures>,
+    /// The block view: text blocks, hidden ones flagged, with their features (`segments.rs`).
+    pub segments: std::sync::Arc<segments::Segments>,
     /// Which rule decoded the page's bytes (`goldset::decode::Decoding::name`; "" when the
     /// page came as text), for `goldset stats` and the dump's `languages.csv`.
     pub decoding: &'static str,
@@ -201,7 +210,8 @@ impl Document {
         let deadline = std::time::Instant::now().checked_add(limits.max_parse);
         let (html, mut notes) = budget::apply(html, limits);
         let source = scan::scan(&html);
-        let (mut dom, cut) = parse::parse_within(&html, deadline);
+        let (mut dom, segments, cut) = parse::parse_full(&html, deadline);
+        let segments = std::sync::Arc::new(segments);
         if let Some(at) = cut {
             notes.push(format!(
                 "parsing took longer than {:.1} s (the parse-time budget): the DOM view holds only the first {at} bytes",
@@ -216,7 +226,7 @@ impl Document {
         let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let blocks = Blocks::of(&dom);
         let features = std::sync::Arc::new(page_features::compute(&dom, source.words.len(), &html));
-        (Document { source, dom, lang, words, stoplist, readability, id, blocks, features, decoding: "" }, notes)
+        (Document { source, dom, lang, words, stoplist, readability, id, blocks, features, segments, decoding: "" }, notes)
     }
 
     /// The hashes of a page's blocks ([`Blocks`]) alone, within the budgets of `limits`: what a
@@ -256,6 +266,14 @@ impl Document {
             View::Dom => {
                 for &u in &sel.units {
                     self.words.words_of(u as usize).iter().for_each(|&w| mask[w as usize] = true);
+                }
+            }
+            // Hidden blocks hold no canonical word: a mask cannot keep them.
+            View::Blocks => {
+                for &b in &sel.units {
+                    for &u in self.segments.dom_units(b as usize) {
+                        self.words.words_of(u as usize).iter().for_each(|&w| mask[w as usize] = true);
+                    }
                 }
             }
         }
@@ -366,6 +384,7 @@ impl Document {
                 id: 0,
                 blocks,
                 features: self.features.clone(),
+                segments: self.segments.clone(),
                 decoding: self.decoding,
             },
             back,
@@ -385,6 +404,7 @@ impl Document {
         match view {
             View::Source => &self.source.words,
             View::Dom => &self.dom.texts,
+            View::Blocks => &self.segments.texts,
         }
     }
 

@@ -335,6 +335,55 @@ const CHUNK: usize = 1 << 16;
 /// Parses a page into the flattened DOM, handing the parser no more of the page once
 /// `deadline` has passed; then also returns how many bytes (of the depth-limited page) it read.
 pub fn parse_within(html: &str, deadline: Option<std::time::Instant>) -> (Dom, Option<usize>) {
+    let (doc, cut) = tree_within(html, deadline);
+    (flatten(&doc), cut)
+}
+
+/// [`parse_within`] plus the block view ([`super::segments`]) of the same tree: hidden text
+/// included and flagged, `<noscript>` parsed as with scripts off.
+pub fn parse_full(html: &str, deadline: Option<std::time::Instant>) -> (Dom, super::segments::Segments, Option<usize>) {
+    let (doc, cut) = tree_within(html, deadline);
+    let mut b = super::segments::Builder::default();
+    walk_all(doc.tree.root(), &mut b, 0);
+    (flatten(&doc), b.finish(), cut)
+}
+
+/// How deep `<noscript>` fragments are parsed inside each other.
+const MAX_NOSCRIPT_NESTING: u32 = 2;
+
+/// Every element and text node of a tree (hidden ones too) as events for the block builder;
+/// the raw text of a `<noscript>` (scripts on, the tree builder leaves it text) is parsed as an
+/// HTML fragment and walked in its place.
+fn walk_all(root: ego_tree::NodeRef<'_, HNode>, b: &mut super::segments::Builder, nesting: u32) {
+    for edge in root.traverse() {
+        match edge {
+            ego_tree::iter::Edge::Open(n) => match n.value() {
+                HNode::Element(el) => b.open(el.name(), &|a| el.attr(a)),
+                HNode::Text(t) => {
+                    let in_noscript = n
+                        .parent()
+                        .and_then(|p| p.value().as_element().map(|e| e.name().eq_ignore_ascii_case("noscript")))
+                        .unwrap_or(false);
+                    if in_noscript && t.contains('<') && nesting < MAX_NOSCRIPT_NESTING {
+                        let frag = Html::parse_fragment(t);
+                        walk_all(frag.tree.root(), b, nesting + 1);
+                    } else {
+                        b.text(t);
+                    }
+                }
+                _ => {}
+            },
+            ego_tree::iter::Edge::Close(n) => {
+                if n.value().is_element() {
+                    b.close();
+                }
+            }
+        }
+    }
+}
+
+/// The html5ever tree of a page, fed in chunks until `deadline`; with the bytes read when cut.
+fn tree_within(html: &str, deadline: Option<std::time::Instant>) -> (Html, Option<usize>) {
     use html5ever::tendril::TendrilSink;
     let html = limit_depth(html);
     let mut parser =
@@ -352,8 +401,7 @@ pub fn parse_within(html: &str, deadline: Option<std::time::Instant>) -> (Dom, O
         parser.process(html[from..to].into());
         from = to;
     }
-    let doc = parser.finish();
-    (flatten(&doc), cut)
+    (parser.finish(), cut)
 }
 
 /// The flattened DOM of a parsed page.

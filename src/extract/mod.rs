@@ -6,6 +6,7 @@
 //! Imports from the crate: `document`, `params` and `error`.
 
 pub mod baisa_diff;
+pub mod blocks;
 pub mod boilerpipe;
 pub mod bte;
 pub mod ccb;
@@ -16,6 +17,7 @@ pub mod crunch;
 pub mod density;
 pub mod dsc;
 pub mod full;
+pub mod full_hidden;
 pub mod justext;
 pub mod lqf;
 pub mod readability;
@@ -96,6 +98,8 @@ pub const FAMILIES: &[Family] = &[
     family!("sections", sections::Sections::build),
     family!("structured", structured::Structured::build),
     family!("code", code::Code::build),
+    family!("full_hidden", full_hidden::FullHidden::build),
+    family!("blocks", blocks::Blocks::build),
 ];
 
 /// The combination table: combinations of families described in `params/` (`members:`),
@@ -143,7 +147,29 @@ pub fn space(name: &str) -> Result<ParamSpace> {
 /// Reads a parameter file (a description, or a settings file such as a run's `best.yaml` whose
 /// space is its family's built-in one).
 pub fn load_file(path: &Path) -> Result<ParamsFile> {
-    params::load_file(path, &space)
+    let f = params::load_file(path, &space)?;
+    // A parameter the family does not read (an unknown feature group, a misspelt name) is
+    // found when the extractor is built: say where the file declares it.
+    match build(&f.setting) {
+        Err(e) if e.path.is_none() && e.message.ends_with("but the extractor does not use it") => Err(locate(e, path)),
+        _ => Ok(f),
+    }
+}
+
+/// `e` with the file and line where the parameter it names (`parameter 'x'`) is declared.
+fn locate(e: Error, path: &Path) -> Error {
+    let Some(name) = e.message.split("parameter '").nth(1).and_then(|r| r.split('\'').next()) else {
+        return e.with_path(path);
+    };
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let line = text.lines().position(|l| {
+        let l = l.trim_start().trim_start_matches("- ").trim_start();
+        l == format!("name: {name}") || l.starts_with(&format!("{name}:"))
+    });
+    match line {
+        Some(i) => e.with_path(path).with_line(i + 1, None),
+        None => e.with_path(path),
+    }
 }
 
 /// Parses the text of a parameter file; `path` names it in errors.

@@ -105,6 +105,8 @@ pub struct Entry {
     pub rule: TokenRule,
     /// The gold's shingles, built the first time `shingle4` scores this entry.
     pub shingles: std::sync::OnceLock<Shingles>,
+    /// Token rows of the block view's blocks, built the first time a block selection is scored.
+    pub blocks: std::sync::OnceLock<UnitRows>,
 }
 
 /// A gold text's `shingle4` tokens interned and its shingles counted, so scoring an extract
@@ -161,6 +163,10 @@ impl Entry {
         match view {
             View::Source => &self.source,
             View::Dom => &self.dom,
+            View::Blocks => self.blocks.get_or_init(|| match &self.doc {
+                Some(d) => UnitRows::build(&d.segments.texts, &self.gold, self.rule),
+                None => UnitRows::default(),
+            }),
         }
     }
 }
@@ -194,6 +200,7 @@ fn prepare_quietly(gd: &GoldDoc, rule: TokenRule, limits: &crate::limits::Limits
         gold_text: gd.gold.clone(),
         rule,
         shingles: std::sync::OnceLock::new(),
+        blocks: std::sync::OnceLock::new(),
     };
     let (page, decoding) = match gd.read_page(limits) {
         Ok((p, how)) => (p, how.name()),

@@ -73,6 +73,7 @@ fn shingle_score(e: &Entry, doc: &crate::document::Document, sel: &Selection, sc
     let units = match sel.view {
         View::Source => &doc.source.words,
         View::Dom => &doc.dom.texts,
+        View::Blocks => &doc.segments.texts,
     };
     scratch.ids.clear();
     for &u in &sel.units {

@@ -1,0 +1,770 @@
+//! The block view (`View::Blocks`): the page cut into text blocks, hidden text included and
+//! flagged, each with a fixed feature vector computed once at parse time (the `blocks` family
+//! scores them; `full_hidden` keeps them all).
+//!
+//! A block is a contiguous run of text under one block boundary: every element that is not
+//! inline (see [`INLINE`]) starts and ends blocks, so the text of a `div` before and after a
+//! child `p` gives two blocks and the blocks follow the order of the text. Inline elements join
+//! their text with no added separator (the gold issue's rendering rule); `<br>` is a space.
+//! Whitespace is collapsed.
+//!
+//! What a browser hides is kept, flagged with how it is hidden ([`hide`]): the content of
+//! `<noscript>` (parsed as a browser with scripts off renders it: when the tree builder left it
+//! raw text, `parse.rs` parses that text as an HTML fragment), subtrees with a `hidden`
+//! attribute or `display:none` / `visibility:hidden`, and streaming placeholders (a hidden
+//! element whose id is `S:<n>` or `B:<n>`, where React's streaming renderer parks content until
+//! a script moves it). An element that starts a new kind of hiding is a block boundary, so a
+//! hidden inline run is its own block. The DOM view ([`super::Dom`]) is not touched: its text
+//! units never include hidden text, and each visible block records which DOM text units it
+//! holds, so a selection of blocks becomes a keep-mask over the canonical words
+//! ([`super::Document::mask`]); hidden blocks map to no canonical word.
+//!
+//! The events come from the one tree walk in `parse.rs` (the only user of `scraper`); this file
+//! imports nothing but `super`.
+
+use super::hidden::never_text;
+use super::{Units, sep};
+
+/// How a block is hidden: a bit set.
+pub mod hide {
+    /// Inside `<noscript>`.
+    pub const NOSCRIPT: u8 = 1;
+    /// Inside a `hidden`-attribute, `display:none` or `visibility:hidden` subtree.
+    pub const HIDDEN: u8 = 2;
+    /// Inside a streaming placeholder (`<div hidden id="S:0">`).
+    pub const STREAMING: u8 = 4;
+}
+
+/// Elements whose text joins the surrounding block.
+pub const INLINE: &[&str] = &[
+    "a", "abbr", "acronym", "b", "bdi", "bdo", "big", "br", "cite", "code", "data", "del", "dfn", "em", "font", "i",
+    "img", "ins", "kbd", "label", "mark", "nobr", "q", "s", "samp", "small", "span", "strike", "strong", "sub", "sup",
+    "time", "tt", "u", "var", "wbr", "button", "abbr", "output", "meter", "progress", "picture", "source",
+];
+
+/// Elements skipped with their whole subtree (no page text; `select` would fuse its options).
+const SKIPPED: &[&str] = &[
+    "head", "script", "style", "template", "title", "iframe", "svg", "math", "select", "textarea", "object", "embed",
+    "canvas", "applet", "frameset",
+];
+
+/// Semantic ancestors, one feature each.
+const SEMANTIC: &[&str] = &["nav", "header", "footer", "aside", "form", "article", "main", "a", "ul", "table"];
+
+/// class/id/role tokens that mark boilerplate (after folding plurals and aliases).
+const NEG_TOKENS: &[&str] = &[
+    "nav",
+    "menu",
+    "footer",
+    "header",
+    "sidebar",
+    "comment",
+    "related",
+    "share",
+    "social",
+    "breadcrumb",
+    "ad",
+    "promo",
+    "banner",
+    "cookie",
+    "widget",
+    "newsletter",
+    "subscribe",
+    "login",
+    "search",
+    "tag",
+    "meta",
+    "pagination",
+];
+
+/// class/id/role/itemprop tokens that mark content.
+const POS_TOKENS: &[&str] = &[
+    "content",
+    "article",
+    "post",
+    "main",
+    "body",
+    "entry",
+    "text",
+    "story",
+    "description",
+    "blog",
+    "message",
+    "answer",
+    "question",
+    "thread",
+    "doc",
+    "prose",
+    "markdown",
+    "articlebody",
+];
+
+/// The features of a block, in order: the names the `blocks` family's weights are read by
+/// (`w_<name>`), with their group. Every value is scaled to about [0, 1].
+pub const FEATURES: &[(&str, &str)] = &[
+    ("log_words", "size"),
+    ("word_length", "size"),
+    ("link_ratio", "text"),
+    ("punct_ratio", "text"),
+    ("digit_ratio", "text"),
+    ("cap_ratio", "text"),
+    ("ends_sentence", "text"),
+    ("depth", "dom"),
+    ("tag_p", "dom"),
+    ("tag_li", "dom"),
+    ("tag_h", "dom"),
+    ("tag_td", "dom"),
+    ("tag_div", "dom"),
+    ("tag_other", "dom"),
+    ("position", "position"),
+    ("in_nav", "semantic"),
+    ("in_header", "semantic"),
+    ("in_footer", "semantic"),
+    ("in_aside", "semantic"),
+    ("in_form", "semantic"),
+    ("in_article", "semantic"),
+    ("in_main", "semantic"),
+    ("in_a", "semantic"),
+    ("in_list", "semantic"),
+    ("in_table", "semantic"),
+    ("parent_share", "ancestors"),
+    ("parent_links", "ancestors"),
+    ("grand_share", "ancestors"),
+    ("grand_links", "ancestors"),
+    ("great_share", "ancestors"),
+    ("great_links", "ancestors"),
+    ("path_repeat", "repetition"),
+    ("sibling_repeat", "repetition"),
+    ("neg_near", "tokens"),
+    ("neg_any", "tokens"),
+    ("pos_near", "tokens"),
+    ("pos_any", "tokens"),
+    ("noscript", "hidden"),
+    ("hidden", "hidden"),
+    ("streaming", "hidden"),
+    ("in_pre", "code"),
+    ("code_share", "code"),
+    ("prev_words", "neighbours"),
+    ("next_words", "neighbours"),
+    ("prev_links", "neighbours"),
+    ("next_links", "neighbours"),
+    ("page_links", "page"),
+    ("page_words", "page"),
+    ("page_code", "page"),
+    ("page_jsonld", "page"),
+    ("page_hidden", "page"),
+];
+
+/// Number of features per block.
+pub const N_FEATURES: usize = FEATURES.len();
+
+/// The feature groups, in order.
+pub fn groups() -> Vec<&'static str> {
+    let mut g: Vec<&str> = Vec::new();
+    for (_, group) in FEATURES {
+        if !g.contains(group) {
+            g.push(group);
+        }
+    }
+    g
+}
+
+/// The blocks of a page and their features.
+#[derive(Debug, Clone, Default)]
+pub struct Segments {
+    /// One unit per block: its whitespace-collapsed text.
+    pub texts: Units,
+    /// How each block is hidden ([`hide`] bits; 0: visible).
+    pub hidden: Vec<u8>,
+    /// Words (whitespace-separated) per block.
+    pub words: Vec<u32>,
+    /// The features, `N_FEATURES` per block.
+    pub features: Vec<f32>,
+    /// For each block, the DOM text units it holds (`dom_units[dom_starts[b]..dom_starts[b+1]]`).
+    dom_units: Vec<u32>,
+    dom_starts: Vec<u32>,
+}
+
+impl Segments {
+    /// Number of blocks.
+    pub fn len(&self) -> usize {
+        self.hidden.len()
+    }
+    /// True without blocks.
+    pub fn is_empty(&self) -> bool {
+        self.hidden.is_empty()
+    }
+    /// The features of block `b`.
+    pub fn row(&self, b: usize) -> &[f32] {
+        &self.features[b * N_FEATURES..(b + 1) * N_FEATURES]
+    }
+    /// The DOM text units block `b` holds (none for a hidden block).
+    pub fn dom_units(&self, b: usize) -> &[u32] {
+        match (self.dom_starts.get(b), self.dom_starts.get(b + 1)) {
+            (Some(&a), Some(&e)) => &self.dom_units[a as usize..e as usize],
+            _ => &[],
+        }
+    }
+}
+
+/// Which hidden blocks an extractor of the block view lets in (the `hidden_text` gene).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HiddenText {
+    /// Visible blocks only (what the DOM view holds).
+    None,
+    /// Visible blocks and `<noscript>` content.
+    Noscript,
+    /// Visible blocks and streaming placeholders.
+    Streaming,
+    /// Every block.
+    All,
+}
+
+impl HiddenText {
+    /// True when a block hidden as `bits` ([`hide`]) is let in.
+    pub fn admits(self, bits: u8) -> bool {
+        let allowed = match self {
+            HiddenText::None => 0,
+            HiddenText::Noscript => hide::NOSCRIPT,
+            HiddenText::Streaming => hide::STREAMING,
+            HiddenText::All => hide::NOSCRIPT | hide::HIDDEN | hide::STREAMING,
+        };
+        bits & !allowed == 0
+    }
+}
+
+impl std::str::FromStr for HiddenText {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<HiddenText, String> {
+        match s {
+            "none" => Ok(HiddenText::None),
+            "noscript" => Ok(HiddenText::Noscript),
+            "streaming" => Ok(HiddenText::Streaming),
+            "all" => Ok(HiddenText::All),
+            _ => Err("none, noscript, streaming or all".into()),
+        }
+    }
+}
+
+/// One boundary element seen by the builder.
+#[derive(Debug, Clone, Default)]
+struct Elem {
+    parent: u32,
+    tag: &'static str,
+    sig: u64,
+    path: u64,
+    depth: u32,
+    words: u32,
+    link_words: u32,
+}
+
+/// An open element of the walk.
+#[derive(Debug, Clone, Copy)]
+struct Open {
+    boundary: bool,
+    skip: bool,
+    never: bool,
+    link: bool,
+    code: bool,
+    pre: bool,
+    hidden: u8,
+    flags: u32,
+    neg_near: bool,
+    pos_near: bool,
+}
+
+/// A block under construction or done.
+#[derive(Debug, Clone, Default)]
+struct Raw {
+    text: String,
+    link_chars: usize,
+    code_chars: usize,
+    elem: u32,
+    hidden: u8,
+    pre: bool,
+    flags: u32,
+    neg: (bool, bool),
+    pos: (bool, bool),
+    dom: Vec<u32>,
+}
+
+/// Builds the blocks from the events of a tree walk (`parse.rs`): [`Builder::open`],
+/// [`Builder::text`], [`Builder::close`], then [`Builder::finish`].
+#[derive(Debug, Default)]
+pub struct Builder {
+    elems: Vec<Elem>,
+    open: Vec<Open>,
+    boundary: Vec<u32>,
+    cur: Raw,
+    done: Vec<Raw>,
+    dom_unit: u32,
+    jsonld: bool,
+    buf: String,
+}
+
+/// Splits class/id/role values into lower-case tokens (camelCase and non-alphanumerics), plurals
+/// folded and a few aliases mapped.
+fn tokens_of(value: &str, mut f: impl FnMut(&str)) {
+    let mut word = String::new();
+    let mut prev_lower = false;
+    let mut emit = |w: &mut String| {
+        if !w.is_empty() {
+            let mut t = w.to_ascii_lowercase();
+            if t.len() > 3 && t.ends_with('s') {
+                t.pop();
+            }
+            let t = match t.as_str() {
+                "navigation" | "navbar" => "nav",
+                "ads" | "advert" | "advertisement" | "sponsor" => "ad",
+                "complementary" => "sidebar",
+                "contentinfo" => "footer",
+                other => other,
+            };
+            f(t);
+            w.clear();
+        }
+    };
+    for c in value.chars() {
+        if c.is_alphanumeric() {
+            if c.is_uppercase() && prev_lower {
+                emit(&mut word);
+            }
+            prev_lower = c.is_lowercase();
+            word.push(c);
+        } else {
+            emit(&mut word);
+            prev_lower = false;
+        }
+    }
+    emit(&mut word);
+}
+
+fn hash(h: u64, s: &str) -> u64 {
+    let mut h = h ^ 0xcbf2_9ce4_8422_2325;
+    for b in s.bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+    }
+    h
+}
+
+impl Builder {
+    /// An element opens, with its attributes: what it hides, skips, links or marks as code, its
+    /// semantic and token flags, and (for a block boundary) a new element of the block tree.
+    // Long because every flag an element passes to its subtree is decided here, once.
+    pub fn open<'a>(&mut self, name: &str, attr: &dyn Fn(&str) -> Option<&'a str>) {
+        let lower = name.to_ascii_lowercase();
+        let parent = self.open.last().copied();
+        let skip_parent = parent.is_some_and(|p| p.skip);
+        if lower == "script" && attr("type").is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json")) {
+            self.jsonld = true;
+        }
+        let never = parent.is_some_and(|p| p.never) || never_text(&lower, |a| attr(a));
+        let mut hidden = parent.map_or(0, |p| p.hidden);
+        if lower == "noscript" {
+            hidden |= hide::NOSCRIPT;
+        } else if lower != "input" && super::hidden::hidden_by_attributes(&lower, |a| attr(a)) {
+            let id = attr("id").unwrap_or("");
+            let streaming = attr("hidden").is_some()
+                && (id.starts_with("S:") || id.starts_with("B:"))
+                && id[2..].chars().all(|c| c.is_ascii_alphanumeric());
+            hidden |= if streaming { hide::STREAMING } else { hide::HIDDEN };
+        }
+        let skip = skip_parent
+            || SKIPPED.contains(&lower.as_str())
+            || (lower == "input" && attr("type").is_some_and(|t| t.trim().eq_ignore_ascii_case("hidden")));
+        let new_hiding = hidden != parent.map_or(0, |p| p.hidden);
+        let boundary = !skip && (!INLINE.contains(&lower.as_str()) || new_hiding);
+        let mut o = Open {
+            boundary,
+            skip,
+            never,
+            link: parent.is_some_and(|p| p.link) || (lower == "a" && attr("href").is_some()),
+            code: parent.is_some_and(|p| p.code) || matches!(lower.as_str(), "code" | "kbd" | "samp" | "tt"),
+            pre: parent.is_some_and(|p| p.pre) || lower == "pre",
+            hidden,
+            flags: parent.map_or(0, |p| p.flags),
+            neg_near: false,
+            pos_near: false,
+        };
+        if let Some(i) = SEMANTIC.iter().position(|s| *s == lower) {
+            o.flags |= 1 << i;
+        }
+        let (mut neg, mut pos) = (false, false);
+        for a in ["class", "id", "role", "itemprop"] {
+            if let Some(v) = attr(a) {
+                tokens_of(v, |t| {
+                    neg |= NEG_TOKENS.contains(&t);
+                    pos |= POS_TOKENS.contains(&t);
+                });
+            }
+        }
+        if lower == "br" {
+            self.cur.text.push(' ');
+        }
+        if boundary {
+            self.flush();
+            let parent_elem = self.boundary.last().copied().unwrap_or(u32::MAX);
+            let (pdepth, ppath) = match self.elems.get(parent_elem as usize) {
+                Some(p) => (p.depth + 1, p.path),
+                None => (0, 0),
+            };
+            let class = attr("class").unwrap_or("").split_whitespace().next().unwrap_or("");
+            let sig = hash(hash(0, &lower), class);
+            let tag = SEMANTIC_TAGS.iter().find(|t| **t == lower).copied().unwrap_or("");
+            self.elems.push(Elem {
+                parent: parent_elem,
+                tag,
+                sig,
+                path: (ppath.rotate_left(5) ^ sig).wrapping_mul(0x100_0000_01b3),
+                depth: pdepth,
+                ..Elem::default()
+            });
+            self.boundary.push((self.elems.len() - 1) as u32);
+            // The block element and its parent: "near"; tokens of any ancestor: the flags.
+            o.neg_near = neg;
+            o.pos_near = pos;
+        }
+        if neg {
+            o.flags |= 1 << NEG_ANY;
+        }
+        if pos {
+            o.flags |= 1 << POS_ANY;
+        }
+        if !boundary {
+            o.neg_near = parent.is_some_and(|p| p.neg_near);
+            o.pos_near = parent.is_some_and(|p| p.pos_near);
+        }
+        self.open.push(o);
+    }
+
+    /// A text node.
+    pub fn text(&mut self, text: &str) {
+        let Some(o) = self.open.last().copied() else { return };
+        let visible_unit = !o.never && text.split_whitespace().next().is_some();
+        if o.skip {
+            // Still a DOM text unit when the DOM view renders it (svg, math, select, ...).
+            self.dom_unit += u32::from(visible_unit);
+            return;
+        }
+        if self.cur.text.trim().is_empty() && self.cur.dom.is_empty() {
+            self.cur.elem = self.boundary.last().copied().unwrap_or(u32::MAX);
+            self.cur.hidden = o.hidden;
+            self.cur.pre = o.pre;
+            self.cur.flags = o.flags;
+            let near_parent = self.open.iter().rev().filter(|p| p.boundary).nth(1);
+            self.cur.neg = (o.neg_near || near_parent.is_some_and(|p| p.neg_near), o.flags & (1 << NEG_ANY) != 0);
+            self.cur.pos = (o.pos_near || near_parent.is_some_and(|p| p.pos_near), o.flags & (1 << POS_ANY) != 0);
+        }
+        let chars = text.chars().filter(|c| !c.is_whitespace()).count();
+        if o.link {
+            self.cur.link_chars += chars;
+        }
+        if o.code || o.pre {
+            self.cur.code_chars += chars;
+        }
+        self.cur.text.push_str(text);
+        if visible_unit {
+            self.cur.dom.push(self.dom_unit);
+            self.dom_unit += 1;
+        }
+    }
+
+    /// The innermost open element closes.
+    pub fn close(&mut self) {
+        if let Some(o) = self.open.pop()
+            && o.boundary
+        {
+            self.flush();
+            self.boundary.pop();
+        }
+    }
+
+    fn flush(&mut self) {
+        let mut raw = std::mem::take(&mut self.cur);
+        self.buf.clear();
+        for w in raw.text.split_whitespace() {
+            if !self.buf.is_empty() {
+                self.buf.push(' ');
+            }
+            self.buf.push_str(w);
+        }
+        if self.buf.is_empty() {
+            return; // whitespace only (it holds no DOM text unit)
+        }
+        raw.text = std::mem::take(&mut self.buf);
+        self.done.push(raw);
+    }
+
+    /// The blocks and their features.
+    pub fn finish(mut self) -> Segments {
+        while !self.open.is_empty() {
+            self.close();
+        }
+        self.flush();
+        features(self.elems, self.done, self.jsonld)
+    }
+}
+
+/// Semantic tag names kept on boundary elements (static strings).
+const SEMANTIC_TAGS: &[&str] = &[
+    "nav",
+    "header",
+    "footer",
+    "aside",
+    "form",
+    "article",
+    "main",
+    "ul",
+    "ol",
+    "table",
+    "p",
+    "li",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "td",
+    "th",
+    "pre",
+    "div",
+    "dd",
+    "dt",
+    "blockquote",
+    "section",
+    "body",
+];
+
+/// Bits of the token flags beside the semantic ancestors.
+const NEG_ANY: usize = 20;
+const POS_ANY: usize = 21;
+
+/// Stop-free text statistics of a block: (words, word chars, punctuation, digits, capitalised
+/// words, ends with sentence punctuation).
+fn text_stats(text: &str) -> (u32, usize, usize, usize, usize, bool) {
+    let (mut words, mut chars, mut punct, mut digits, mut caps) = (0u32, 0, 0, 0, 0);
+    for w in text.split_whitespace() {
+        words += 1;
+        caps += usize::from(w.chars().next().is_some_and(char::is_uppercase));
+        for c in w.chars() {
+            chars += 1;
+            punct += usize::from(c.is_ascii_punctuation());
+            digits += usize::from(c.is_ascii_digit());
+        }
+    }
+    let ends = text.trim_end().ends_with(['.', '!', '?', '。', '…']);
+    (words, chars, punct, digits, caps, ends)
+}
+
+fn ratio(a: f64, b: f64) -> f32 {
+    if b <= 0.0 { 0.0 } else { (a / b) as f32 }
+}
+
+fn log_scaled(x: f64, scale: f64) -> f32 {
+    ((1.0 + x).ln() / scale).min(1.5) as f32
+}
+
+/// The feature vectors of a page's blocks.
+// One pass per feature group over the blocks; split further it would only pass the same
+// dozen arrays around.
+fn features(mut elems: Vec<Elem>, raws: Vec<Raw>, jsonld: bool) -> Segments {
+    let n = raws.len();
+    let stats: Vec<_> = raws.iter().map(|r| text_stats(&r.text)).collect();
+    let link_words: Vec<u32> = raws
+        .iter()
+        .zip(&stats)
+        .map(|(r, s)| (f64::from(s.0) * ratio(r.link_chars as f64, s.1 as f64) as f64).round() as u32)
+        .collect();
+    for (r, (s, lw)) in raws.iter().zip(stats.iter().zip(&link_words)) {
+        let mut e = r.elem;
+        while let Some(el) = elems.get_mut(e as usize) {
+            el.words += s.0;
+            el.link_words += lw;
+            e = el.parent;
+        }
+    }
+    let total: f64 = stats.iter().map(|s| f64::from(s.0)).sum();
+    let total_links: f64 = link_words.iter().map(|&w| f64::from(w)).sum();
+    let code: f64 =
+        raws.iter().zip(&stats).map(|(r, s)| f64::from(s.0) * ratio(r.code_chars as f64, s.1 as f64) as f64).sum();
+    let hidden_words: f64 = raws.iter().zip(&stats).filter(|(r, _)| r.hidden != 0).map(|(_, s)| f64::from(s.0)).sum();
+    let mut path_count = std::collections::HashMap::new();
+    for r in &raws {
+        if let Some(e) = elems.get(r.elem as usize) {
+            *path_count.entry(e.path).or_insert(0u32) += 1;
+        }
+    }
+    let mut sib_count = std::collections::HashMap::new();
+    for e in &elems {
+        *sib_count.entry((e.parent, e.sig)).or_insert(0u32) += 1;
+    }
+    let mut seg = Segments { features: vec![0.0; n * N_FEATURES], ..Segments::default() };
+    seg.dom_starts.push(0);
+    let mut before = 0.0;
+    for (b, r) in raws.iter().enumerate() {
+        let s = stats[b];
+        let words = f64::from(s.0);
+        let f = &mut seg.features[b * N_FEATURES..(b + 1) * N_FEATURES];
+        let el = elems.get(r.elem as usize).cloned().unwrap_or_default();
+        let anc = |k: usize| -> (f32, f32) {
+            let mut e = r.elem;
+            for _ in 0..k {
+                e = elems.get(e as usize).map_or(u32::MAX, |x| x.parent);
+            }
+            elems.get(e as usize).map_or((1.0, ratio(total_links, total)), |x| {
+                (ratio(f64::from(x.words), total), ratio(f64::from(x.link_words), f64::from(x.words)))
+            })
+        };
+        let (p, g, gg) = (anc(1), anc(2), anc(3));
+        let tag = el.tag;
+        let v = [
+            log_scaled(words, 6.0),
+            (ratio(s.1 as f64, words) / 10.0).min(1.5),
+            ratio(r.link_chars as f64, s.1 as f64).min(1.0),
+            ratio(s.2 as f64, s.1 as f64),
+            ratio(s.3 as f64, s.1 as f64),
+            ratio(s.4 as f64, words),
+            f32::from(u8::from(s.5)),
+            (el.depth as f32 / 32.0).min(1.5),
+            f32::from(u8::from(tag == "p")),
+            f32::from(u8::from(tag == "li" || tag == "dd" || tag == "dt")),
+            f32::from(u8::from(tag.len() == 2 && tag.starts_with('h') && tag != "hr")),
+            f32::from(u8::from(tag == "td" || tag == "th")),
+            f32::from(u8::from(tag == "div")),
+            f32::from(u8::from(
+                !matches!(tag, "p" | "li" | "dd" | "dt" | "td" | "th" | "div") && !tag.starts_with('h'),
+            )),
+            ratio(before, total),
+        ];
+        f[..v.len()].copy_from_slice(&v);
+        let mut k = v.len();
+        for i in 0..SEMANTIC.len() {
+            f[k] = f32::from(u8::from(r.flags & (1 << i) != 0));
+            k += 1;
+        }
+        let path = elems.get(r.elem as usize).map_or(1, |e| path_count.get(&e.path).copied().unwrap_or(1));
+        let sibs = sib_count.get(&(el.parent, el.sig)).copied().unwrap_or(1);
+        let (pw, nw) = (
+            if b > 0 { log_scaled(f64::from(stats[b - 1].0), 6.0) } else { 0.0 },
+            stats.get(b + 1).map_or(0.0, |x| log_scaled(f64::from(x.0), 6.0)),
+        );
+        let link = |i: usize| ratio(raws[i].link_chars as f64, stats[i].1 as f64).min(1.0);
+        let rest = [
+            p.0,
+            p.1,
+            g.0,
+            g.1,
+            gg.0,
+            gg.1,
+            log_scaled(f64::from(path - 1), 5.0),
+            log_scaled(f64::from(sibs - 1), 4.0),
+            f32::from(u8::from(r.neg.0)),
+            f32::from(u8::from(r.neg.1)),
+            f32::from(u8::from(r.pos.0)),
+            f32::from(u8::from(r.pos.1)),
+            f32::from(u8::from(r.hidden & hide::NOSCRIPT != 0)),
+            f32::from(u8::from(r.hidden & hide::HIDDEN != 0)),
+            f32::from(u8::from(r.hidden & hide::STREAMING != 0)),
+            f32::from(u8::from(r.pre)),
+            ratio(r.code_chars as f64, s.1 as f64).min(1.0),
+            pw,
+            nw,
+            if b > 0 { link(b - 1) } else { 0.0 },
+            if b + 1 < n { link(b + 1) } else { 0.0 },
+            ratio(total_links, total),
+            log_scaled(total, 10.0),
+            ratio(code, total),
+            f32::from(u8::from(jsonld)),
+            ratio(hidden_words, total),
+        ];
+        f[k..k + rest.len()].copy_from_slice(&rest);
+        debug_assert_eq!(k + rest.len(), N_FEATURES);
+        before += words;
+        seg.texts.push(&r.text, sep::NEWLINE);
+        seg.hidden.push(r.hidden);
+        seg.words.push(s.0);
+        if r.hidden == 0 {
+            seg.dom_units.extend_from_slice(&r.dom);
+        }
+        seg.dom_starts.push(seg.dom_units.len() as u32);
+    }
+    elems.clear();
+    seg
+}
+
+/// Parses `html` standing alone for the tests (through `parse.rs`).
+#[cfg(test)]
+fn of(html: &str) -> Segments {
+    super::parse::parse_full(html, None).1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(s: &Segments) -> Vec<(&str, u8)> {
+        (0..s.len()).map(|b| (s.texts.get(b), s.hidden[b])).collect()
+    }
+
+    #[test]
+    fn blocks_follow_the_text_order_and_join_inline_text() {
+        let s = of("<body><div>before<p>in <b>p</b>ara</p>after<br>more</div><ul><li>one</li><li>two</li></ul></body>");
+        assert_eq!(texts(&s), [("before", 0), ("in para", 0), ("after more", 0), ("one", 0), ("two", 0)]);
+        // Every visible block maps to its DOM text units.
+        assert_eq!(s.dom_units(1), [1, 2, 3]);
+        assert_eq!(s.row(0).len(), N_FEATURES);
+    }
+
+    #[test]
+    fn hidden_text_is_kept_and_flagged_by_kind() {
+        let s = of("<body><p>shown</p><noscript><div>thread <b>text</b></div></noscript>\
+                    <div hidden id=\"S:0\"><p>streamed</p></div><div style=\"display: none\">tab</div>\
+                    <p>x <span hidden>inline</span> y</p><script>no()</script><select><option>o</option></select></body>");
+        assert_eq!(
+            texts(&s),
+            [
+                ("shown", 0),
+                ("thread text", hide::NOSCRIPT),
+                ("streamed", hide::STREAMING),
+                ("tab", hide::HIDDEN),
+                ("x", 0),
+                ("inline", hide::HIDDEN),
+                ("y", 0)
+            ]
+        );
+        assert!(s.dom_units(1).is_empty() && s.dom_units(2).is_empty());
+        assert_eq!(s.dom_units(4), [1]);
+        assert_eq!(s.dom_units(6), [2]);
+        let f = |b: usize, name: &str| s.row(b)[FEATURES.iter().position(|(n, _)| *n == name).unwrap()];
+        assert_eq!((f(1, "noscript"), f(2, "streaming"), f(3, "hidden"), f(0, "hidden")), (1.0, 1.0, 1.0, 0.0));
+    }
+
+    #[test]
+    fn structural_features_see_regions_and_repeats() {
+        let items: String = (0..5).map(|i| format!("<li class=item><a href=/{i}>link {i}</a></li>")).collect();
+        let s = of(&format!(
+            "<body><nav class=menu><ul>{items}</ul></nav><article><p>Some long text here. It has words.</p></article></body>"
+        ));
+        let f = |b: usize, name: &str| s.row(b)[FEATURES.iter().position(|(n, _)| *n == name).unwrap()];
+        assert_eq!((f(0, "in_nav"), f(0, "link_ratio"), f(0, "neg_any")), (1.0, 1.0, 1.0));
+        assert!(f(0, "path_repeat") > 0.0 && f(0, "sibling_repeat") > 0.0);
+        let last = s.len() - 1;
+        assert_eq!((f(last, "in_nav"), f(last, "in_article"), f(last, "ends_sentence")), (0.0, 1.0, 1.0));
+        assert!(f(last, "path_repeat").abs() < 1e-9);
+        assert!(f(last, "position") > 0.5);
+    }
+
+    #[test]
+    fn an_empty_page_has_no_blocks() {
+        assert!(of("").is_empty());
+        assert!(of("<body>  <script>x</script></body>").is_empty());
+    }
+
+    #[test]
+    fn tokens_split_camel_case_and_fold() {
+        let mut t = Vec::new();
+        tokens_of("mainNavigation side-bars ADS", |x| t.push(x.to_string()));
+        assert_eq!(t, ["main", "nav", "side", "bar", "ad"]);
+    }
+}
