@@ -273,7 +273,12 @@ impl Document {
         for p in &mut self.dom.paras {
             (p.words, p.stop_words) = (0, 0);
         }
-        self.stoplist = stoplists::count_paragraph_words(&mut self.dom, lang.as_deref());
+        // A page parsed without jusText's paragraphs (no reader needs them) has none to recount.
+        self.stoplist = if self.dom.paras.is_empty() {
+            stoplists::justext_list(lang.as_deref()).0
+        } else {
+            stoplists::count_paragraph_words(&mut self.dom, lang.as_deref())
+        };
         self.lang = lang;
     }
 
@@ -475,6 +480,10 @@ mod tests {
         assert_eq!((d.stoplist, d.dom.paras[0].words, d.dom.paras[0].stop_words), ("English", 6, 0));
         d.set_lang(Some("de".into()));
         assert_eq!((d.stoplist, d.dom.paras[0].words, d.dom.paras[0].stop_words), ("German", 6, 6));
+        // Without the paragraphs (a reader that does not need them), only the list's name.
+        let mut d = Document::parse_for("<p>und der die das ist nicht</p>", &Limits::default(), Needs::DOM).0;
+        d.set_lang(Some("de".into()));
+        assert_eq!((d.stoplist, d.dom.paras.len()), ("German", 0));
     }
 
     #[test]
