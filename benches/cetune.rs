@@ -14,7 +14,14 @@
 //!   pages and over a WARC.gz of `CETUNE_BENCH_WARC_MB` (1024) MB made from the pages: memory
 //!   must not grow with the count.
 //!
-//! `cargo bench -- collect` runs only the last part; `cargo bench -- families [NAME ...]` only the
+//! - the targets of issue 25 (`cargo bench -- targets` runs only these): `extract` with the tuned
+//!   readability and TCCB settings over the WCXB dev pages as a folder beside trafilatura's CLI
+//!   with `--parallel 2` (found through `CETUNE_BENCH_TRAFILATURA`, else `CETUNE_BENCH_VENV`'s
+//!   `bin/trafilatura`; skipped with a message without either), parsing for one view only, the
+//!   peak memory of `optimise` on WCXB dev against its HTML, and the first README command on a
+//!   clean clone (with `CETUNE_BENCH_CLEAN_CLONE=1`: it builds everything from scratch).
+//!
+//! `cargo bench -- collect` runs only the collection part; `cargo bench -- families [NAME ...]` only the
 //! per-family individuals (of the families named, or all; `cetr:variant=tm` sets parameters), as
 //! does `CETUNE_BENCH_FAMILIES=dsc,cetr cargo bench`.
 
@@ -112,6 +119,7 @@ fn main() {
         return; // cargo bench -- --list
     }
     let only_collect = std::env::args().skip(1).any(|a| a == "collect");
+    let only_targets = std::env::args().skip(1).any(|a| a == "targets");
     let words: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
     let only_families = words.first().is_some_and(|a| a == "families");
     let named: Vec<&str> = words.iter().skip(1).map(String::as_str).collect();
@@ -126,6 +134,12 @@ fn main() {
     if only_collect {
         println!("machine: {cores} cores; {}\n\n| measure | median | target |\n|---|---|---|", cpu_model());
         collect_bench(&shared, &tmp);
+        let _ = std::fs::remove_dir_all(&tmp);
+        return;
+    }
+    if only_targets {
+        println!("machine: {cores} cores; {}; {}\n", cpu_model(), load());
+        targets_bench(&shared, &tmp);
         let _ = std::fs::remove_dir_all(&tmp);
         return;
     }
@@ -275,7 +289,202 @@ fn main() {
     }
 
     collect_bench(&shared, &tmp);
+    println!();
+    targets_bench(&shared, &tmp);
     let _ = std::fs::remove_dir_all(&tmp);
+}
+
+/// The load averages (`/proc/loadavg`): every figure is printed with the machine's load.
+fn load() -> String {
+    let l = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    format!("load average {}", l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+}
+
+/// The rows of issue 25's targets table, each beside its target (and moonshot), with the load
+/// average measured right after it.
+fn targets_bench(shared: &Path, tmp: &Path) {
+    println!("| measure (issue 25) | median | target (moonshot) | load after |\n|---|---|---|---|");
+    let trow = |what: &str, value: String, target: &str| println!("| {what} | {value} | {target} | {} |", load());
+    // The WCXB dev pages as a folder of plain .html files, which both tools read.
+    let pages = tmp.join("wcxb-pages");
+    std::fs::create_dir_all(&pages).unwrap();
+    let mut n = 0usize;
+    for e in std::fs::read_dir(shared.join("wcxb-dev/html")).unwrap() {
+        let p = e.unwrap().path();
+        let bytes = std::fs::read(&p).unwrap();
+        let html = if p.extension().is_some_and(|x| x == "gz") {
+            use std::io::Read;
+            let mut out = Vec::new();
+            flate2::read::GzDecoder::new(&bytes[..]).read_to_end(&mut out).unwrap();
+            out
+        } else {
+            bytes
+        };
+        let name = p.file_name().unwrap().to_string_lossy().trim_end_matches(".gz").to_string();
+        std::fs::write(pages.join(name), html).unwrap();
+        n += 1;
+    }
+    let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/reference");
+    let extract = |family: &str| {
+        let out = tmp.join(format!("out-{family}/"));
+        let best = reference.join(family).join("best.yaml");
+        let runs: Vec<f64> = (0..3)
+            .map(|_| {
+                let _ = std::fs::remove_dir_all(&out);
+                run_cli(&[
+                    "extract",
+                    "--params",
+                    best.to_str().unwrap(),
+                    "--threads",
+                    "2",
+                    "-q",
+                    "--out",
+                    out.to_str().unwrap(),
+                    pages.to_str().unwrap(),
+                ])
+                .0
+            })
+            .collect();
+        median(runs)
+    };
+    let rd = extract("readability");
+    let tccb = extract("tccb");
+    let traf = std::env::var_os("CETUNE_BENCH_TRAFILATURA")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("CETUNE_BENCH_VENV").map(|v| PathBuf::from(v).join("bin/trafilatura")))
+        .filter(|p| p.exists());
+    let traf_secs = traf.map(|t| {
+        median(
+            (0..3)
+                .map(|_| {
+                    let out = tmp.join("out-trafilatura");
+                    let _ = std::fs::remove_dir_all(&out);
+                    let started = Instant::now();
+                    let st = Command::new(&t)
+                        .args(["--input-dir", pages.to_str().unwrap(), "-o", out.to_str().unwrap(), "--parallel", "2"])
+                        .stdout(Stdio::null())
+                        .stderr(Stdio::null())
+                        .status()
+                        .expect("run trafilatura");
+                    assert!(st.success(), "trafilatura failed");
+                    started.elapsed().as_secs_f64()
+                })
+                .collect(),
+        )
+    });
+    for (family, secs, target) in [("readability", rd, ">= 10x (>= 20x)"), ("tccb", tccb, ">= 20x (>= 40x)")] {
+        let value = match traf_secs {
+            Some(t) => format!("{:.1}x: cetune {secs:.2} s, trafilatura --parallel 2 {t:.1} s", t / secs),
+            None => format!(
+                "cetune {secs:.2} s; trafilatura skipped: set CETUNE_BENCH_TRAFILATURA (or CETUNE_BENCH_VENV) to run it"
+            ),
+        };
+        trow(
+            &format!("extract, tuned {family}, {n} WCXB dev pages as a folder, 2 threads, vs trafilatura"),
+            value,
+            target,
+        );
+    }
+    // Parsing for one view only, 1 thread, over the same pages.
+    let texts: Vec<String> = std::fs::read_dir(&pages)
+        .unwrap()
+        .map(|e| cetune::goldset::decode::decode_html(&std::fs::read(e.unwrap().path()).unwrap()).0)
+        .collect();
+    let mb = texts.iter().map(String::len).sum::<usize>() as f64 / 1e6;
+    let limits = cetune::limits::Limits::default();
+    let needs_of = |family: &str| {
+        let setting = cetune::extract::load_file(&reference.join(family).join("best.yaml")).unwrap();
+        extract::build(&setting.space.defaults()).unwrap().needs()
+    };
+    for (what, needs, target) in [
+        ("the source view only (TCCB's needs)", needs_of("tccb"), ">= 40 MB/s (>= 80 MB/s)"),
+        ("the DOM view only (readability's needs)", needs_of("readability"), ">= 40 MB/s (>= 80 MB/s)"),
+        ("both views and every fact (before issue 25)", cetune::document::Needs::ALL, ""),
+    ] {
+        let secs = median(
+            (0..3)
+                .map(|_| {
+                    time(|| {
+                        texts
+                            .iter()
+                            .map(|p| Document::parse_for(p, &limits, needs).0.source.tokens.len())
+                            .sum::<usize>()
+                    })
+                    .0
+                })
+                .collect(),
+        );
+        trow(&format!("parse for {what}, 1 thread, {mb:.0} MB"), format!("{:.1} MB/s", mb / secs), target);
+    }
+    drop(texts);
+    // optimise's peak memory on all of WCXB dev, as run.yaml reports it.
+    let wcxb = tmp.join("wcxb-native");
+    if !wcxb.join("goldset.yaml").exists() {
+        let opts = Options { keep_empty: false, force: true };
+        import("wcxb".parse().unwrap(), &shared.join("wcxb-dev"), &wcxb, &opts).expect("import WCXB dev");
+    }
+    for family in ["tccb", "readability"] {
+        let out = tmp.join(format!("opt-{family}"));
+        let yaml = format!("params/{family}.yaml");
+        let (secs, peak) = run_cli(&[
+            "optimise",
+            "--params",
+            &yaml,
+            "--goldset",
+            wcxb.to_str().unwrap(),
+            "--max-generations",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+            "-q",
+            "--force",
+        ]);
+        let run = std::fs::read_to_string(out.join("run.yaml")).unwrap();
+        let field = |k: &str| {
+            run.lines()
+                .find_map(|l| l.trim().strip_prefix(&format!("{k}:")))
+                .map_or("?".to_string(), |v| v.trim().to_string())
+        };
+        trow(
+            &format!("optimise {family} on all WCXB dev (2 generations), peak memory against the HTML"),
+            format!(
+                "{}x HTML: peak {} MB for {} MB of HTML, {} KB per page (run.yaml; polled {peak:.0} MiB, {secs:.0} s)",
+                field("per_html_mb"),
+                field("peak_rss_mb"),
+                field("html_mb"),
+                field("per_page_kb")
+            ),
+            "<= 1.5x (<= 0.75x)",
+        );
+    }
+    // The first README command on a clean clone: builds everything (crates from the local cache).
+    if std::env::var_os("CETUNE_BENCH_CLEAN_CLONE").is_some() {
+        let clone = tmp.join("clone");
+        let root = env!("CARGO_MANIFEST_DIR");
+        let st = Command::new("git").args(["clone", "-q", root, clone.to_str().unwrap()]).status().expect("git clone");
+        assert!(st.success(), "git clone failed");
+        let started = Instant::now();
+        let st = Command::new("cargo")
+            .args(["run", "--release", "--", "optimise", "--params", "params/accb.yaml", "-q"])
+            .current_dir(&clone)
+            .env_remove("CARGO_TARGET_DIR")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .expect("cargo run");
+        assert!(st.success(), "the first README command failed on a clean clone");
+        trow(
+            "first README command on a clean clone (cargo run --release -- optimise --params params/accb.yaml), crates cached",
+            format!("{:.0} s", started.elapsed().as_secs_f64()),
+            "<= 150 s (<= 90 s)",
+        );
+    } else {
+        trow(
+            "first README command on a clean clone",
+            "skipped: set CETUNE_BENCH_CLEAN_CLONE=1 (a full build)".into(),
+            "<= 150 s (<= 90 s)",
+        );
+    }
 }
 
 fn cpu_model() -> String {

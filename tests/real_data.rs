@@ -203,3 +203,40 @@ fn the_word_space_maps_nearly_every_dom_word_on_real_pages() {
         assert!(share > 0.99, "{name}: {share}");
     }
 }
+
+/// Facts on demand change no result (issue 25): every family at its defaults and every described
+/// combination (all members on) keeps the same units on every page of L3S-GN1 and WCXB dev parsed
+/// whole and parsed for its needs, with the sets' declared languages and the package facts of
+/// `baisa_diff` given to both.
+#[test]
+#[ignore = "needs ../shared/goldsets"]
+fn facts_on_demand_change_no_output_on_l3s_and_wcxb() {
+    use cetune::objective::corpus::PackageFacts;
+    use cetune::objective::needs::{Named, differences, registry};
+    use rayon::prelude::*;
+    let reg = registry();
+    let named: Vec<Named> = reg.iter().map(|(n, e)| (n.as_str(), e.as_ref())).collect();
+    for (format, name) in [("l3s", "l3s-gn1"), ("wcxb", "wcxb-dev")] {
+        let set = cetune::goldset::native::open(&imported(format, name), false).unwrap();
+        let docs: Vec<_> = set.docs.iter().collect();
+        let facts = PackageFacts::of_pages(&set, &docs);
+        let differ: Vec<String> = docs
+            .par_iter()
+            .enumerate()
+            .flat_map_iter(|(i, d)| {
+                let Ok((page, _)) = d.read_page(&set.limits) else { return Vec::new() };
+                let prepare = |doc: &mut cetune::document::Document| {
+                    if d.lang.is_some() {
+                        doc.set_lang(d.lang.clone());
+                    }
+                    facts.attach(i, doc);
+                };
+                differences(&page, &set.limits, &named, &prepare)
+                    .into_iter()
+                    .map(|e| format!("{}: {e}", d.id))
+                    .collect()
+            })
+            .collect();
+        assert!(differ.is_empty(), "{name}: {} outputs differ: {:?}", differ.len(), &differ[..differ.len().min(20)]);
+    }
+}

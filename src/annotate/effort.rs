@@ -53,11 +53,13 @@ pub fn measure(
     prefills: &[&dyn Extractor],
     tick: &(dyn Fn() + Sync),
 ) -> (Vec<String>, Vec<Vec<PageEffort>>) {
+    // The blocks and the pre-fills' masks read the DOM and its word map.
+    let needs = prefills.iter().fold(crate::document::Needs::WORDS, |n, e| n | e.needs());
     let rows: Vec<Option<(String, Vec<PageEffort>)>> = set
         .docs
         .par_iter()
         .map(|d| {
-            let entry = crate::objective::prepare(set, d);
+            let entry = crate::objective::prepare(set, d, needs);
             tick();
             let doc = entry.doc.as_ref()?;
             let b = blocks(doc);

@@ -89,7 +89,7 @@ pub fn run(a: Args) -> Result<()> {
             let mut ids = std::collections::HashSet::new();
             let shared = set.docs.iter().any(|d| !ids.insert(&d.id));
             let languages = Mutex::new(Vec::new());
-            extract_set(&set, ex.as_ref(), &|d, text, doc| {
+            extract_set(&set, ex.as_ref(), crate::document::Needs::LANG, &|d, text, doc| {
                 if let (Some(doc), Ok(mut l)) = (doc, languages.lock()) {
                     let lang = doc.lang.clone().unwrap_or_default();
                     l.push([
@@ -179,7 +179,13 @@ fn collection(a: &Args, ex: &dyn crate::extract::Extractor, limits: crate::limit
         }
         eprintln!("\ncetune: interrupted: writing the pages in flight, then stopping (Ctrl-C again stops at once)");
     });
-    let opts = collect::Options { limits, unordered: a.unordered, window: (threads * 16).max(64) };
+    // Only JSONL lines carry the page's language: other outputs never detect it.
+    let more = if out_format == OutFormat::Jsonl && !to_folder {
+        crate::document::Needs::LANG
+    } else {
+        crate::document::Needs::NONE
+    };
+    let opts = collect::Options { limits, unordered: a.unordered, window: (threads * 16).max(64), more };
     let bar = Progress::counter("extract", "pages", a.quiet || one_page);
     let (mut failed, mut done) = (0u64, 0u64);
     let started = std::time::Instant::now();

@@ -39,6 +39,9 @@ pub struct Options {
     pub unordered: bool,
     /// Pages in flight at most (read but not yet written): bounds memory.
     pub window: usize,
+    /// What the output reads of a page beyond the extractor's needs (the language, for JSONL):
+    /// each page is parsed for the extractor's needs and these ([`crate::document::Needs`]).
+    pub more: crate::document::Needs,
 }
 
 /// What a run did.
@@ -93,7 +96,7 @@ pub fn run(
         opts.window.max(1),
         !opts.unordered,
         stop,
-        |item| process(item, ex, &limits),
+        |item| process(item, ex, &limits, opts.more),
         |out: Outcome| {
             s.pages += 1;
             s.failed += u64::from(out.error.is_some());

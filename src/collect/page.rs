@@ -3,7 +3,7 @@
 //! and never fails the run: whatever goes wrong is the outcome's `error`.
 
 use super::inputs::{Item, Payload};
-use crate::document::Document;
+use crate::document::{Document, Needs};
 use crate::eval::words::{TokenRule, for_each_token};
 use crate::extract::Extractor;
 use crate::goldset::decode;
@@ -35,8 +35,9 @@ pub struct Outcome {
     pub notes: Vec<String>,
 }
 
-/// Reads, parses and extracts one page.
-pub fn process(item: Item, ex: &dyn Extractor, limits: &Limits) -> Outcome {
+/// Reads, parses and extracts one page; the parse builds what `ex` needs and `more` (the
+/// language is detected only when `more` asks for it).
+pub fn process(item: Item, ex: &dyn Extractor, limits: &Limits, more: Needs) -> Outcome {
     let started = Instant::now();
     let mut out = Outcome { id: item.id, url: item.url, rel: item.rel, ..Default::default() };
     let html = match item.payload {
@@ -54,7 +55,7 @@ pub fn process(item: Item, ex: &dyn Extractor, limits: &Limits) -> Outcome {
     };
     match html {
         Ok(html) if looks_binary(&html) => out.error = Some(format!("{}: binary data, not an HTML page", out.id)),
-        Ok(html) => extract(&html, ex, limits, &mut out),
+        Ok(html) => extract(&html, ex, limits, more, &mut out),
         Err(e) => out.error = Some(e.to_string()),
     }
     out.ms = started.elapsed().as_secs_f64() * 1000.0;
@@ -68,8 +69,9 @@ impl crate::error::Error {
     }
 }
 
-fn extract(html: &str, ex: &dyn Extractor, limits: &Limits, out: &mut Outcome) {
-    let Ok((doc, notes)) = catch_unwind(|| Document::parse_limited(html, limits)) else {
+fn extract(html: &str, ex: &dyn Extractor, limits: &Limits, more: Needs, out: &mut Outcome) {
+    let needs = ex.needs() | more;
+    let Ok((doc, notes)) = catch_unwind(|| Document::parse_for(html, limits, needs)) else {
         out.error = Some(format!("{}: the HTML parser failed on this page", out.id));
         return;
     };
@@ -151,7 +153,7 @@ mod tests {
     fn a_json_line_gives_text_words_language_and_ids() {
         let ex = crate::extract::build(&crate::extract::space("full").unwrap().defaults()).unwrap();
         let line = br#"{"id": 7, "url": "http://x/", "html": "<p>The cat sat on the mat with the hat.</p>"}"#;
-        let o = process(item(Payload::JsonLine(line.to_vec())), ex.as_ref(), &Limits::default());
+        let o = process(item(Payload::JsonLine(line.to_vec())), ex.as_ref(), &Limits::default(), Needs::LANG);
         assert_eq!(o.error, None);
         assert_eq!((o.id.as_str(), o.url.as_deref(), o.rel.to_str()), ("7", Some("http://x/"), Some("d/7")));
         assert_eq!(o.text, "The cat sat on the mat with the hat.");
@@ -168,14 +170,14 @@ mod tests {
             (b"{\"id\":\"a\"}", "no \"html\" field"),
             (b"{\"html\":5}", "\"html\" is not a string"),
         ] {
-            let o = process(item(Payload::JsonLine(line.to_vec())), ex.as_ref(), &l);
+            let o = process(item(Payload::JsonLine(line.to_vec())), ex.as_ref(), &l, Needs::LANG);
             let e = o.error.unwrap();
             assert!(e.contains(why) && e.starts_with("d.jsonl:3: ") || e.starts_with("a: "), "{e}");
         }
         let png: Vec<u8> = (0..4000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
-        let o = process(item(Payload::Bytes(png)), ex.as_ref(), &l);
+        let o = process(item(Payload::Bytes(png)), ex.as_ref(), &l, Needs::LANG);
         assert!(o.error.unwrap().contains("binary data"));
-        let o = process(item(Payload::Bytes(b"<p>caf\xe9 ok</p>".to_vec())), ex.as_ref(), &l);
+        let o = process(item(Payload::Bytes(b"<p>caf\xe9 ok</p>".to_vec())), ex.as_ref(), &l, Needs::LANG);
         assert_eq!((o.error, o.text.as_str()), (None, "café ok"));
     }
 
@@ -186,13 +188,13 @@ mod tests {
         let cp1251 = encoding_rs::Encoding::for_label(b"windows-1251");
         // "привет" in windows-1251, no declaration in the page: the header's charset.
         let page = b"<p>\xef\xf0\xe8\xe2\xe5\xf2</p>".to_vec();
-        let o = process(item(Payload::Http(page.clone(), cp1251)), ex.as_ref(), &l);
+        let o = process(item(Payload::Http(page.clone(), cp1251)), ex.as_ref(), &l, Needs::LANG);
         assert_eq!(o.text, "привет");
         // Without the header: chardetng's guess (no longer a fixed windows-1252 fallback).
-        let o = process(item(Payload::Http(page, None)), ex.as_ref(), &l);
+        let o = process(item(Payload::Http(page, None)), ex.as_ref(), &l, Needs::LANG);
         assert_eq!(o.text, "привет");
         // Valid UTF-8 wins over a wrong header.
-        let o = process(item(Payload::Http("<p>привет</p>".as_bytes().to_vec(), cp1251)), ex.as_ref(), &l);
+        let o = process(item(Payload::Http("<p>привет</p>".as_bytes().to_vec(), cp1251)), ex.as_ref(), &l, Needs::LANG);
         assert_eq!(o.text, "привет");
     }
 }

@@ -24,6 +24,7 @@ pub mod budget;
 pub mod entities;
 pub mod hidden;
 pub mod lang;
+pub mod needs;
 pub mod page_features;
 pub mod parse;
 pub mod readability;
@@ -34,6 +35,7 @@ pub mod tags;
 pub mod words;
 
 pub use blocks::Blocks;
+pub use needs::Needs;
 pub use parse::{BpBlock, Dom, Node, Para, TextInfo};
 pub use scan::{Kind, Source, SourceIndex, SrcToken, TextLine};
 pub use tags::Tag;
@@ -73,6 +75,13 @@ impl Units {
         self.ends.push(self.text.len() as u32);
         self.lines.push(line);
         (self.ends.len() - 1) as u32
+    }
+    /// Gives back the room the buffers grew beyond their contents.
+    pub fn shrink_to_fit(&mut self) {
+        self.text.shrink_to_fit();
+        self.ends.shrink_to_fit();
+        self.lines.shrink_to_fit();
+        self.glued.shrink_to_fit();
     }
     /// Appends `s` to the last unit (a word continued across an inline element's boundary).
     pub fn extend_last(&mut self, s: &str) {
@@ -204,28 +213,69 @@ impl Document {
     }
 
     /// Parses a decoded page within the budgets of `limits`, with a note for each budget that
-    /// cut something. The parse-time budget covers both views: what is left of it when the
-    /// source view is built bounds the DOM parse.
+    /// cut something: every view and fact ([`Needs::ALL`]; see [`Document::parse_for`]).
     pub fn parse_limited(html: &str, limits: &Limits) -> (Document, Vec<String>) {
+        Document::parse_for(html, limits, Needs::ALL)
+    }
+
+    /// Parses a decoded page within the budgets of `limits`, building only the views and facts
+    /// of `needs` (completed by [`Needs::complete`]); the others stay empty. The parse-time
+    /// budget covers both views: what is left of it when the source view is built bounds the
+    /// DOM parse.
+    pub fn parse_for(html: &str, limits: &Limits, needs: Needs) -> (Document, Vec<String>) {
+        let needs = needs.complete();
         let deadline = std::time::Instant::now().checked_add(limits.max_parse);
         let (html, mut notes) = budget::apply(html, limits);
-        let source = scan::scan(&html);
-        let (mut dom, segments, cut) = parse::parse_full(&html, deadline);
-        let segments = std::sync::Arc::new(segments);
+        let mut source = if needs.source { scan::scan(&html) } else { Source::default() };
+        if !needs.source_index {
+            (source.lines, source.index) = Default::default();
+        }
+        let (mut dom, segments, cut) = if needs.dom {
+            parse::parse_full(&html, deadline)
+        } else {
+            (Dom::default(), Default::default(), None)
+        };
+        let segments = std::sync::Arc::new(if needs.segments { segments } else { Default::default() });
         if let Some(at) = cut {
             notes.push(format!(
                 "parsing took longer than {:.1} s (the parse-time budget): the DOM view holds only the first {at} bytes",
                 limits.max_parse.as_secs_f64()
             ));
         }
-        let lang = lang::detect_language(&dom);
-        let stoplist = stoplists::count_paragraph_words(&mut dom, lang.as_deref());
-        let words = WordMap::build(&dom.texts, &source.words);
-        let readability = std::sync::Arc::new(readability::build(&dom));
-        dom.rd.shrink();
+        let lang = if needs.lang { lang::detect_language(&dom) } else { None };
+        let stoplist = if needs.paras {
+            stoplists::count_paragraph_words(&mut dom, lang.as_deref())
+        } else {
+            stoplists::justext_list(lang.as_deref()).0
+        };
+        let words = if needs.words { WordMap::build(&dom.texts, &source.words) } else { WordMap::default() };
+        let readability =
+            std::sync::Arc::new(if needs.readability { readability::build(&dom) } else { Default::default() });
+        if needs.readability {
+            dom.rd.shrink()
+        } else {
+            dom.rd = Default::default()
+        }
+        if !needs.paras {
+            dom.paras = Vec::new();
+        }
+        if !needs.bp_blocks {
+            dom.bp_blocks = Vec::new();
+        }
+        // A page in a corpus lives as long as the run: give back what the buffers grew beyond
+        // their contents (up to half of each).
+        source.tokens.shrink_to_fit();
+        source.words.shrink_to_fit();
+        dom.nodes.shrink_to_fit();
+        dom.texts.shrink_to_fit();
+        dom.info.shrink_to_fit();
         let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let blocks = Blocks::of(&dom);
-        let features = std::sync::Arc::new(page_features::compute(&dom, source.words.len(), &html));
+        let blocks = if needs.blocks { Blocks::of(&dom) } else { Blocks::default() };
+        let features = std::sync::Arc::new(if needs.features {
+            page_features::compute(&dom, source.words.len(), &html)
+        } else {
+            Default::default()
+        });
         (Document { source, dom, lang, words, stoplist, readability, id, blocks, features, segments, decoding: "" }, notes)
     }
 
@@ -245,7 +295,12 @@ impl Document {
         for p in &mut self.dom.paras {
             (p.words, p.stop_words) = (0, 0);
         }
-        self.stoplist = stoplists::count_paragraph_words(&mut self.dom, lang.as_deref());
+        // A page parsed without jusText's paragraphs (no reader needs them) has none to recount.
+        self.stoplist = if self.dom.paras.is_empty() {
+            stoplists::justext_list(lang.as_deref()).0
+        } else {
+            stoplists::count_paragraph_words(&mut self.dom, lang.as_deref())
+        };
         self.lang = lang;
     }
 
@@ -458,6 +513,10 @@ mod tests {
         assert_eq!((d.stoplist, d.dom.paras[0].words, d.dom.paras[0].stop_words), ("English", 6, 0));
         d.set_lang(Some("de".into()));
         assert_eq!((d.stoplist, d.dom.paras[0].words, d.dom.paras[0].stop_words), ("German", 6, 6));
+        // Without the paragraphs (a reader that does not need them), only the list's name.
+        let mut d = Document::parse_for("<p>und der die das ist nicht</p>", &Limits::default(), Needs::DOM).0;
+        d.set_lang(Some("de".into()));
+        assert_eq!((d.stoplist, d.dom.paras.len()), ("German", 0));
     }
 
     #[test]

@@ -99,6 +99,10 @@ impl Extractor for BaisaDiff {
         View::Dom
     }
 
+    fn needs(&self) -> crate::document::Needs {
+        crate::document::Needs::BLOCKS
+    }
+
     fn needs_package(&self) -> bool {
         true
     }

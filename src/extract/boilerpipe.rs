@@ -231,6 +231,10 @@ impl Extractor for Boilerpipe {
     fn view(&self) -> View {
         View::Dom
     }
+
+    fn needs(&self) -> crate::document::Needs {
+        crate::document::Needs::BP_BLOCKS
+    }
     fn extract(&self, doc: &Document, out: &mut Selection) {
         let content = self.content(&doc.dom.bp_blocks);
         for (u, info) in doc.dom.info.iter().enumerate() {

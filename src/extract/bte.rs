@@ -62,6 +62,10 @@ impl Extractor for Bte {
     fn view(&self) -> View {
         View::Source
     }
+
+    fn needs(&self) -> crate::document::Needs {
+        crate::document::Needs::SOURCE
+    }
     fn extract(&self, doc: &Document, out: &mut Selection) {
         let tokens = &doc.source.tokens;
         let from = if self.start_at_body { doc.source.body_start.min(tokens.len()) } else { 0 };

@@ -319,6 +319,10 @@ impl Extractor for Cetr {
         View::Source
     }
 
+    fn needs(&self) -> crate::document::Needs {
+        crate::document::Needs::SOURCE_INDEX
+    }
+
     fn extract(&self, doc: &Document, out: &mut Selection) {
         SCRATCH.with(|cell| {
             let s = &mut *cell.borrow_mut();

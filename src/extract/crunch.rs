@@ -51,6 +51,10 @@ impl Extractor for Crunch {
     fn view(&self) -> View {
         View::Dom
     }
+
+    fn needs(&self) -> crate::document::Needs {
+        crate::document::Needs::DOM
+    }
     fn extract(&self, doc: &Document, out: &mut Selection) {
         let nodes = &doc.dom.nodes;
         let n = nodes.len();

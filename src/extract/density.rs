@@ -76,6 +76,10 @@ impl Extractor for Density {
     fn view(&self) -> View {
         View::Dom
     }
+
+    fn needs(&self) -> crate::document::Needs {
+        crate::document::Needs::WORDS
+    }
     fn extract(&self, doc: &Document, out: &mut Selection) {
         if let Some(node) = self.target(doc, None) {
             out.units.extend(doc.dom.units_in(node));

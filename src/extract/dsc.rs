@@ -55,6 +55,10 @@ impl Extractor for Dsc {
         View::Source
     }
 
+    fn needs(&self) -> crate::document::Needs {
+        crate::document::Needs::SOURCE_INDEX
+    }
+
     fn extract(&self, doc: &Document, out: &mut Selection) {
         // The scored tokens and their running tag counts are the page's (computed at parse time).
         let tokens = &doc.source.tokens;

@@ -31,6 +31,10 @@ impl Extractor for Full {
     fn view(&self) -> View {
         View::Dom
     }
+
+    fn needs(&self) -> crate::document::Needs {
+        crate::document::Needs::DOM
+    }
     fn extract(&self, doc: &Document, out: &mut Selection) {
         out.units.extend(0..doc.dom.texts.len() as u32);
     }

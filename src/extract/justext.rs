@@ -196,6 +196,10 @@ impl Extractor for JusText {
     fn view(&self) -> View {
         View::Dom
     }
+
+    fn needs(&self) -> crate::document::Needs {
+        crate::document::Needs::WORDS.or(crate::document::Needs::PARAS)
+    }
     fn extract(&self, doc: &Document, out: &mut Selection) {
         let good = self.classify(&doc.dom.paras);
         for (u, info) in doc.dom.info.iter().enumerate() {

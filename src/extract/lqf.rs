@@ -45,6 +45,10 @@ impl Extractor for Lqf {
     fn view(&self) -> View {
         View::Dom
     }
+
+    fn needs(&self) -> crate::document::Needs {
+        crate::document::Needs::WORDS
+    }
     fn extract(&self, doc: &Document, out: &mut Selection) {
         for (i, q) in self.quotas(doc).into_iter().enumerate() {
             if q.is_none_or(|q| q <= self.t) {

@@ -27,7 +27,7 @@ pub mod sections;
 pub mod stopwords;
 pub mod structured;
 
-use crate::document::{Document, Selection, View};
+use crate::document::{Document, Needs, Selection, View};
 use crate::error::{Error, Result};
 use crate::params::{self, ParamSpace, ParamsFile, Setting, SettingReader};
 use std::path::Path;
@@ -46,6 +46,11 @@ pub trait Extractor: Send + Sync {
     fn confidence(&self, doc: &Document, out: &mut Vec<f32>) -> bool {
         let _ = (doc, out);
         false
+    }
+    /// The views and facts of a page it reads (in `extract` and in `confidence`): the corpus
+    /// builds only these ([`Document::parse_for`]). The default is everything.
+    fn needs(&self) -> Needs {
+        Needs::ALL
     }
     /// True when it reads what the loader knows of the other pages of the page's package
     /// ([`Document::blocks`]); the streaming commands then prepare those facts first.
@@ -215,6 +220,20 @@ pub fn build(setting: &Setting) -> Result<Box<dyn Extractor>> {
     let ex = (f.build)(&mut reader)?;
     reader.finish()?;
     Ok(ex)
+}
+
+/// What any setting of `space` can read of a page: a family's needs, or for a combination the
+/// union over all its members (any of them may be switched on), the source view and, when a
+/// member selects DOM units, the word map. Everything when the space's defaults do not build.
+pub fn space_needs(space: &ParamSpace) -> Needs {
+    let needs_of = |name: &str| -> Option<Needs> {
+        let ex = build(&self::space(name).ok()?.defaults()).ok()?;
+        Some(ex.needs() | if ex.view() == View::Dom { Needs::WORDS } else { Needs::NONE })
+    };
+    if space.members.is_empty() {
+        return build(&space.defaults()).map_or(Needs::ALL, |ex| ex.needs());
+    }
+    space.members.iter().try_fold(Needs::SOURCE, |n, m| Some(n | needs_of(m)?)).unwrap_or(Needs::ALL)
 }
 
 /// Runs an extractor on a document and renders the kept text.

@@ -530,6 +530,10 @@ impl Extractor for Readability {
     fn view(&self) -> View {
         View::Dom
     }
+
+    fn needs(&self) -> crate::document::Needs {
+        crate::document::Needs::READABILITY
+    }
     fn extract(&self, doc: &Document, out: &mut Selection) {
         SCRATCH.with(|cell| {
             let s = &mut *cell.borrow_mut();

@@ -129,6 +129,10 @@ impl Extractor for StopWords {
     fn view(&self) -> View {
         View::Dom
     }
+
+    fn needs(&self) -> crate::document::Needs {
+        crate::document::Needs::LANG
+    }
     fn extract(&self, doc: &Document, out: &mut Selection) {
         let dom = &doc.dom;
         let Some((stops, t)) = self.rule(doc.lang.as_deref()) else {

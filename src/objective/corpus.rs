@@ -6,7 +6,7 @@
 //! through [`prepare`] (and [`warn_skipped`]), so each document left out, unreadable or cut by a
 //! budget is named once on standard error, whichever command runs.
 
-use crate::document::{Document, Units, View};
+use crate::document::{Document, Needs, Units, View};
 use crate::error::{Error, Result};
 use crate::eval::lcs::{GoldIndex, NO_ROW};
 use crate::eval::words::{TokenRule, for_each_token, tokens};
@@ -76,6 +76,9 @@ impl UnitRows {
             r.row_starts.push(r.rows.len() as u32);
             r.tok_starts.push(toks);
         }
+        r.rows.shrink_to_fit();
+        r.row_starts.shrink_to_fit();
+        r.tok_starts.shrink_to_fit();
         r
     }
 }
@@ -93,6 +96,8 @@ pub struct Entry {
     pub error: Option<String>,
     /// What the page budgets cut from the page (it was parsed all the same).
     pub notes: Vec<String>,
+    /// Bytes of the page's decoded HTML (0 when it could not be read).
+    pub page_bytes: usize,
     /// The indexed gold words.
     pub gold: GoldIndex,
     /// Token rows of the source view's words.
@@ -171,11 +176,12 @@ impl Entry {
     }
 }
 
-/// Parses one gold document of `set` within the set's page budgets, and warns once about it
-/// when it cannot be read or a budget cut it. Never panics: unreadable pages and parser failures
-/// become an entry with an error.
-pub fn prepare(set: &GoldSet, gd: &GoldDoc) -> Entry {
-    let e = prepare_quietly(gd, set.token_rule, &set.limits);
+/// Parses one gold document of `set` within the set's page budgets, building only the views and
+/// facts of `needs` ([`Document::parse_for`]), and warns once about it when it cannot be read or
+/// a budget cut it. Never panics: unreadable pages and parser failures become an entry with an
+/// error.
+pub fn prepare(set: &GoldSet, gd: &GoldDoc, needs: Needs) -> Entry {
+    let e = prepare_quietly(gd, set.token_rule, &set.limits, needs);
     let what = format!("{}/{}", set.packages.get(gd.package).map_or("?", String::as_str), gd.id);
     if let Some(err) = &e.error {
         warn(&what, err);
@@ -186,7 +192,7 @@ pub fn prepare(set: &GoldSet, gd: &GoldDoc) -> Entry {
     e
 }
 
-fn prepare_quietly(gd: &GoldDoc, rule: TokenRule, limits: &crate::limits::Limits) -> Entry {
+fn prepare_quietly(gd: &GoldDoc, rule: TokenRule, limits: &crate::limits::Limits, needs: Needs) -> Entry {
     let gold = GoldIndex::new(&tokens(&gd.gold, rule));
     let mut e = Entry {
         package: gd.package,
@@ -194,6 +200,7 @@ fn prepare_quietly(gd: &GoldDoc, rule: TokenRule, limits: &crate::limits::Limits
         doc: None,
         error: None,
         notes: Vec::new(),
+        page_bytes: 0,
         gold,
         source: UnitRows::default(),
         dom: UnitRows::default(),
@@ -209,8 +216,9 @@ fn prepare_quietly(gd: &GoldDoc, rule: TokenRule, limits: &crate::limits::Limits
             return e;
         }
     };
+    e.page_bytes = page.len();
     let parsed = std::panic::catch_unwind(|| {
-        let (mut d, notes) = Document::parse_limited(&page, limits);
+        let (mut d, notes) = Document::parse_for(&page, limits, needs);
         d.decoding = decoding;
         if gd.lang.is_some() {
             d.set_lang(gd.lang.clone());
@@ -241,19 +249,30 @@ pub struct Corpus {
 }
 
 impl Corpus {
-    /// Parses the given documents of `set` in parallel; `tick` is called once per document.
-    /// Warns about skipped and unreadable documents. Every page then learns which of its
-    /// package's other pages hold its blocks ([`PackageFacts`]), from the parsed pages.
+    /// Parses the given documents of `set` in parallel with every view and fact
+    /// ([`Corpus::load_for`] with [`Needs::ALL`]).
     pub fn load(set: &GoldSet, docs: &[&GoldDoc], tick: &(dyn Fn() + Sync)) -> Corpus {
+        Corpus::load_for(set, docs, Needs::ALL, tick)
+    }
+
+    /// Parses the given documents of `set` in parallel, building only the views and facts of
+    /// `needs` (what the extractors to be scored read); `tick` is called once per document.
+    /// Warns about skipped and unreadable documents. Every page then learns which of its
+    /// package's other pages hold its blocks ([`PackageFacts`]), from the parsed pages (when
+    /// the blocks are needed).
+    pub fn load_for(set: &GoldSet, docs: &[&GoldDoc], needs: Needs, tick: &(dyn Fn() + Sync)) -> Corpus {
         warn_skipped(set);
         let mut entries: Vec<Entry> = docs
             .par_iter()
             .map(|d| {
-                let e = prepare(set, d);
+                let e = prepare(set, d, needs);
                 tick();
                 e
             })
             .collect();
+        if !needs.complete().blocks {
+            return Corpus { name: set.name.clone(), packages: set.packages.clone(), entries };
+        }
         let hashes = entries.iter().map(|e| e.doc.as_ref().map(|d| d.blocks.hashes.clone())).collect();
         let facts = PackageFacts { refs: references(docs), hashes };
         entries.par_iter_mut().enumerate().for_each(|(i, e)| {
@@ -262,6 +281,11 @@ impl Corpus {
             }
         });
         Corpus { name: set.name.clone(), packages: set.packages.clone(), entries }
+    }
+
+    /// Bytes of decoded HTML of the pages read.
+    pub fn html_bytes(&self) -> u64 {
+        self.entries.iter().map(|e| e.page_bytes as u64).sum()
     }
 }
 

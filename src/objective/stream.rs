@@ -4,7 +4,7 @@
 
 use super::corpus::{PackageFacts, prepare, warn_skipped};
 use super::score::{DocScore, Scratch, score_entry};
-use crate::document::Document;
+use crate::document::{Document, Needs};
 use crate::eval::Measure;
 use crate::extract::Extractor;
 use crate::goldset::{GoldDoc, GoldSet};
@@ -21,11 +21,12 @@ pub fn score_set(
 ) -> Vec<Vec<DocScore>> {
     warn_skipped(set);
     let facts = package_facts(set, docs, extractors.iter().any(|e| e.needs_package()));
+    let needs = extractors.iter().fold(Needs::NONE, |n, e| n | e.needs());
     let per_doc: Vec<Vec<DocScore>> = docs
         .par_iter()
         .enumerate()
         .map_init(Scratch::default, |scratch, (i, d)| {
-            let mut entry = prepare(set, d);
+            let mut entry = prepare(set, d, needs);
             if let Some(doc) = &mut entry.doc {
                 facts.attach(i, doc);
             }
@@ -48,13 +49,18 @@ fn package_facts(set: &GoldSet, docs: &[&GoldDoc], needed: bool) -> PackageFacts
 pub type Extracted = std::result::Result<String, Option<String>>;
 
 /// Extracts the text of every document with `ex` and hands it, with the parsed page when there
-/// is one, to `sink` (called from several threads).
-pub fn extract_set(set: &GoldSet, ex: &dyn Extractor, sink: &(dyn Fn(&GoldDoc, Extracted, Option<&Document>) + Sync)) {
+/// is one (holding what `ex` needs and `more`), to `sink` (called from several threads).
+pub fn extract_set(
+    set: &GoldSet,
+    ex: &dyn Extractor,
+    more: Needs,
+    sink: &(dyn Fn(&GoldDoc, Extracted, Option<&Document>) + Sync),
+) {
     warn_skipped(set);
     let docs: Vec<&GoldDoc> = set.docs.iter().collect();
     let facts = package_facts(set, &docs, ex.needs_package());
     docs.par_iter().enumerate().for_each(|(i, d)| {
-        let mut e = prepare(set, d);
+        let mut e = prepare(set, d, ex.needs() | more);
         if let Some(doc) = &mut e.doc {
             facts.attach(i, doc);
         }
@@ -90,7 +96,7 @@ pub fn doc_facts(set: &GoldSet, tick: &(dyn Fn() + Sync)) -> Vec<DocFacts> {
     set.docs
         .par_iter()
         .map(|d| {
-            let e = prepare(set, d);
+            let e = prepare(set, d, Needs::DOM | Needs::LANG);
             tick();
             DocFacts {
                 gold_words: e.gold.len(),

@@ -170,6 +170,9 @@ pub struct RunRecord {
     /// A combination's member-output cache in this process (the last part of a resumed run).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub member_cache: Option<MemberCacheRecord>,
+    /// The process's peak memory against the pages it holds (the last part of a resumed run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory: Option<MemoryRecord>,
     /// `--racing`: document evaluations used and saved.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub racing: Option<RacingRecord>,
@@ -179,6 +182,23 @@ pub struct RunRecord {
     /// `--objective pareto`: the front and the chosen point.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pareto: Option<ParetoRecord>,
+}
+
+/// Peak resident memory of an `optimise` process against the pages it parsed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MemoryRecord {
+    /// Peak resident set size of the process (Linux `VmHWM`), in MB (10^6 bytes).
+    pub peak_rss_mb: f64,
+    /// Pages parsed (training and validation documents that could be read).
+    pub pages: usize,
+    /// Their decoded HTML, in MB (10^6 bytes).
+    pub html_mb: f64,
+    /// Peak resident memory per page, in KB (10^3 bytes).
+    pub per_page_kb: f64,
+    /// Peak resident memory per MB of HTML (1.0: as much memory as the HTML takes).
+    pub per_html_mb: f64,
+    /// The views and facts each page holds (what the extractor reads: `Needs::label`).
+    pub facts: String,
 }
 
 /// Hits and misses of the member-output cache of a combination run.

@@ -7,6 +7,7 @@
 //! Imports from the crate: `error`, `eval` (the measure), `evolve`, `extract` (the family table), `goldset`, `limits`,
 //! `objective`, `params`, `paths`, `yaml`, `report` and `store`.
 
+mod memory;
 pub mod pareto;
 mod reports;
 pub mod validation;
@@ -175,6 +176,7 @@ pub fn start(plan: Plan, opts: &Options) -> Result<Summary> {
         wall_seconds: 0.0,
         best: None,
         member_cache: None,
+        memory: None,
         racing: None,
         validation: None,
         pareto: (plan.objective == Objective::Pareto).then(|| store::ParetoRecord {
@@ -424,8 +426,10 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
     let docs: Vec<_> = train.iter().map(|&i| &s.set.docs[i]).collect();
     let held: Vec<_> = held.iter().map(|&i| &s.set.docs[i]).collect();
     let bar = Progress::new((docs.len() + held.len()) as u64, "parse", opts.quiet);
-    let corpus = Corpus::load(&s.set, &docs, &|| bar.inc());
-    let held_corpus = (!held.is_empty()).then(|| Corpus::load(&s.set, &held, &|| bar.inc()));
+    // Each page holds only what the family (or any member of the combination) reads.
+    let needs = crate::extract::space_needs(&s.space);
+    let corpus = Corpus::load_for(&s.set, &docs, needs, &|| bar.inc());
+    let held_corpus = (!held.is_empty()).then(|| Corpus::load_for(&s.set, &held, needs, &|| bar.inc()));
     bar.finish();
     let failed = corpus.entries.iter().filter(|e| e.doc.is_none()).count();
     crate::objective::corpus::check_some_read(&s.set, failed, docs.len())?;
@@ -461,6 +465,8 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
     s.record.reason = Some(outcome.reason.to_string());
     s.record.evaluations = outcome.state.evaluations;
     s.record.wall_seconds += started.elapsed().as_secs_f64();
+    let corpora: Vec<&Corpus> = std::iter::once(&corpus).chain(held_corpus.as_ref()).collect();
+    s.record.memory = memory::record(&corpora, needs.label());
     if !s.space.members.is_empty() {
         let (hits, misses) = crate::extract::combine::cache_stats();
         let (h0, m0) = cache_before;

@@ -179,6 +179,10 @@ impl Extractor for Ccb {
         View::Source
     }
 
+    fn needs(&self) -> crate::document::Needs {
+        crate::document::Needs::SOURCE
+    }
+
     fn extract(&self, doc: &Document, out: &mut Selection) {
         self.each_word(doc, |word, values, t| {
             let kept = values.iter().filter(|&&x| x >= t).count();

@@ -1,0 +1,161 @@
+//! What a parse builds: the views and facts an extractor reads ([`Needs`]). Each extractor
+//! declares its needs (`Extractor::needs`), a combination the union of its active members', and
+//! [`Document::parse_for`](super::Document::parse_for) builds only those, so a page in a corpus
+//! holds what the running extractor reads and nothing else. Imports from the crate: nothing.
+
+/// The views and facts of a page that a reader needs. Facts imply the views they are made of
+/// ([`Needs::complete`]); what is not needed is never built (a view, the language, the
+/// readability tree, the blocks) or dropped right after the parse (jusText's paragraphs,
+/// boilerpipe's blocks), and stays empty in the [`Document`](super::Document).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct Needs {
+    /// The source token stream ([`Source`](super::Source)).
+    pub source: bool,
+    /// Its per-token lines and the index BTE's and DSC's sequence and CETR's lines are read from
+    /// ([`Source::lines`](super::Source), [`Source::index`](super::Source)).
+    pub source_index: bool,
+    /// The flattened DOM: nodes, text units and their facts ([`Dom`](super::Dom)).
+    pub dom: bool,
+    /// The canonical words of every DOM text unit ([`WordMap`](super::WordMap)): both views.
+    pub words: bool,
+    /// The page language, detected from the DOM's text (metadata still wins when a gold set
+    /// declares it), and the jusText stop list it selects.
+    pub lang: bool,
+    /// jusText's paragraphs with their word and stop-word counts ([`Dom::paras`](super::Dom)).
+    pub paras: bool,
+    /// boilerpipe's text blocks ([`Dom::bp_blocks`](super::Dom)).
+    pub bp_blocks: bool,
+    /// readability-lxml's transformed tree ([`Document::readability`](super::Document)).
+    pub readability: bool,
+    /// The §3a blocks and their hashes ([`Blocks`](super::Blocks)).
+    pub blocks: bool,
+    /// The block view: text blocks with hidden text flagged, and their features
+    /// ([`Segments`](super::segments::Segments)); `blocks` and `full_hidden` read it.
+    pub segments: bool,
+    /// The page features a route's conditions read
+    /// ([`PageFeatures`](super::page_features::PageFeatures)).
+    pub features: bool,
+}
+
+impl Needs {
+    /// Nothing.
+    pub const NONE: Needs = Needs {
+        source: false,
+        source_index: false,
+        dom: false,
+        words: false,
+        lang: false,
+        paras: false,
+        bp_blocks: false,
+        readability: false,
+        blocks: false,
+        segments: false,
+        features: false,
+    };
+    /// Everything a page can hold (what `Document::parse` builds).
+    pub const ALL: Needs = Needs {
+        source: true,
+        source_index: true,
+        dom: true,
+        words: true,
+        lang: true,
+        paras: true,
+        bp_blocks: true,
+        readability: true,
+        blocks: true,
+        segments: true,
+        features: true,
+    };
+    /// The source view.
+    pub const SOURCE: Needs = Needs { source: true, ..Needs::NONE };
+    /// The source view's lines and index.
+    pub const SOURCE_INDEX: Needs = Needs { source_index: true, ..Needs::NONE };
+    /// The DOM view.
+    pub const DOM: Needs = Needs { dom: true, ..Needs::NONE };
+    /// The canonical words of the DOM units (both views).
+    pub const WORDS: Needs = Needs { words: true, ..Needs::NONE };
+    /// The language.
+    pub const LANG: Needs = Needs { lang: true, ..Needs::NONE };
+    /// jusText's paragraphs.
+    pub const PARAS: Needs = Needs { paras: true, ..Needs::NONE };
+    /// boilerpipe's blocks.
+    pub const BP_BLOCKS: Needs = Needs { bp_blocks: true, ..Needs::NONE };
+    /// readability's tree.
+    pub const READABILITY: Needs = Needs { readability: true, ..Needs::NONE };
+    /// The §3a blocks.
+    pub const BLOCKS: Needs = Needs { blocks: true, ..Needs::NONE };
+    /// The block view.
+    pub const SEGMENTS: Needs = Needs { segments: true, ..Needs::NONE };
+    /// The page features.
+    pub const FEATURES: Needs = Needs { features: true, ..Needs::NONE };
+
+    /// What either needs.
+    pub const fn or(self, o: Needs) -> Needs {
+        Needs {
+            source: self.source || o.source,
+            source_index: self.source_index || o.source_index,
+            dom: self.dom || o.dom,
+            words: self.words || o.words,
+            lang: self.lang || o.lang,
+            paras: self.paras || o.paras,
+            bp_blocks: self.bp_blocks || o.bp_blocks,
+            readability: self.readability || o.readability,
+            blocks: self.blocks || o.blocks,
+            segments: self.segments || o.segments,
+            features: self.features || o.features,
+        }
+    }
+
+    /// These needs with what they are built from: the word map needs both views; the language,
+    /// the paragraphs (their stop words depend on the language), boilerpipe's blocks, the
+    /// readability tree and the blocks need the DOM.
+    pub const fn complete(self) -> Needs {
+        let mut n = self;
+        n.lang |= n.paras;
+        n.source |= n.words || n.source_index || n.features;
+        n.dom |= n.words || n.lang || n.paras || n.bp_blocks || n.readability || n.blocks || n.segments || n.features;
+        n
+    }
+
+    /// The names of what is needed, for messages and `run.yaml` (`source+dom+words`).
+    pub fn label(&self) -> String {
+        let n = self.complete();
+        let all = [
+            (n.source, "source"),
+            (n.source_index, "source_index"),
+            (n.dom, "dom"),
+            (n.words, "words"),
+            (n.lang, "lang"),
+            (n.paras, "paras"),
+            (n.bp_blocks, "bp_blocks"),
+            (n.readability, "readability"),
+            (n.blocks, "blocks"),
+            (n.segments, "segments"),
+            (n.features, "features"),
+        ];
+        let names: Vec<&str> = all.iter().filter(|(on, _)| *on).map(|(_, s)| *s).collect();
+        if names.is_empty() { "nothing".into() } else { names.join("+") }
+    }
+}
+
+impl std::ops::BitOr for Needs {
+    type Output = Needs;
+    fn bitor(self, o: Needs) -> Needs {
+        self.or(o)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn facts_imply_the_views_they_are_made_of() {
+        assert_eq!(Needs::WORDS.complete(), Needs { source: true, dom: true, words: true, ..Needs::NONE });
+        assert_eq!(Needs::SOURCE_INDEX.label(), "source+source_index");
+        assert_eq!(Needs::PARAS.complete().label(), "dom+lang+paras");
+        assert_eq!((Needs::SOURCE | Needs::READABILITY).label(), "source+dom+readability");
+        assert_eq!(Needs::ALL.complete(), Needs::ALL);
+        assert_eq!(Needs::NONE.label(), "nothing");
+    }
+}
