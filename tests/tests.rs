@@ -13,4 +13,5 @@ mod real_data;
 mod report;
 mod robust;
 mod safety;
+mod stats;
 mod yaml;
