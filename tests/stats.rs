@@ -95,3 +95,94 @@ fn score_names_missing_and_extra_ids_and_scores_missing_as_zero() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.starts_with(&format!("cetune: {}:2: not an ids-json file", bad.display())), "{}", r.stderr);
 }
+
+#[test]
+fn compare_pairs_every_row_with_the_baseline_and_writes_long_files() {
+    let root = tmp("cmp-paired");
+    let s = default_set();
+    let gs = s.to_str().unwrap();
+    let dump = root.join("dump");
+    cetune(&["extract", "-e", "accb", "--goldset", gs, "--dump", dump.to_str().unwrap(), "-q"]).ok();
+    let run = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/reference/lqf");
+    let out = root.join("cmp");
+    let output = format!("accb-dump={}", dump.display());
+    let md = cetune(&[
+        "compare",
+        "--goldset",
+        gs,
+        "--run",
+        run.to_str().unwrap(),
+        "--top",
+        "1",
+        "--output",
+        &output,
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+    ])
+    .ok();
+    assert!(md.contains("## Paired against default: lqf t=0.25"), "{md}");
+    assert!(md.contains("| accb-dump | "), "{md}");
+    // Long files: a row per setting and package (plus the two averages), a row per setting and document.
+    let long = read_csv(&out.join("compare.csv"));
+    assert_eq!(long[0], ["setting", "package", "documents", "precision", "recall", "f1", "f1_ci95", "errors"]);
+    assert_eq!(long.len() - 1, 3 * (5 + 2), "3 rows (top 1, the dump, the default) x (5 packages + macro + micro)");
+    let per_doc = read_csv(&out.join("per-document.csv"));
+    assert_eq!(per_doc[0], ["setting", "package", "id", "precision", "recall", "f1", "error"]);
+    assert_eq!(per_doc.len() - 1, 3 * 48);
+    // The paired row of the dump equals a paired test recomputed from per-document.csv.
+    let f1 =
+        |who: &str| -> Vec<f64> { per_doc.iter().filter(|r| r[0] == who).map(|r| r[5].parse().unwrap()).collect() };
+    let base_name = per_doc.iter().map(|r| &r[0]).find(|n| n.starts_with("default: ")).unwrap().clone();
+    let expect = cetune::eval::paired::paired(&f1("accb-dump"), &f1(&base_name), 2000, 1);
+    let paired = read_csv(&out.join("paired.csv"));
+    let row = paired.iter().find(|r| r[0] == "accb-dump").unwrap();
+    assert_eq!(row[1], base_name);
+    assert!((row[4].parse::<f64>().unwrap() - expect.mean).abs() < 1e-6, "{row:?} {expect:?}");
+    assert!((row[5].parse::<f64>().unwrap() - expect.ci.unwrap().0).abs() < 1e-6, "{row:?} {expect:?}");
+    assert_eq!(row[14], expect.verdict());
+    // The evaluate of accb's default equals the dump's row (the same extracts).
+    let ev = root.join("ev");
+    evaluate(&s, "accb", &ev, &[]);
+    let ev_f1: Vec<f64> = read_csv(&ev.join("per-document.csv"))[1..].iter().map(|r| r[4].parse().unwrap()).collect();
+    assert_eq!(ev_f1, f1("accb-dump"));
+    // Another baseline: the dump by name; and a parameter file.
+    let out2 = root.join("cmp2");
+    let md = cetune(&[
+        "compare",
+        "--goldset",
+        gs,
+        "--run",
+        run.to_str().unwrap(),
+        "--top",
+        "1",
+        "--output",
+        &output,
+        "--baseline",
+        "accb-dump",
+        "--out",
+        out2.to_str().unwrap(),
+        "-q",
+    ])
+    .ok();
+    assert!(md.contains("## Paired against accb-dump"), "{md}");
+    let file = run.join("best.yaml");
+    let md = cetune(&[
+        "compare",
+        "--goldset",
+        gs,
+        "--output",
+        &output,
+        "--baseline",
+        file.to_str().unwrap(),
+        "--out",
+        root.join("cmp3").to_str().unwrap(),
+        "-q",
+    ])
+    .ok();
+    assert!(md.contains("## Paired against ") && md.contains("best.yaml: lqf"), "{md}");
+    let bad =
+        cetune(&["compare", "--goldset", gs, "--output", "nameless", "--out", root.join("cmp4").to_str().unwrap()]);
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+    assert!(bad.stderr.contains("--output nameless: expected NAME=PATH"), "{}", bad.stderr);
+}

@@ -55,7 +55,9 @@ impl Paired {
         if self.n == 0 {
             return "no documents in common".into();
         }
-        if self.within_noise() {
+        if self.ci.is_some_and(|(lo, hi)| lo <= 0.0 && hi >= 0.0) {
+            format!("within noise (the 95% interval holds 0; p = {})", p_text(self.p))
+        } else if self.p >= 0.05 {
             format!("within noise (p = {})", p_text(self.p))
         } else if self.mean > 0.0 {
             format!("better (p = {})", p_text(self.p))

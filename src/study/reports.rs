@@ -273,7 +273,18 @@ fn html_sections(
             if let Some(t) = md.lines().next().and_then(|l| l.strip_prefix("# ")) {
                 body.push(Body::Text(t.to_string()));
             }
-            body.push(csv_table(&p.join("compare.csv"))?);
+            // The long table's averages (its per-package rows stay in the CSV), then the
+            // paired comparison with the baseline.
+            body.push(match csv_table(&p.join("compare.csv"))? {
+                Body::Table(head, rows) if head.get(1).is_some_and(|h| h == "package") => Body::Table(
+                    head,
+                    rows.into_iter().filter(|r| r.get(1).is_some_and(|c| c.starts_with('('))).collect(),
+                ),
+                other => other,
+            });
+            if p.join("paired.csv").is_file() {
+                body.push(csv_table(&p.join("paired.csv"))?);
+            }
             if let Some(credit) = md.lines().find_map(|l| l.strip_prefix("Gold set: ")) {
                 body.push(Body::Text(format!("Gold set: {credit}")));
             }
