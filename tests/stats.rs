@@ -186,3 +186,48 @@ fn compare_pairs_every_row_with_the_baseline_and_writes_long_files() {
     assert_eq!(bad.code, 2, "{}", bad.stderr);
     assert!(bad.stderr.contains("--output nameless: expected NAME=PATH"), "{}", bad.stderr);
 }
+
+#[test]
+fn optimise_resume_with_a_larger_limit_extends_a_finished_run() {
+    let root = tmp("extend-cli");
+    let s = default_set();
+    let run = |out: &Path, n: &str| {
+        cetune(&[
+            "optimise",
+            "-e",
+            "lqf",
+            "--goldset",
+            s.to_str().unwrap(),
+            "--population",
+            "4",
+            "--max-generations",
+            n,
+            "--threads",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+            "-q",
+        ])
+        .ok()
+    };
+    run(&root.join("long"), "4");
+    run(&root.join("short"), "2");
+    let short = root.join("short");
+    let again = cetune(&["optimise", "--resume", short.to_str().unwrap(), "-q"]);
+    assert_eq!(again.code, 2, "{}", again.stderr);
+    assert!(again.stderr.contains("to extend it give a larger --max-generations"), "{}", again.stderr);
+    let out = cetune(&["optimise", "--resume", short.to_str().unwrap(), "--max-generations", "4", "-q"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.contains("max generations 2 -> 4"), "{}", out.stderr);
+    // Every column but the last (milliseconds) of every individual.
+    let rows = |d: &Path| -> Vec<String> {
+        std::fs::read_to_string(d.join("individuals.csv"))
+            .unwrap()
+            .lines()
+            .map(|l| l.rsplit_once(',').unwrap().0.to_string())
+            .collect()
+    };
+    assert_eq!(rows(&short), rows(&root.join("long")));
+    let record = std::fs::read_to_string(short.join("run.yaml")).unwrap();
+    assert!(record.contains("extended:") && record.contains("max_generations: 4"), "{record}");
+}

@@ -179,6 +179,10 @@ pub struct RunRecord {
     /// `--objective pareto`: the front and the chosen point.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pareto: Option<ParetoRecord>,
+    /// Each time the run was extended (`optimise --resume RUN --max-generations N` or
+    /// `--patience P`), in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extended: Vec<Extension>,
 }
 
 /// Hits and misses of the member-output cache of a combination run.
@@ -324,6 +328,21 @@ fn fields<T: Serialize>(value: &T) -> std::collections::BTreeMap<String, String>
         serde_json::Value::Object(m) => m.into_iter().map(|(k, v)| (k, v.to_string())).collect(),
         _ => Default::default(),
     }
+}
+
+/// One extension of a run's limits.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Extension {
+    /// The last generation made before the extension.
+    pub after_generation: usize,
+    /// When (UTC, `YYYYMMDD-HHMMSS`).
+    pub at: String,
+    /// The generation limit, before and after.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_generations: Option<[usize; 2]>,
+    /// The patience, before and after.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub patience: Option<[usize; 2]>,
 }
 
 /// The checkpoint: the optimiser's state after a generation and how many journal rows belong

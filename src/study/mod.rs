@@ -182,6 +182,7 @@ pub fn start(plan: Plan, opts: &Options) -> Result<Summary> {
             points: 0,
             chosen: None,
         }),
+        extended: Vec::new(),
     };
     store::write_yaml(&dir.join(files::RUN), &record)?;
     let documents = plan.config.racing.then_some(train.len());
@@ -262,14 +263,34 @@ fn warm_start(dir: &Path, top: usize, space: &ParamSpace) -> Result<WarmStart> {
 /// Continues an interrupted run from its folder: every input a fitness depends on is verified
 /// first (the gold set's hash, `run.yaml` against the checkpoint's copy, every journal row).
 pub fn resume(dir: &Path, threads: Option<usize>, opts: &Options) -> Result<Summary> {
+    resume_extended(dir, threads, opts, Extend::default())
+}
+
+/// New limits for a resumed run (`optimise --resume RUN --max-generations N --patience P`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Extend {
+    /// The new generation limit.
+    pub max_generations: Option<usize>,
+    /// The new patience.
+    pub patience: Option<usize>,
+}
+
+/// Continues a run with new limits: an interrupted run, or a finished one whose larger limits
+/// let it go on. The generations after the checkpoint are exactly those a run started with the
+/// new limits would have made (the limits decide only when to stop; a grid search, sized to its
+/// budget, cannot be extended). `run.yaml` records the change in `extended`.
+pub fn resume_extended(dir: &Path, threads: Option<usize>, opts: &Options, extend: Extend) -> Result<Summary> {
     let (record, space, base) = load_run(dir)?;
     let _lock = store::RunLock::acquire(dir)?;
     // run.yaml may have been edited: its settings must pass the checks of a new run.
     record.config.validate().map_err(|e| e.with_path(&dir.join(files::RUN)))?;
     record.objective.parse::<Objective>().map_err(|e| e.with_path(&dir.join(files::RUN)))?;
     measure_of(&record).map_err(|e| e.with_path(&dir.join(files::RUN)))?;
-    if record.status == "finished" {
-        return Err(Error::config(format!("the run in {} has finished: nothing to resume", dir.display())));
+    if record.status == "finished" && extend == Extend::default() {
+        return Err(Error::config(format!(
+            "the run in {} has finished: nothing to resume (to extend it give a larger --max-generations or --patience)",
+            dir.display()
+        )));
     }
     let mut set = native::open(Path::new(&record.goldset.path), false)
         .map_err(|e| Error::config(format!("cannot resume: the run's gold set cannot be read: {e}")))?;
@@ -294,6 +315,11 @@ pub fn resume(dir: &Path, threads: Option<usize>, opts: &Options) -> Result<Summ
         ))
         .with_path(&dir.join(files::RUN)));
     }
+    let mut record = record;
+    let mut ck = ck;
+    if extend != Extend::default() {
+        extend_limits(dir, &mut record, &mut ck, extend)?;
+    }
     let journal_path = dir.join(files::INDIVIDUALS);
     let prior = store::read_rows(&journal_path, &space, ck.state.trials)?;
     if prior.len() != ck.state.trials {
@@ -305,7 +331,6 @@ pub fn resume(dir: &Path, threads: Option<usize>, opts: &Options) -> Result<Summ
         .with_path(&journal_path));
     }
     let journal = Journal::reopen(&journal_path, ck.state.trials, journal_documents(&set, &record.config)?)?;
-    let mut record = record;
     record.wall_seconds = ck.wall_seconds;
     record.status = "running".into();
     eprintln!(
@@ -525,3 +550,55 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
 
 #[cfg(test)]
 mod tests;
+
+/// Applies new limits to a run about to be resumed: checks that it would go on, records the
+/// change in `run.yaml` and the checkpoint's inputs (so a later resume sees one consistent run).
+fn extend_limits(dir: &Path, record: &mut RunRecord, ck: &mut Checkpoint<State>, extend: Extend) -> Result<()> {
+    let config = &mut record.config;
+    if config.strategy == crate::evolve::StrategyKind::Grid {
+        return Err(Error::config(
+            "a grid search is sized to its budget (population × max generations): it cannot be extended; start a new run",
+        ));
+    }
+    let done = ck.state.generation + 1;
+    if let Some(n) = extend.max_generations
+        && n <= done
+        && record.status == "finished"
+    {
+        return Err(Error::config(format!(
+            "--max-generations {n}: the run has already made {done} generations; give more to extend it"
+        )));
+    }
+    let change = store::Extension {
+        after_generation: ck.state.generation,
+        at: store::timestamp(),
+        max_generations: extend
+            .max_generations
+            .filter(|&n| n != config.max_generations)
+            .map(|n| [config.max_generations, n]),
+        patience: extend.patience.filter(|&p| p != config.patience).map(|p| [config.patience, p]),
+    };
+    config.max_generations = extend.max_generations.unwrap_or(config.max_generations);
+    config.patience = extend.patience.unwrap_or(config.patience);
+    config.validate()?;
+    if change.max_generations.is_none() && change.patience.is_none() {
+        return Ok(());
+    }
+    eprintln!(
+        "extending {}: {}",
+        dir.display(),
+        [
+            change.max_generations.map(|[a, b]| format!("max generations {a} -> {b}")),
+            change.patience.map(|[a, b]| format!("patience {a} -> {b}")),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(", ")
+    );
+    record.extended.push(change);
+    record.status = "running".into();
+    ck.inputs = Some(RunInputs::of(record));
+    store::write_yaml(&dir.join(files::CHECKPOINT), &*ck)?;
+    store::write_yaml(&dir.join(files::RUN), &*record)
+}
