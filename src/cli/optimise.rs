@@ -196,6 +196,9 @@ pub fn run(a: Args) -> Result<()> {
         summary.reason,
         summary.dir.display()
     );
+    if let Some(p) = &r.paired {
+        println!("{}", p.line());
+    }
     if let Some(rc) = &r.racing {
         println!(
             "racing: {} document evaluations instead of {} ({:.0} % saved, {} settings dropped early)",

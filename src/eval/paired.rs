@@ -56,18 +56,24 @@ impl Paired {
             return "no documents in common".into();
         }
         if self.ci.is_some_and(|(lo, hi)| lo <= 0.0 && hi >= 0.0) {
-            format!("within noise (the 95% interval holds 0; p = {})", p_text(self.p))
+            format!("within noise (the 95% interval holds 0; {})", p_clause(self.p))
         } else if self.p >= 0.05 {
-            format!("within noise (p = {})", p_text(self.p))
+            format!("within noise ({})", p_clause(self.p))
         } else if self.mean > 0.0 {
-            format!("better (p = {})", p_text(self.p))
+            format!("better ({})", p_clause(self.p))
         } else {
-            format!("worse (p = {})", p_text(self.p))
+            format!("worse ({})", p_clause(self.p))
         }
     }
 }
 
-/// A p-value for a table: three significant digits, `< 1e-6` below that.
+/// `p = 0.012` (or `p < 1e-6`) for a sentence.
+pub fn p_clause(p: f64) -> String {
+    let t = p_text(p);
+    if t.starts_with('<') { format!("p {t}") } else { format!("p = {t}") }
+}
+
+/// A p-value for a table: three decimals (scientific below 0.001), `< 1e-6` below that.
 pub fn p_text(p: f64) -> String {
     if p < 1e-6 {
         "< 1e-6".into()

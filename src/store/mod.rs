@@ -183,6 +183,9 @@ pub struct RunRecord {
     /// `--patience P`), in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub extended: Vec<Extension>,
+    /// The best setting paired with the default on the tuning documents (per-document F1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paired: Option<PairedRecord>,
 }
 
 /// Hits and misses of the member-output cache of a combination run.
@@ -327,6 +330,55 @@ fn fields<T: Serialize>(value: &T) -> std::collections::BTreeMap<String, String>
     match text {
         serde_json::Value::Object(m) => m.into_iter().map(|(k, v)| (k, v.to_string())).collect(),
         _ => Default::default(),
+    }
+}
+
+/// The best setting against the default on the same documents: mean per-document F1
+/// difference, its paired-bootstrap 95% interval and the Wilcoxon signed-rank test.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PairedRecord {
+    /// The baseline (`default: <setting>`).
+    pub baseline: String,
+    /// The baseline's mean per-document F1.
+    pub baseline_f1: f64,
+    /// The best setting's mean per-document F1.
+    pub best_f1: f64,
+    /// Documents compared.
+    pub documents: usize,
+    /// Mean per-document difference best − baseline.
+    pub mean_diff: f64,
+    /// 95% paired-bootstrap interval of the difference.
+    pub ci95: [f64; 2],
+    /// Documents where the best is better, worse, equal.
+    pub better: usize,
+    /// Documents where the best is worse.
+    pub worse: usize,
+    /// Documents with equal scores.
+    pub equal: usize,
+    /// Two-sided p-value of the Wilcoxon signed-rank test.
+    pub p: f64,
+    /// In words.
+    pub verdict: String,
+}
+
+impl PairedRecord {
+    /// One line for the end-of-run summary and the reports.
+    pub fn line(&self) -> String {
+        format!(
+            "best vs {} (F1 {:.4} vs {:.4} on {} documents): {:+.4} per document, 95% CI [{:+.4}, {:+.4}], better on {}, worse on {}, equal on {}; Wilcoxon {}: {}",
+            self.baseline,
+            self.best_f1,
+            self.baseline_f1,
+            self.documents,
+            self.mean_diff,
+            self.ci95[0],
+            self.ci95[1],
+            self.better,
+            self.worse,
+            self.equal,
+            crate::eval::paired::p_clause(self.p),
+            self.verdict
+        )
     }
 }
 

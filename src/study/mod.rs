@@ -183,6 +183,7 @@ pub fn start(plan: Plan, opts: &Options) -> Result<Summary> {
             chosen: None,
         }),
         extended: Vec::new(),
+        paired: None,
     };
     store::write_yaml(&dir.join(files::RUN), &record)?;
     let documents = plan.config.racing.then_some(train.len());
@@ -524,6 +525,7 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
             gap: f.value - v,
         });
     }
+    s.record.paired = Some(paired_with_default(&corpus, &s.base, &best, measure)?);
     s.record.best = Some(BestRecord {
         fitness: f.value,
         precision: f.precision,
@@ -601,4 +603,35 @@ fn extend_limits(dir: &Path, record: &mut RunRecord, ck: &mut Checkpoint<State>,
     ck.inputs = Some(RunInputs::of(record));
     store::write_yaml(&dir.join(files::CHECKPOINT), &*ck)?;
     store::write_yaml(&dir.join(files::RUN), &*record)
+}
+
+/// The best setting paired with the run's default on the tuning documents (per-document F1,
+/// 2000 paired bootstrap resamples, seed 1, and the Wilcoxon signed-rank test).
+fn paired_with_default(
+    corpus: &Corpus,
+    base: &Setting,
+    best: &Setting,
+    measure: crate::eval::Measure,
+) -> Result<store::PairedRecord> {
+    let all: Vec<usize> = (0..corpus.entries.len()).collect();
+    let f1 = |s: &Setting| -> Result<Vec<f64>> {
+        let ex = crate::extract::build(s)?;
+        Ok(crate::objective::score::score_subset(corpus, ex.as_ref(), measure, &all).iter().map(|d| d.prf.f1).collect())
+    };
+    let (b, d) = (f1(best)?, f1(base)?);
+    let p = crate::eval::paired::paired(&b, &d, 2000, 1);
+    let mean = |v: &[f64]| if v.is_empty() { 0.0 } else { v.iter().sum::<f64>() / v.len() as f64 };
+    Ok(store::PairedRecord {
+        baseline: format!("default ({})", base.label()),
+        baseline_f1: mean(&d),
+        best_f1: mean(&b),
+        documents: p.n,
+        mean_diff: p.mean,
+        ci95: p.ci.map_or([0.0, 0.0], |(lo, hi)| [lo, hi]),
+        better: p.wins,
+        worse: p.losses,
+        equal: p.ties,
+        p: p.p,
+        verdict: p.verdict(),
+    })
 }

@@ -244,3 +244,23 @@ fn a_grid_search_is_not_extended() {
     assert!(err.message.contains("grid search"), "{}", err.message);
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+#[test]
+fn a_finished_run_pairs_its_best_with_the_default() {
+    let root = tmp("paired");
+    let gs = gold_set(&root);
+    let quiet = Options { quiet: true, top: 5, ..Options::default() };
+    let done = start(plan(&gs, root.join("run")), &quiet).unwrap();
+    let p = done.record.paired.clone().expect("a paired record");
+    // Objective f1: the best's mean per-document F1 is its fitness.
+    assert!((p.best_f1 - done.record.best.as_ref().unwrap().fitness).abs() < 1e-12, "{p:?}");
+    assert!((p.mean_diff - (p.best_f1 - p.baseline_f1)).abs() < 1e-12);
+    assert_eq!(p.documents, 6);
+    assert_eq!(p.better + p.worse + p.equal, 6);
+    assert!(p.baseline.starts_with("default (t=0.25"), "{}", p.baseline);
+    let top = std::fs::read_to_string(root.join("run/top.md")).unwrap();
+    assert!(top.contains(&p.line()), "{top}");
+    let html = std::fs::read_to_string(root.join("run/report.html")).unwrap();
+    assert!(html.contains("Best against the default"));
+    std::fs::remove_dir_all(&root).unwrap();
+}
