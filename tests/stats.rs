@@ -231,3 +231,27 @@ fn optimise_resume_with_a_larger_limit_extends_a_finished_run() {
     let record = std::fs::read_to_string(short.join("run.yaml")).unwrap();
     assert!(record.contains("extended:") && record.contains("max_generations: 4"), "{record}");
 }
+
+#[test]
+fn small_items_params_exit_code_txt_headers_and_reproducible_jsonl() {
+    // A missing --params file is a configuration error: exit 2, one line.
+    let r = cetune(&["evaluate", "--params", "/nonexistent/p.yaml", "--goldset", default_set().to_str().unwrap()]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(r.stderr.trim(), "cetune: /nonexistent/p.yaml: parameter file not found");
+    // Several pages as txt: each page named before its text.
+    let root = tmp("small-items");
+    let (a, b) = (root.join("a.html"), root.join("b.html"));
+    std::fs::write(&a, "<html><head><link rel=canonical href=\"https://example.org/a\"></head><body><p>First page text here, long enough to keep.</p></body></html>").unwrap();
+    std::fs::write(&b, "<html><body><p>Second page text here, long enough to keep.</p></body></html>").unwrap();
+    let out =
+        cetune(&["extract", "-e", "full", "--format", "txt", a.to_str().unwrap(), b.to_str().unwrap(), "-q"]).ok();
+    assert!(out.starts_with(&format!("==> {} <==\n", a.display())), "{out}");
+    assert!(out.contains(&format!("\n==> {} <==\n", b.display())) && out.contains("Second page"), "{out}");
+    // JSONL: the URL the page declares, and no timing, so two runs are byte for byte the same.
+    let one = cetune(&["extract", "-e", "full", a.to_str().unwrap(), b.to_str().unwrap(), "-q"]).ok();
+    let two = cetune(&["extract", "-e", "full", a.to_str().unwrap(), b.to_str().unwrap(), "-q"]).ok();
+    assert_eq!(one, two);
+    let first: serde_json::Value = serde_json::from_str(one.lines().next().unwrap()).unwrap();
+    assert_eq!(first["url"], "https://example.org/a");
+    assert!(first.get("ms").is_none(), "{first}");
+}
