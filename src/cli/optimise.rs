@@ -197,7 +197,7 @@ pub fn run(a: Args) -> Result<()> {
         summary.dir.display()
     );
     if let Some(p) = &r.paired {
-        println!("{}", p.line());
+        println!("{}", crate::study::paired_line(p));
     }
     if let Some(rc) = &r.racing {
         println!(

@@ -17,8 +17,7 @@ use std::time::Instant;
 pub struct Outcome {
     /// The page's id (see [`Item::id`]).
     pub id: String,
-    /// Its URL, when known: from the input (JSONL `url`, WARC target URI), else the page's own
-    /// `<link rel=canonical>` or `og:url`.
+    /// Its URL, when known.
     pub url: Option<String>,
     /// Its place in an output folder, without `.txt`.
     pub rel: PathBuf,
@@ -55,13 +54,7 @@ pub fn process(item: Item, ex: &dyn Extractor, limits: &Limits) -> Outcome {
     };
     match html {
         Ok(html) if looks_binary(&html) => out.error = Some(format!("{}: binary data, not an HTML page", out.id)),
-        Ok(html) => {
-            // A file or folder input says nothing of its URL; the page itself often does.
-            if out.url.is_none() {
-                out.url = crate::annotate::new::declared_url(&html);
-            }
-            extract(&html, ex, limits, &mut out)
-        }
+        Ok(html) => extract(&html, ex, limits, &mut out),
         Err(e) => out.error = Some(e.to_string()),
     }
     out.ms = started.elapsed().as_secs_f64() * 1000.0;

@@ -361,27 +361,6 @@ pub struct PairedRecord {
     pub verdict: String,
 }
 
-impl PairedRecord {
-    /// One line for the end-of-run summary and the reports.
-    pub fn line(&self) -> String {
-        format!(
-            "best vs {} (F1 {:.4} vs {:.4} on {} documents): {:+.4} per document, 95% CI [{:+.4}, {:+.4}], better on {}, worse on {}, equal on {}; Wilcoxon {}: {}",
-            self.baseline,
-            self.best_f1,
-            self.baseline_f1,
-            self.documents,
-            self.mean_diff,
-            self.ci95[0],
-            self.ci95[1],
-            self.better,
-            self.worse,
-            self.equal,
-            crate::eval::paired::p_clause(self.p),
-            self.verdict
-        )
-    }
-}
-
 /// One extension of a run's limits.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Extension {

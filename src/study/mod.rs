@@ -11,7 +11,7 @@ pub mod pareto;
 mod reports;
 pub mod validation;
 
-pub use reports::{load_run, write_reports};
+pub use reports::{load_run, paired_line, write_reports};
 
 use crate::error::{Error, Result};
 use crate::evolve::{self, Config, GenerationInfo, Observer, State, TerminationReason, Trial};
@@ -406,10 +406,96 @@ struct Watch<'a> {
     started: Instant,
     wall_before: f64,
     inputs: RunInputs,
+    live: Live,
+}
+
+/// The live `report.html` of a running run: rewritten after every generation with a refresh
+/// header (no script), so a browser left open on it follows the run; the full report replaces
+/// it when the run ends.
+struct Live {
+    title: String,
+    y_desc: String,
+    max_generations: usize,
+    rows: Vec<crate::report::plot::GenRow>,
+    default_genome: Vec<f64>,
+    default: Option<f64>,
+}
+
+/// Seconds between two reloads of the live report.
+const LIVE_REFRESH_SECONDS: u32 = 10;
+
+impl Live {
+    fn new(record: &RunRecord, space: &ParamSpace, base: &Setting, prior: &[Trial]) -> Live {
+        let mut live = Live {
+            title: format!("{} on {}, seed {}", record.extractor, record.goldset.name, record.config.seed),
+            y_desc: format!("fitness ({}, measure {})", record.objective, record.measure),
+            max_generations: record.config.max_generations,
+            rows: crate::report::run::generations_info(prior).into_iter().map(|(r, _)| r).collect(),
+            default_genome: space.to_genome(base),
+            default: None,
+        };
+        live.see(prior);
+        live
+    }
+
+    fn see(&mut self, trials: &[Trial]) {
+        if self.default.is_none()
+            && let Some(t) =
+                trials.iter().find(|t| !t.cached && t.fitness.partial.is_none() && t.genome == self.default_genome)
+        {
+            self.default = Some(t.fitness.value);
+        }
+    }
+
+    fn write(&self, dir: &Path, info: &GenerationInfo) -> Result<()> {
+        use crate::report::html::{Body, Section};
+        let history = crate::report::plot::HistoryInfo {
+            title: format!("Fitness by generation: {}", self.title),
+            rows: self.rows.clone(),
+            y_desc: self.y_desc.clone(),
+            validation: Vec::new(),
+            default: self.default,
+            worst: false,
+        };
+        crate::report::plot::render_history(&history, &dir.join("history"))?;
+        let svg_path = dir.join("history.svg");
+        let svg = std::fs::read_to_string(&svg_path).map_err(|e| Error::io(&svg_path, "read", e))?;
+        let status = format!(
+            "Running: generation {} of at most {} done; best so far {:.4} (P {:.3}, R {:.3}); {} settings evaluated; the default {}. Updated {} UTC; this page reloads every {} s and becomes the full report when the run ends.",
+            info.generation,
+            self.max_generations,
+            info.best_so_far.value,
+            info.best_so_far.precision,
+            info.best_so_far.recall,
+            info.total_evaluations,
+            self.default.map_or("was not evaluated".into(), |d| format!("scored {d:.4}")),
+            store::timestamp(),
+            LIVE_REFRESH_SECONDS
+        );
+        let rows = self
+            .rows
+            .iter()
+            .map(|r| vec![r.generation.to_string(), format!("{:.4}", r.best), format!("{:.4}", r.mean)])
+            .collect();
+        let sections = [
+            Section { title: "Progress".into(), body: vec![Body::Text(status), Body::Svg(svg)] },
+            Section {
+                title: "Generations".into(),
+                body: vec![Body::Table(vec!["generation".into(), "best".into(), "mean".into()], rows)],
+            },
+        ];
+        let page = crate::report::html::page(&format!("cetune run (running): {}", self.title), &sections).replacen(
+            "<meta charset=\"utf-8\">",
+            &format!("<meta charset=\"utf-8\">\n<meta http-equiv=\"refresh\" content=\"{LIVE_REFRESH_SECONDS}\">"),
+            1,
+        );
+        crate::report::write_atomic(&dir.join("report.html"), page.as_bytes())
+    }
 }
 
 impl Observer for Watch<'_> {
     fn on_trials(&mut self, trials: &[Trial]) -> Result<()> {
+        self.live.see(trials);
         self.journal.append(self.space, trials)
     }
     fn on_generation(&mut self, info: &GenerationInfo, state: &State) -> Result<()> {
@@ -421,6 +507,13 @@ impl Observer for Watch<'_> {
             wall_seconds: wall,
         };
         store::write_yaml(&self.dir.join(files::CHECKPOINT), &ck)?;
+        self.live.rows.push(crate::report::plot::GenRow {
+            generation: info.generation,
+            best: info.best,
+            mean: info.mean,
+            worst: info.worst,
+        });
+        self.live.write(self.dir, info)?;
         let rate = info.total_evaluations as f64 / self.started.elapsed().as_secs_f64().max(1e-9);
         self.bar.set(info.generation as u64 + 1);
         self.bar.message(format!(
@@ -474,6 +567,7 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
         started,
         wall_before: s.record.wall_seconds,
         inputs: RunInputs::of(&s.record),
+        live: Live::new(&s.record, &s.space, &s.base, &s.prior),
     };
     let outcome =
         evolve::run(&mut problem, &config, std::mem::take(&mut s.initial), &s.prior, &mut watch, s.state.take());

@@ -52,7 +52,7 @@ pub fn write_reports(
     write_top(dir, space, base, trials, top, &format!("Top individuals: {title}"), &validation)?;
     if let Some(p) = &record.paired {
         let md = std::fs::read_to_string(dir.join("top.md")).map_err(|e| Error::io(&dir.join("top.md"), "read", e))?;
-        let md = format!("{md}\n{}\n\n{PAIRED_NOTE}\n", p.line());
+        let md = format!("{md}\n{}\n\n{PAIRED_NOTE}\n", paired_line(p));
         crate::report::write_atomic(&dir.join("top.md"), md.as_bytes())?;
     }
     let best = match &pareto {
@@ -88,7 +88,17 @@ pub fn write_reports(
         .into_iter()
         .filter_map(|t| validation.get(&t.number).map(|v| (t.generation, v.0)))
         .collect();
-    let history = HistoryInfo { title: format!("Fitness by generation: {title}"), rows, y_desc, validation: held };
+    // The default's fitness: the trial of the default setting, when the run evaluated it.
+    let default_genome = space.to_genome(base);
+    let default = trials.iter().find(|t| !t.cached && t.fitness.partial.is_none() && t.genome == default_genome);
+    let history = HistoryInfo {
+        title: format!("Fitness by generation: {title}"),
+        rows,
+        y_desc,
+        validation: held,
+        default: default.map(|t| t.fitness.value),
+        worst: false,
+    };
     render_history(&history, &dir.join("history"))?;
     let info = space_info(space, trials, &format!("Explored space: {title}"));
     // Importance over every tuned parameter; the plots show the most important ones.
@@ -244,7 +254,7 @@ fn html_sections(
     if let Some(p) = &record.paired {
         sections.push(Section {
             title: "Best against the default".into(),
-            body: vec![Body::Text(p.line()), Body::Text(PAIRED_NOTE.into())],
+            body: vec![Body::Text(paired_line(p)), Body::Text(PAIRED_NOTE.into())],
         });
     }
     sections.push(Section { title: "Fitness by generation".into(), body: vec![svg("history.svg")?] });
@@ -328,4 +338,24 @@ fn html_sections(
         }
     }
     Ok(sections)
+}
+
+/// One line saying how the best setting compares with the default (end-of-run summary,
+/// `top.md`, `report.html`).
+pub fn paired_line(p: &crate::store::PairedRecord) -> String {
+    format!(
+        "best vs {} (F1 {:.4} vs {:.4} on {} documents): {:+.4} per document, 95% CI [{:+.4}, {:+.4}], better on {}, worse on {}, equal on {}; Wilcoxon {}: {}",
+        p.baseline,
+        p.best_f1,
+        p.baseline_f1,
+        p.documents,
+        p.mean_diff,
+        p.ci95[0],
+        p.ci95[1],
+        p.better,
+        p.worse,
+        p.equal,
+        crate::eval::paired::p_clause(p.p),
+        p.verdict
+    )
 }

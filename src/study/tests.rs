@@ -259,8 +259,44 @@ fn a_finished_run_pairs_its_best_with_the_default() {
     assert_eq!(p.better + p.worse + p.equal, 6);
     assert!(p.baseline.starts_with("default (t=0.25"), "{}", p.baseline);
     let top = std::fs::read_to_string(root.join("run/top.md")).unwrap();
-    assert!(top.contains(&p.line()), "{top}");
+    assert!(top.contains(&super::reports::paired_line(&p)), "{top}");
     let html = std::fs::read_to_string(root.join("run/report.html")).unwrap();
     assert!(html.contains("Best against the default"));
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn a_running_run_keeps_a_live_report_that_the_final_report_replaces() {
+    let root = tmp("live");
+    let gs = gold_set(&root);
+    let quiet = Options { quiet: true, top: 5, ..Options::default() };
+    let p = plan(&gs, root.join("run"));
+    let (space, base) = (p.space.clone(), p.base.clone());
+    start(p, &quiet).unwrap();
+    let record: RunRecord = store::read_yaml(&root.join("run").join(files::RUN)).unwrap();
+    let trials = store::read_trials(&root.join("run").join(files::INDIVIDUALS), &space).unwrap();
+    let done = std::fs::read_to_string(root.join("run/report.html")).unwrap();
+    assert!(!done.contains("http-equiv=\"refresh\"") && done.contains("Table 2"));
+    // What the run's observer writes after a generation: the page that reloads itself.
+    let live = Live::new(&record, &space, &base, &trials);
+    assert_eq!(live.rows.len(), 5);
+    assert!(live.default.is_some(), "the default (t=0.25) is in generation 0");
+    let best = trials.iter().map(|t| t.fitness).max_by(|a, b| a.rank_cmp(b)).unwrap();
+    let info = GenerationInfo {
+        generation: 4,
+        best: best.value,
+        mean: 0.5,
+        worst: 0.1,
+        evaluations: 3,
+        total_evaluations: 20,
+        best_so_far: best,
+        best_genome: trials[0].genome.clone(),
+        stagnant: 0,
+    };
+    live.write(&root.join("run"), &info).unwrap();
+    let page = std::fs::read_to_string(root.join("run/report.html")).unwrap();
+    assert!(page.contains("<meta http-equiv=\"refresh\" content=\"10\">"), "{page}");
+    assert!(page.contains("Running: generation 4 of at most 5 done") && page.contains("<svg"), "{page}");
+    assert!(page.contains("default (0.") && !page.contains("<script"));
     std::fs::remove_dir_all(&root).unwrap();
 }
