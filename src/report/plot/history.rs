@@ -46,7 +46,7 @@ fn draw<DB: DrawingBackend>(
 ) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     root.fill(&WHITE)?;
     let (w, _) = root.dim_in_pixel();
-    let (plot, legend) = root.split_horizontally(w.saturating_sub(190));
+    let (plot, legend) = root.split_horizontally(w.saturating_sub(230));
     let last = info.rows.last().map_or(1, |r| r.generation).max(1);
     let mut series: Vec<Series> =
         vec![("best", RGBColor(31, 119, 180), |r| r.best), ("mean", RGBColor(44, 160, 44), |r| r.mean)];
@@ -94,7 +94,7 @@ fn draw<DB: DrawingBackend>(
         let points = || info.validation.iter().map(|&(g, v)| (g as f64, v));
         chart.draw_series(LineSeries::new(points(), color.stroke_width(2)))?;
         chart.draw_series(points().map(|p| TriangleMarker::new(p, 4, color.filled())))?;
-        keys.push(("best, on validation".into(), color, false));
+        keys.push(("best, on validation documents".into(), color, false));
     }
     // The legend, in its own column right of the plot.
     for (k, (name, color, dashed)) in keys.iter().enumerate() {
