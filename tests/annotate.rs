@@ -497,7 +497,7 @@ impl Driver {
     fn start(profile: &Path) -> Option<Driver> {
         let found = |b: &str| Command::new(b).arg("--version").output().is_ok_and(|o| o.status.success());
         if !found("chromium") || !found("chromedriver") {
-            eprintln!("note: chromium or chromedriver is not installed: the annotate browser check is skipped");
+            crate::util::browser_missing("the annotate browser check");
             return None;
         }
         let port = free_port();

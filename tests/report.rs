@@ -99,7 +99,7 @@ fn the_html_report_is_self_contained_and_renders_in_a_browser() {
 
     let shot = run.with_extension("png");
     let Some((console, png)) = chromium(&run.join("report.html"), &shot, 4200) else {
-        eprintln!("skipped the browser check: `chromium` is not installed (apt-get install chromium; .ci/run does)");
+        crate::util::browser_missing("the report.html browser check (apt-get install chromium; .ci/run does)");
         return;
     };
     assert!(console.is_empty(), "console messages: {console:?}");

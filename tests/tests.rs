@@ -15,4 +15,5 @@ mod report;
 mod robust;
 mod route;
 mod safety;
+mod stats;
 mod yaml;

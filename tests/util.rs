@@ -101,3 +101,13 @@ pub fn beside(set: &Path, name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&d);
     d
 }
+
+/// A browser check that cannot run (chromium or chromedriver missing): skipped with a note,
+/// except where `CETUNE_REQUIRE_BROWSER=1` (set by `.ci/run`), where it fails, so CI never
+/// counts a skipped browser test as passed.
+pub fn browser_missing(what: &str) {
+    if std::env::var_os("CETUNE_REQUIRE_BROWSER").is_some_and(|v| v == "1") {
+        panic!("{what}: the browser is missing but CETUNE_REQUIRE_BROWSER=1 requires the browser checks to run");
+    }
+    eprintln!("note: {what}: skipped (chromium or chromedriver is not installed)");
+}

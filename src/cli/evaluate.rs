@@ -111,7 +111,7 @@ pub fn table_row(label: String, s: &Summary) -> Table3Row {
     }
 }
 
-fn write_per_document(
+pub fn write_per_document(
     path: &Path,
     set: &crate::goldset::GoldSet,
     docs: &[&crate::goldset::GoldDoc],
@@ -137,7 +137,7 @@ fn write_per_document(
     crate::report::csv::write(path, rows)
 }
 
-fn write_per_package(path: &Path, packages: &[String], s: &Summary) -> Result<()> {
+pub fn write_per_package(path: &Path, packages: &[String], s: &Summary) -> Result<()> {
     let mut rows = vec![["package", "documents", "precision", "recall", "f1"].map(String::from).to_vec()];
     for (i, p) in packages.iter().enumerate() {
         if let Some(prf) = s.per_package[i] {

@@ -33,7 +33,8 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     files_from: Option<PathBuf>,
     /// Output format: txt (default for one page) or jsonl (default otherwise: one line a page
-    /// with id, url, text, words, language, ms, error); with --dump: text (a file per document,
+    /// with id, url, text, words, language, error; with several pages, txt puts a line `==> ID <==`
+    /// before each page's text); with --dump: text (a file per document,
     /// the default) or ids-json (one OUT/extract.json, `{id: text}` as the benchmarks' scorers
     /// read it; ids are `package/id` when an id occurs in two packages).
     #[arg(long, value_name = "FORMAT")]
@@ -167,8 +168,8 @@ fn collection(a: &Args, ex: &dyn crate::extract::Extractor, limits: crate::limit
             return Err(Error::config("--format jsonl writes one file: give --out FILE, not a folder"));
         }
         Some(o) if to_folder => Box::new(output::Folder::create(o, a.force, &a.inputs)?),
-        Some(o) => Box::new(output::Stream::file(o, out_format, a.force, &a.inputs)?),
-        None => Box::new(output::Stream::stdout(out_format)),
+        Some(o) => Box::new(output::Stream::file(o, out_format, a.force, &a.inputs)?.with_headers(!one_page)),
+        None => Box::new(output::Stream::stdout(out_format).with_headers(!one_page)),
     };
     let errors_on_stderr = to_folder || out_format == OutFormat::Txt;
     let stop = Arc::new(AtomicBool::new(false));

@@ -11,6 +11,7 @@ mod extractors;
 mod goldset;
 mod optimise;
 mod report;
+mod score;
 
 use crate::error::Result;
 use clap::{Parser, Subcommand};
@@ -41,6 +42,8 @@ pub enum Command {
     Evaluate(evaluate::Args),
     /// Tune an extractor's parameters by evolutionary search (the main job).
     Optimise(Box<optimise::Args>),
+    /// Score another tool's output (a folder of <id>.txt or an ids-json file) against a gold set.
+    Score(score::Args),
     /// Evaluate a run's top individuals and the literature defaults on a full collection.
     Compare(compare::Args),
     /// Rebuild a run's tables and plots from its folder.
@@ -58,6 +61,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Extract(a) => extract::run(a),
         Command::Evaluate(a) => evaluate::run(a),
         Command::Optimise(a) => optimise::run(*a),
+        Command::Score(a) => score::run(a),
         Command::Compare(a) => compare::run(a),
         Command::Report(a) => report::run(a),
         Command::Annotate(a) => annotate::run(a),

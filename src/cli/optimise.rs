@@ -26,12 +26,14 @@ pub struct Args {
     /// Individuals per generation.
     #[arg(long, default_value_t = 30)]
     population: usize,
-    /// Generations at most (generation 0 included).
-    #[arg(long, default_value_t = 50)]
-    max_generations: usize,
-    /// Stop after this many generations without improvement by more than --epsilon (0: never).
-    #[arg(long, default_value_t = 10)]
-    patience: usize,
+    /// Generations at most (generation 0 included) [default: 50]. With --resume: the new
+    /// limit of the run, which extends a finished run.
+    #[arg(long, value_name = "N")]
+    max_generations: Option<usize>,
+    /// Stop after this many generations without improvement by more than --epsilon (0: never)
+    /// [default: 10]. With --resume: the new patience, which extends a run that stopped on it.
+    #[arg(long, value_name = "N")]
+    patience: Option<usize>,
     /// Smallest improvement of the best fitness that counts, or `auto`: the standard error of
     /// the best fitness over the documents (improvements within the noise do not count).
     #[arg(long, default_value = "0.0001")]
@@ -110,7 +112,8 @@ pub struct Args {
     /// Rows in top.csv / top.md.
     #[arg(long, default_value_t = 10)]
     top: usize,
-    /// Continue an interrupted run from its folder (all other settings come from its run.yaml).
+    /// Continue an interrupted run from its folder (all other settings come from its run.yaml),
+    /// or extend a finished one with a larger --max-generations or --patience.
     #[arg(long, value_name = "RUN_DIR")]
     resume: Option<PathBuf>,
     /// Overwrite an existing run folder.
@@ -148,8 +151,8 @@ fn config(a: &Args) -> Result<Config> {
         mutation,
         mutation_rate: a.mutation_rate,
         cat_flip_prob: None,
-        max_generations: a.max_generations,
-        patience: a.patience,
+        max_generations: a.max_generations.unwrap_or(Config::default().max_generations),
+        patience: a.patience.unwrap_or(Config::default().patience),
         epsilon,
         epsilon_auto,
         seed: a.seed,
@@ -174,7 +177,8 @@ pub fn run(a: Args) -> Result<()> {
                     "--resume continues a run in its own folder: it takes neither --out, --force nor --warm-start",
                 ));
             }
-            study::resume(dir, a.threads, &opts)?
+            let extend = study::Extend { max_generations: a.max_generations, patience: a.patience };
+            study::resume_extended(dir, a.threads, &opts, extend)?
         }
         None => study::start(plan(&a)?, &opts)?,
     };
@@ -192,6 +196,9 @@ pub fn run(a: Args) -> Result<()> {
         summary.reason,
         summary.dir.display()
     );
+    if let Some(p) = &r.paired {
+        println!("{}", crate::study::paired_line(p));
+    }
     if let Some(rc) = &r.racing {
         println!(
             "racing: {} document evaluations instead of {} ({:.0} % saved, {} settings dropped early)",

@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 pub enum OutFormat {
     /// The text of each page, then a newline (errors on standard error).
     Txt,
-    /// One JSON object a line: `id`, `url`, `text`, `words`, `language`, `ms`, `error`.
+    /// One JSON object a line: `id`, `url`, `text`, `words`, `language`, `error` (no timing, so
+    /// two runs over the same pages give the same bytes).
     Jsonl,
 }
 
@@ -47,7 +48,6 @@ pub fn jsonl_line(o: &Outcome) -> Vec<u8> {
         text: &'a str,
         words: usize,
         language: Option<&'a str>,
-        ms: f64,
         error: Option<&'a str>,
     }
     let v = Line {
@@ -56,7 +56,6 @@ pub fn jsonl_line(o: &Outcome) -> Vec<u8> {
         text: &o.text,
         words: o.words,
         language: o.language.as_deref(),
-        ms: (o.ms * 1000.0).round() / 1000.0,
         error: o.error.as_deref(),
     };
     let mut line = serde_json::to_vec(&v).unwrap_or_default();
@@ -69,12 +68,18 @@ pub struct Stream {
     w: Box<dyn Write>,
     format: OutFormat,
     name: PathBuf,
+    headers: bool,
 }
 
 impl Stream {
     /// Standard output.
     pub fn stdout(format: OutFormat) -> Stream {
-        Stream { w: Box::new(std::io::BufWriter::with_capacity(1 << 16, std::io::stdout())), format, name: "-".into() }
+        Stream {
+            w: Box::new(std::io::BufWriter::with_capacity(1 << 16, std::io::stdout())),
+            format,
+            name: "-".into(),
+            headers: false,
+        }
     }
 
     /// A file: refused when it exists (unless `force`), is an input or lies inside one.
@@ -90,7 +95,21 @@ impl Stream {
         }
         let f = std::fs::File::create(path)
             .map_err(|e| Error::config(format!("cannot write the output file: {e}")).with_path(path))?;
-        Ok(Stream { w: Box::new(std::io::BufWriter::with_capacity(1 << 16, f)), format, name: path.to_path_buf() })
+        Ok(Stream {
+            w: Box::new(std::io::BufWriter::with_capacity(1 << 16, f)),
+            format,
+            name: path.to_path_buf(),
+            headers: false,
+        })
+    }
+}
+
+impl Stream {
+    /// With several pages in plain text: each page's text follows a line `==> ID <==` (the
+    /// convention of `head` and `tail`), so pages stay apart and named.
+    pub fn with_headers(mut self, headers: bool) -> Stream {
+        self.headers = headers;
+        self
     }
 }
 
@@ -99,6 +118,7 @@ impl Sink for Stream {
         let bytes = match self.format {
             OutFormat::Jsonl => jsonl_line(o),
             OutFormat::Txt if o.error.is_some() => return Ok(()),
+            OutFormat::Txt if self.headers => format!("==> {} <==\n{}\n\n", o.id, o.text).into_bytes(),
             OutFormat::Txt => format!("{}\n", o.text).into_bytes(),
         };
         self.w.write_all(&bytes).map_err(|e| Error::io(&self.name, "write", e))
@@ -186,6 +206,8 @@ mod tests {
         assert_eq!(v["text"], "x \"y\"\nz");
         assert_eq!(v["url"], serde_json::Value::Null);
         assert_eq!(v["error"], serde_json::Value::Null);
-        assert_eq!((v["words"].as_u64(), v["ms"].as_f64()), (Some(3), Some(1.235)));
+        assert_eq!(v["words"].as_u64(), Some(3));
+        // No timing: two runs over the same pages write the same bytes.
+        assert!(v.get("ms").is_none(), "{line}");
     }
 }

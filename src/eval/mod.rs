@@ -4,7 +4,9 @@
 pub mod bootstrap;
 pub mod lcs;
 pub mod measure;
+pub mod paired;
 pub mod score;
+pub mod text;
 pub mod words;
 
 pub use lcs::{GoldIndex, lcs_naive};

@@ -4,6 +4,7 @@
 //! the crate: `goldset`, `document`, `extract`, `eval`, `params`, `evolve`, `limits` and `error`.
 
 pub mod corpus;
+pub mod external;
 pub mod needs;
 pub mod problem;
 pub mod score;

@@ -159,7 +159,11 @@ impl<'de> Deserialize<'de> for Entries {
 
 /// Reads and validates a parameter file.
 pub fn load_file(path: &Path, builtin: &Builtin) -> Result<ParamsFile> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, "read parameter file", e))?;
+    // A parameter file named on the command line that is missing is a usage error (exit 2).
+    let text = std::fs::read_to_string(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => Error::not_found(path, "parameter file not found"),
+        _ => Error::io(path, "read parameter file", e),
+    })?;
     parse_str(&text, path, builtin)
 }
 

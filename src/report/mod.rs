@@ -54,7 +54,7 @@ fn sync_dir(path: &Path) -> std::io::Result<()> {
 
 /// Formats a score with three decimals, as the paper's tables do.
 pub fn f3(x: f64) -> String {
-    format!("{x:.3}")
+    if x.is_nan() { "-".into() } else { format!("{x:.3}") }
 }
 
 #[cfg(test)]

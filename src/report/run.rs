@@ -122,7 +122,7 @@ pub fn top_rows(
             f.feasible.to_string(),
             t.generation.to_string(),
             t.number.to_string(),
-            f.sem.to_string(),
+            if f.sem.is_nan() { String::new() } else { f.sem.to_string() },
         ]);
         if !validation.is_empty() {
             let (v, sem) = validation.get(&t.number).copied().unwrap_or((f64::NAN, f64::NAN));

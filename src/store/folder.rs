@@ -134,7 +134,8 @@ fn only_compare_files(dir: &Path) -> bool {
     std::fs::read_dir(dir).is_ok_and(|rd| {
         rd.flatten().all(|e| {
             let n = e.file_name().to_string_lossy().into_owned();
-            e.file_type().is_ok_and(|t| t.is_file()) && matches!(n.as_str(), "compare.csv" | "compare.md")
+            e.file_type().is_ok_and(|t| t.is_file())
+                && matches!(n.as_str(), "compare.csv" | "compare.md" | "per-document.csv" | "paired.csv")
         })
     })
 }

@@ -217,7 +217,8 @@ pub fn read_rows(path: &Path, space: &ParamSpace, limit: usize) -> Result<Vec<Tr
                 feasible: flag(b + 3)?,
                 ms: num(width - 1)?,
                 partial: None,
-                sem: if width > n_genes + 8 { num(b + 5)? } else { 0.0 },
+                // Journals from before the column: the error was not measured (NaN, shown as "-").
+                sem: if width > n_genes + 8 { num(b + 5)? } else { f64::NAN },
             },
             cached: flag(b + 4)?,
         });
@@ -273,7 +274,8 @@ mod tests {
         j.append(&space, std::slice::from_ref(&Trial { number: 1, ..t.clone() })).unwrap();
         let both = read_trials(&path, &space).unwrap();
         assert_eq!((both.len(), both[1].fitness.sem), (2, 0.0123));
-        assert_eq!((old[0].fitness.sem, old[0].fitness.ms, old[0].fitness.value), (0.0, 2.0, 0.5));
+        assert!(old[0].fitness.sem.is_nan(), "not measured, so not a number");
+        assert_eq!((old[0].fitness.ms, old[0].fitness.value), (2.0, 0.5));
     }
 
     #[test]

@@ -182,6 +182,13 @@ pub struct RunRecord {
     /// `--objective pareto`: the front and the chosen point.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pareto: Option<ParetoRecord>,
+    /// Each time the run was extended (`optimise --resume RUN --max-generations N` or
+    /// `--patience P`), in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extended: Vec<Extension>,
+    /// The best setting paired with the default on the tuning documents (per-document F1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paired: Option<PairedRecord>,
 }
 
 /// Peak resident memory of an `optimise` process against the pages it parsed.
@@ -344,6 +351,49 @@ fn fields<T: Serialize>(value: &T) -> std::collections::BTreeMap<String, String>
         serde_json::Value::Object(m) => m.into_iter().map(|(k, v)| (k, v.to_string())).collect(),
         _ => Default::default(),
     }
+}
+
+/// The best setting against the default on the same documents: mean per-document F1
+/// difference, its paired-bootstrap 95% interval and the Wilcoxon signed-rank test.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PairedRecord {
+    /// The baseline (`default: <setting>`).
+    pub baseline: String,
+    /// The baseline's mean per-document F1.
+    pub baseline_f1: f64,
+    /// The best setting's mean per-document F1.
+    pub best_f1: f64,
+    /// Documents compared.
+    pub documents: usize,
+    /// Mean per-document difference best − baseline.
+    pub mean_diff: f64,
+    /// 95% paired-bootstrap interval of the difference.
+    pub ci95: [f64; 2],
+    /// Documents where the best is better, worse, equal.
+    pub better: usize,
+    /// Documents where the best is worse.
+    pub worse: usize,
+    /// Documents with equal scores.
+    pub equal: usize,
+    /// Two-sided p-value of the Wilcoxon signed-rank test.
+    pub p: f64,
+    /// In words.
+    pub verdict: String,
+}
+
+/// One extension of a run's limits.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Extension {
+    /// The last generation made before the extension.
+    pub after_generation: usize,
+    /// When (UTC, `YYYYMMDD-HHMMSS`).
+    pub at: String,
+    /// The generation limit, before and after.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_generations: Option<[usize; 2]>,
+    /// The patience, before and after.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub patience: Option<[usize; 2]>,
 }
 
 /// The checkpoint: the optimiser's state after a generation and how many journal rows belong

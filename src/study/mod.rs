@@ -12,7 +12,7 @@ pub mod pareto;
 mod reports;
 pub mod validation;
 
-pub use reports::{load_run, write_reports};
+pub use reports::{load_run, paired_line, write_reports};
 
 use crate::error::{Error, Result};
 use crate::evolve::{self, Config, GenerationInfo, Observer, State, TerminationReason, Trial};
@@ -184,6 +184,8 @@ pub fn start(plan: Plan, opts: &Options) -> Result<Summary> {
             points: 0,
             chosen: None,
         }),
+        extended: Vec::new(),
+        paired: None,
     };
     store::write_yaml(&dir.join(files::RUN), &record)?;
     let documents = plan.config.racing.then_some(train.len());
@@ -264,14 +266,34 @@ fn warm_start(dir: &Path, top: usize, space: &ParamSpace) -> Result<WarmStart> {
 /// Continues an interrupted run from its folder: every input a fitness depends on is verified
 /// first (the gold set's hash, `run.yaml` against the checkpoint's copy, every journal row).
 pub fn resume(dir: &Path, threads: Option<usize>, opts: &Options) -> Result<Summary> {
+    resume_extended(dir, threads, opts, Extend::default())
+}
+
+/// New limits for a resumed run (`optimise --resume RUN --max-generations N --patience P`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Extend {
+    /// The new generation limit.
+    pub max_generations: Option<usize>,
+    /// The new patience.
+    pub patience: Option<usize>,
+}
+
+/// Continues a run with new limits: an interrupted run, or a finished one whose larger limits
+/// let it go on. The generations after the checkpoint are exactly those a run started with the
+/// new limits would have made (the limits decide only when to stop; a grid search, sized to its
+/// budget, cannot be extended). `run.yaml` records the change in `extended`.
+pub fn resume_extended(dir: &Path, threads: Option<usize>, opts: &Options, extend: Extend) -> Result<Summary> {
     let (record, space, base) = load_run(dir)?;
     let _lock = store::RunLock::acquire(dir)?;
     // run.yaml may have been edited: its settings must pass the checks of a new run.
     record.config.validate().map_err(|e| e.with_path(&dir.join(files::RUN)))?;
     record.objective.parse::<Objective>().map_err(|e| e.with_path(&dir.join(files::RUN)))?;
     measure_of(&record).map_err(|e| e.with_path(&dir.join(files::RUN)))?;
-    if record.status == "finished" {
-        return Err(Error::config(format!("the run in {} has finished: nothing to resume", dir.display())));
+    if record.status == "finished" && extend == Extend::default() {
+        return Err(Error::config(format!(
+            "the run in {} has finished: nothing to resume (to extend it give a larger --max-generations or --patience)",
+            dir.display()
+        )));
     }
     let mut set = native::open(Path::new(&record.goldset.path), false)
         .map_err(|e| Error::config(format!("cannot resume: the run's gold set cannot be read: {e}")))?;
@@ -296,6 +318,11 @@ pub fn resume(dir: &Path, threads: Option<usize>, opts: &Options) -> Result<Summ
         ))
         .with_path(&dir.join(files::RUN)));
     }
+    let mut record = record;
+    let mut ck = ck;
+    if extend != Extend::default() {
+        extend_limits(dir, &mut record, &mut ck, extend)?;
+    }
     let journal_path = dir.join(files::INDIVIDUALS);
     let prior = store::read_rows(&journal_path, &space, ck.state.trials)?;
     if prior.len() != ck.state.trials {
@@ -307,7 +334,6 @@ pub fn resume(dir: &Path, threads: Option<usize>, opts: &Options) -> Result<Summ
         .with_path(&journal_path));
     }
     let journal = Journal::reopen(&journal_path, ck.state.trials, journal_documents(&set, &record.config)?)?;
-    let mut record = record;
     record.wall_seconds = ck.wall_seconds;
     record.status = "running".into();
     eprintln!(
@@ -382,10 +408,96 @@ struct Watch<'a> {
     started: Instant,
     wall_before: f64,
     inputs: RunInputs,
+    live: Live,
+}
+
+/// The live `report.html` of a running run: rewritten after every generation with a refresh
+/// header (no script), so a browser left open on it follows the run; the full report replaces
+/// it when the run ends.
+struct Live {
+    title: String,
+    y_desc: String,
+    max_generations: usize,
+    rows: Vec<crate::report::plot::GenRow>,
+    default_genome: Vec<f64>,
+    default: Option<f64>,
+}
+
+/// Seconds between two reloads of the live report.
+const LIVE_REFRESH_SECONDS: u32 = 10;
+
+impl Live {
+    fn new(record: &RunRecord, space: &ParamSpace, base: &Setting, prior: &[Trial]) -> Live {
+        let mut live = Live {
+            title: format!("{} on {}, seed {}", record.extractor, record.goldset.name, record.config.seed),
+            y_desc: format!("fitness ({}, measure {})", record.objective, record.measure),
+            max_generations: record.config.max_generations,
+            rows: crate::report::run::generations_info(prior).into_iter().map(|(r, _)| r).collect(),
+            default_genome: space.to_genome(base),
+            default: None,
+        };
+        live.see(prior);
+        live
+    }
+
+    fn see(&mut self, trials: &[Trial]) {
+        if self.default.is_none()
+            && let Some(t) =
+                trials.iter().find(|t| !t.cached && t.fitness.partial.is_none() && t.genome == self.default_genome)
+        {
+            self.default = Some(t.fitness.value);
+        }
+    }
+
+    fn write(&self, dir: &Path, info: &GenerationInfo) -> Result<()> {
+        use crate::report::html::{Body, Section};
+        let history = crate::report::plot::HistoryInfo {
+            title: format!("Fitness by generation: {}", self.title),
+            rows: self.rows.clone(),
+            y_desc: self.y_desc.clone(),
+            validation: Vec::new(),
+            default: self.default,
+            worst: false,
+        };
+        crate::report::plot::render_history(&history, &dir.join("history"))?;
+        let svg_path = dir.join("history.svg");
+        let svg = std::fs::read_to_string(&svg_path).map_err(|e| Error::io(&svg_path, "read", e))?;
+        let status = format!(
+            "Running: generation {} of at most {} done; best so far {:.4} (P {:.3}, R {:.3}); {} settings evaluated; the default {}. Updated {} UTC; this page reloads every {} s and becomes the full report when the run ends.",
+            info.generation,
+            self.max_generations,
+            info.best_so_far.value,
+            info.best_so_far.precision,
+            info.best_so_far.recall,
+            info.total_evaluations,
+            self.default.map_or("was not evaluated".into(), |d| format!("scored {d:.4}")),
+            store::timestamp(),
+            LIVE_REFRESH_SECONDS
+        );
+        let rows = self
+            .rows
+            .iter()
+            .map(|r| vec![r.generation.to_string(), format!("{:.4}", r.best), format!("{:.4}", r.mean)])
+            .collect();
+        let sections = [
+            Section { title: "Progress".into(), body: vec![Body::Text(status), Body::Svg(svg)] },
+            Section {
+                title: "Generations".into(),
+                body: vec![Body::Table(vec!["generation".into(), "best".into(), "mean".into()], rows)],
+            },
+        ];
+        let page = crate::report::html::page(&format!("cetune run (running): {}", self.title), &sections).replacen(
+            "<meta charset=\"utf-8\">",
+            &format!("<meta charset=\"utf-8\">\n<meta http-equiv=\"refresh\" content=\"{LIVE_REFRESH_SECONDS}\">"),
+            1,
+        );
+        crate::report::write_atomic(&dir.join("report.html"), page.as_bytes())
+    }
 }
 
 impl Observer for Watch<'_> {
     fn on_trials(&mut self, trials: &[Trial]) -> Result<()> {
+        self.live.see(trials);
         self.journal.append(self.space, trials)
     }
     fn on_generation(&mut self, info: &GenerationInfo, state: &State) -> Result<()> {
@@ -397,6 +509,13 @@ impl Observer for Watch<'_> {
             wall_seconds: wall,
         };
         store::write_yaml(&self.dir.join(files::CHECKPOINT), &ck)?;
+        self.live.rows.push(crate::report::plot::GenRow {
+            generation: info.generation,
+            best: info.best,
+            mean: info.mean,
+            worst: info.worst,
+        });
+        self.live.write(self.dir, info)?;
         let rate = info.total_evaluations as f64 / self.started.elapsed().as_secs_f64().max(1e-9);
         self.bar.set(info.generation as u64 + 1);
         self.bar.message(format!(
@@ -452,6 +571,7 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
         started,
         wall_before: s.record.wall_seconds,
         inputs: RunInputs::of(&s.record),
+        live: Live::new(&s.record, &s.space, &s.base, &s.prior),
     };
     let outcome =
         evolve::run(&mut problem, &config, std::mem::take(&mut s.initial), &s.prior, &mut watch, s.state.take());
@@ -505,6 +625,7 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
             gap: f.value - v,
         });
     }
+    s.record.paired = Some(paired_with_default(&corpus, &s.base, &best, measure)?);
     s.record.best = Some(BestRecord {
         fitness: f.value,
         precision: f.precision,
@@ -531,3 +652,86 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
 
 #[cfg(test)]
 mod tests;
+
+/// Applies new limits to a run about to be resumed: checks that it would go on, records the
+/// change in `run.yaml` and the checkpoint's inputs (so a later resume sees one consistent run).
+fn extend_limits(dir: &Path, record: &mut RunRecord, ck: &mut Checkpoint<State>, extend: Extend) -> Result<()> {
+    let config = &mut record.config;
+    if config.strategy == crate::evolve::StrategyKind::Grid {
+        return Err(Error::config(
+            "a grid search is sized to its budget (population × max generations): it cannot be extended; start a new run",
+        ));
+    }
+    let done = ck.state.generation + 1;
+    if let Some(n) = extend.max_generations
+        && n <= done
+        && record.status == "finished"
+    {
+        return Err(Error::config(format!(
+            "--max-generations {n}: the run has already made {done} generations; give more to extend it"
+        )));
+    }
+    let change = store::Extension {
+        after_generation: ck.state.generation,
+        at: store::timestamp(),
+        max_generations: extend
+            .max_generations
+            .filter(|&n| n != config.max_generations)
+            .map(|n| [config.max_generations, n]),
+        patience: extend.patience.filter(|&p| p != config.patience).map(|p| [config.patience, p]),
+    };
+    config.max_generations = extend.max_generations.unwrap_or(config.max_generations);
+    config.patience = extend.patience.unwrap_or(config.patience);
+    config.validate()?;
+    if change.max_generations.is_none() && change.patience.is_none() {
+        return Ok(());
+    }
+    eprintln!(
+        "extending {}: {}",
+        dir.display(),
+        [
+            change.max_generations.map(|[a, b]| format!("max generations {a} -> {b}")),
+            change.patience.map(|[a, b]| format!("patience {a} -> {b}")),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(", ")
+    );
+    record.extended.push(change);
+    record.status = "running".into();
+    ck.inputs = Some(RunInputs::of(record));
+    store::write_yaml(&dir.join(files::CHECKPOINT), &*ck)?;
+    store::write_yaml(&dir.join(files::RUN), &*record)
+}
+
+/// The best setting paired with the run's default on the tuning documents (per-document F1,
+/// 2000 paired bootstrap resamples, seed 1, and the Wilcoxon signed-rank test).
+fn paired_with_default(
+    corpus: &Corpus,
+    base: &Setting,
+    best: &Setting,
+    measure: crate::eval::Measure,
+) -> Result<store::PairedRecord> {
+    let all: Vec<usize> = (0..corpus.entries.len()).collect();
+    let f1 = |s: &Setting| -> Result<Vec<f64>> {
+        let ex = crate::extract::build(s)?;
+        Ok(crate::objective::score::score_subset(corpus, ex.as_ref(), measure, &all).iter().map(|d| d.prf.f1).collect())
+    };
+    let (b, d) = (f1(best)?, f1(base)?);
+    let p = crate::eval::paired::paired(&b, &d, 2000, 1);
+    let mean = |v: &[f64]| if v.is_empty() { 0.0 } else { v.iter().sum::<f64>() / v.len() as f64 };
+    Ok(store::PairedRecord {
+        baseline: format!("default ({})", base.label()),
+        baseline_f1: mean(&d),
+        best_f1: mean(&b),
+        documents: p.n,
+        mean_diff: p.mean,
+        ci95: p.ci.map_or([0.0, 0.0], |(lo, hi)| [lo, hi]),
+        better: p.wins,
+        worse: p.losses,
+        equal: p.ties,
+        p: p.p,
+        verdict: p.verdict(),
+    })
+}

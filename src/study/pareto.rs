@@ -135,7 +135,7 @@ pub fn write(
             f.precision.to_string(),
             f.recall.to_string(),
             f.value.to_string(),
-            f.sem.to_string(),
+            if f.sem.is_nan() { String::new() } else { f.sem.to_string() },
             (t.number == chosen.number).to_string(),
         ]);
         row

@@ -171,3 +171,132 @@ fn a_warm_start_puts_the_other_runs_top_individuals_into_generation_0() {
 fn first_space() -> ParamSpace {
     crate::extract::space("lqf").unwrap()
 }
+
+#[test]
+fn a_finished_run_extended_equals_the_longer_run() {
+    let root = tmp("extend");
+    let gs = gold_set(&root);
+    let quiet = Options { quiet: true, top: 5, ..Options::default() };
+    let mut long = plan(&gs, root.join("long"));
+    long.config.max_generations = 7;
+    start(long, &quiet).unwrap();
+    let mut short = plan(&gs, root.join("short"));
+    short.config.max_generations = 3;
+    let first = start(short, &quiet).unwrap();
+    assert_eq!((first.record.status.as_str(), first.reason), ("finished", TerminationReason::MaxGenerations));
+    // Nothing new asked: still refused; a limit at or below what was run: refused.
+    assert!(resume(&root.join("short"), Some(2), &quiet).unwrap_err().message.contains("--max-generations"));
+    let same = Extend { max_generations: Some(3), patience: None };
+    assert!(
+        resume_extended(&root.join("short"), Some(1), &quiet, same).unwrap_err().message.contains("already made 3")
+    );
+    // First to 5, then to 7: the individuals (every column but the milliseconds) equal the 7-generation run's.
+    for n in [5, 7] {
+        let e = Extend { max_generations: Some(n), patience: None };
+        let done = resume_extended(&root.join("short"), Some(1), &quiet, e).unwrap();
+        assert_eq!(done.record.status, "finished");
+    }
+    assert_eq!(journal(&root.join("short")), journal(&root.join("long")));
+    let record: RunRecord = store::read_yaml(&root.join("short").join(files::RUN)).unwrap();
+    assert_eq!(record.config.max_generations, 7);
+    let steps: Vec<_> = record.extended.iter().map(|x| (x.after_generation, x.max_generations)).collect();
+    assert_eq!(steps, [(2, Some([3, 5])), (4, Some([5, 7]))]);
+    assert_eq!(
+        std::fs::read_to_string(root.join("short/best.yaml")).unwrap().replace("/short", "/long"),
+        std::fs::read_to_string(root.join("long/best.yaml")).unwrap()
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn a_run_stopped_by_patience_goes_on_with_more_patience() {
+    let root = tmp("extend-patience");
+    let gs = gold_set(&root);
+    let quiet = Options { quiet: true, top: 5, ..Options::default() };
+    let mut long = plan(&gs, root.join("long"));
+    long.config.max_generations = 6;
+    long.config.patience = 0;
+    start(long, &quiet).unwrap();
+    let mut short = plan(&gs, root.join("short"));
+    short.config.max_generations = 6;
+    short.config.patience = 1;
+    let first = start(short, &quiet).unwrap();
+    assert_eq!(first.reason, TerminationReason::Patience, "the tiny set stagnates at once");
+    let e = Extend { max_generations: None, patience: Some(0) };
+    resume_extended(&root.join("short"), Some(1), &quiet, e).unwrap();
+    assert_eq!(journal(&root.join("short")), journal(&root.join("long")));
+    let record: RunRecord = store::read_yaml(&root.join("short").join(files::RUN)).unwrap();
+    assert_eq!(record.extended[0].patience, Some([1, 0]));
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn a_grid_search_is_not_extended() {
+    let root = tmp("extend-grid");
+    let gs = gold_set(&root);
+    let quiet = Options { quiet: true, top: 5, ..Options::default() };
+    let mut p = plan(&gs, root.join("grid"));
+    p.config.strategy = StrategyKind::Grid;
+    p.config.max_generations = 2;
+    start(p, &quiet).unwrap();
+    let e = Extend { max_generations: Some(4), patience: None };
+    let err = resume_extended(&root.join("grid"), Some(1), &quiet, e).unwrap_err();
+    assert!(err.message.contains("grid search"), "{}", err.message);
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn a_finished_run_pairs_its_best_with_the_default() {
+    let root = tmp("paired");
+    let gs = gold_set(&root);
+    let quiet = Options { quiet: true, top: 5, ..Options::default() };
+    let done = start(plan(&gs, root.join("run")), &quiet).unwrap();
+    let p = done.record.paired.clone().expect("a paired record");
+    // Objective f1: the best's mean per-document F1 is its fitness.
+    assert!((p.best_f1 - done.record.best.as_ref().unwrap().fitness).abs() < 1e-12, "{p:?}");
+    assert!((p.mean_diff - (p.best_f1 - p.baseline_f1)).abs() < 1e-12);
+    assert_eq!(p.documents, 6);
+    assert_eq!(p.better + p.worse + p.equal, 6);
+    assert!(p.baseline.starts_with("default (t=0.25"), "{}", p.baseline);
+    let top = std::fs::read_to_string(root.join("run/top.md")).unwrap();
+    assert!(top.contains(&super::reports::paired_line(&p)), "{top}");
+    let html = std::fs::read_to_string(root.join("run/report.html")).unwrap();
+    assert!(html.contains("Best against the default"));
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn a_running_run_keeps_a_live_report_that_the_final_report_replaces() {
+    let root = tmp("live");
+    let gs = gold_set(&root);
+    let quiet = Options { quiet: true, top: 5, ..Options::default() };
+    let p = plan(&gs, root.join("run"));
+    let (space, base) = (p.space.clone(), p.base.clone());
+    start(p, &quiet).unwrap();
+    let record: RunRecord = store::read_yaml(&root.join("run").join(files::RUN)).unwrap();
+    let trials = store::read_trials(&root.join("run").join(files::INDIVIDUALS), &space).unwrap();
+    let done = std::fs::read_to_string(root.join("run/report.html")).unwrap();
+    assert!(!done.contains("http-equiv=\"refresh\"") && done.contains("Table 2"));
+    // What the run's observer writes after a generation: the page that reloads itself.
+    let live = Live::new(&record, &space, &base, &trials);
+    assert_eq!(live.rows.len(), 5);
+    assert!(live.default.is_some(), "the default (t=0.25) is in generation 0");
+    let best = trials.iter().map(|t| t.fitness).max_by(|a, b| a.rank_cmp(b)).unwrap();
+    let info = GenerationInfo {
+        generation: 4,
+        best: best.value,
+        mean: 0.5,
+        worst: 0.1,
+        evaluations: 3,
+        total_evaluations: 20,
+        best_so_far: best,
+        best_genome: trials[0].genome.clone(),
+        stagnant: 0,
+    };
+    live.write(&root.join("run"), &info).unwrap();
+    let page = std::fs::read_to_string(root.join("run/report.html")).unwrap();
+    assert!(page.contains("<meta http-equiv=\"refresh\" content=\"10\">"), "{page}");
+    assert!(page.contains("Running: generation 4 of at most 5 done") && page.contains("<svg"), "{page}");
+    assert!(page.contains("default (0.") && !page.contains("<script"));
+    std::fs::remove_dir_all(&root).unwrap();
+}

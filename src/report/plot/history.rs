@@ -1,4 +1,6 @@
-//! Fitness over generations: best, mean and worst of each generation.
+//! Fitness over generations: the best and the mean of each generation and the default
+//! setting's fitness (the worst only on request), on an axis fitted to those lines, with the
+//! legend beside the plot so it never covers data.
 
 use super::{ensure_font, plot_err};
 use crate::error::Result;
@@ -29,6 +31,10 @@ pub struct HistoryInfo {
     pub y_desc: String,
     /// `--validation`: (generation, the generation best's fitness on the held-out documents).
     pub validation: Vec<(usize, f64)>,
+    /// The default setting's fitness, drawn as a horizontal line (when it was evaluated).
+    pub default: Option<f64>,
+    /// Also draw each generation's worst (it stretches the axis far below the best).
+    pub worst: bool,
 }
 
 /// A line of the plot: name, colour, and the value it shows.
@@ -39,14 +45,24 @@ fn draw<DB: DrawingBackend>(
     info: &HistoryInfo,
 ) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     root.fill(&WHITE)?;
+    let (w, _) = root.dim_in_pixel();
+    let (plot, legend) = root.split_horizontally(w.saturating_sub(230));
     let last = info.rows.last().map_or(1, |r| r.generation).max(1);
-    let held = info.validation.iter().map(|v| v.1).filter(|v| v.is_finite());
-    let lo = info.rows.iter().map(|r| r.worst).chain(held.clone()).fold(f64::INFINITY, f64::min);
-    let hi = info.rows.iter().map(|r| r.best).chain(held).fold(f64::NEG_INFINITY, f64::max);
+    let mut series: Vec<Series> =
+        vec![("best", RGBColor(31, 119, 180), |r| r.best), ("mean", RGBColor(44, 160, 44), |r| r.mean)];
+    if info.worst {
+        series.push(("worst", RGBColor(214, 39, 40), |r| r.worst));
+    }
+    // The axis spans the lines drawn, nothing else.
+    let drawn = info.rows.iter().flat_map(|r| series.iter().map(move |s| (s.2)(r)));
+    let extra = info.validation.iter().map(|v| v.1).chain(info.default);
+    let values: Vec<f64> = drawn.chain(extra).filter(|v| v.is_finite()).collect();
+    let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let (lo, hi) = if lo.is_finite() && hi.is_finite() { (lo, hi) } else { (0.0, 1.0) };
-    let pad = ((hi - lo) * 0.05).max(0.005);
-    let mut chart = ChartBuilder::on(&root)
-        .caption(&info.title, ("sans-serif", 20))
+    let pad = ((hi - lo) * 0.05).max(0.002);
+    let mut chart = ChartBuilder::on(&plot)
+        .caption(&info.title, ("sans-serif", 18))
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(60)
@@ -59,34 +75,39 @@ fn draw<DB: DrawingBackend>(
         .x_label_formatter(&|x| format!("{x:.0}"))
         .label_style(("sans-serif", 14))
         .draw()?;
-    let series: [Series; 3] = [
-        ("best", RGBColor(31, 119, 180), |r| r.best),
-        ("mean", RGBColor(44, 160, 44), |r| r.mean),
-        ("worst", RGBColor(214, 39, 40), |r| r.worst),
-    ];
-    for (name, color, f) in series {
-        chart
-            .draw_series(LineSeries::new(info.rows.iter().map(|r| (r.generation as f64, f(r))), color.stroke_width(2)))?
-            .label(name)
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
+    let mut keys: Vec<(String, RGBColor, bool)> = Vec::new();
+    for (name, color, f) in &series {
+        chart.draw_series(LineSeries::new(
+            info.rows.iter().map(|r| (r.generation as f64, f(r))),
+            color.stroke_width(2),
+        ))?;
         chart.draw_series(info.rows.iter().map(|r| Circle::new((r.generation as f64, f(r)), 3, color.filled())))?;
+        keys.push((name.to_string(), *color, false));
+    }
+    if let Some(d) = info.default.filter(|d| d.is_finite()) {
+        let color = RGBColor(90, 90, 90);
+        chart.draw_series(DashedLineSeries::new([(0.0, d), (last as f64, d)], 6, 4, color.stroke_width(2)))?;
+        keys.push((format!("default ({d:.4})"), color, true));
     }
     if !info.validation.is_empty() {
         let color = RGBColor(255, 127, 14);
         let points = || info.validation.iter().map(|&(g, v)| (g as f64, v));
-        chart
-            .draw_series(LineSeries::new(points(), color.stroke_width(2)))?
-            .label("best, on validation documents")
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
+        chart.draw_series(LineSeries::new(points(), color.stroke_width(2)))?;
         chart.draw_series(points().map(|p| TriangleMarker::new(p, 4, color.filled())))?;
+        keys.push(("best, on validation documents".into(), color, false));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 14))
-        .draw()?;
+    // The legend, in its own column right of the plot.
+    for (k, (name, color, dashed)) in keys.iter().enumerate() {
+        let y = 60 + 24 * k as i32;
+        let style = color.stroke_width(2);
+        if *dashed {
+            legend.draw(&PathElement::new(vec![(8, y), (16, y)], style))?;
+            legend.draw(&PathElement::new(vec![(20, y), (28, y)], style))?;
+        } else {
+            legend.draw(&PathElement::new(vec![(8, y), (28, y)], style))?;
+        }
+        legend.draw(&Text::new(name.clone(), (34, y - 8), ("sans-serif", 14).into_font().color(&BLACK)))?;
+    }
     root.present()
 }
 

@@ -69,7 +69,14 @@ mod tests {
             (0..8).map(|g| GenRow { generation: g, best: 0.7 + 0.01 * g as f64, mean: 0.6, worst: 0.3 }).collect();
         let y_desc = "fitness (macro-f1, measure bow)".into();
         render_history(
-            &HistoryInfo { title: "accb on test".into(), rows, y_desc, validation: vec![(0, 0.5)] },
+            &HistoryInfo {
+                title: "accb on test".into(),
+                rows,
+                y_desc,
+                validation: vec![(0, 0.5)],
+                default: Some(0.4),
+                worst: false,
+            },
             &dir.join("history"),
         )
         .unwrap();

@@ -118,6 +118,9 @@ fn tick_count(axis: &Axis, range: (f64, f64)) -> usize {
 
 type Area<'a, DB> = DrawingArea<DB, plotters::coord::Shift>;
 
+/// Cells per axis of a panel's binning grid (a marker is about 1/60 of a panel wide).
+const BINS: usize = 150;
+
 fn draw<DB: DrawingBackend>(
     root: Area<DB>,
     info: &SpaceInfo,
@@ -177,7 +180,24 @@ fn draw<DB: DrawingBackend>(
             .label_style(("sans-serif", 13))
             .draw()?;
         let at = |v: &[f64], f: f64| (v[i], j.map_or(f, |j| v[j]));
-        chart.draw_series(order.iter().map(|p| Circle::new(at(&p.values, p.fitness), 4, colour(p).filled())))?;
+        // Binned: of the points falling in one cell of a BINS × BINS grid over the panel (finer
+        // than a marker), only the one drawn last (the fittest, or latest) is drawn; what it
+        // would hide is hidden anyway, and the page stays small whatever the number of trials.
+        let (xw, yw) = ((xr.1 - xr.0).max(1e-12), (yr.1 - yr.0).max(1e-12));
+        let cell = |(x, y): (f64, f64)| {
+            let c =
+                |v: f64, lo: f64, w: f64| ((v - lo) / w * BINS as f64).round().clamp(-1.0, BINS as f64 + 1.0) as i64;
+            (c(x, xr.0, xw), c(y, yr.0, yw))
+        };
+        let mut last_in_cell = std::collections::HashMap::new();
+        for (k, p) in order.iter().enumerate() {
+            last_in_cell.insert(cell(at(&p.values, p.fitness)), k);
+        }
+        let mut shown: Vec<usize> = last_in_cell.into_values().collect();
+        shown.sort_unstable();
+        chart.draw_series(
+            shown.iter().map(|&k| order[k]).map(|p| Circle::new(at(&p.values, p.fitness), 4, colour(p).filled())),
+        )?;
         let fitness_of = |v: &Vec<f64>| info.points.iter().find(|p| p.values == *v).map_or(fmax, |p| p.fitness);
         chart.draw_series(info.known.iter().map(|v| Cross::new(at(v, fitness_of(v)), 6, BLACK.stroke_width(2))))?;
         if let Some(b) = &info.best {
