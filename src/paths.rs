@@ -1,10 +1,15 @@
 //! Path arithmetic behind the output-folder safety rules: absolute, normalised paths, whether
 //! two folders overlap, and whether a folder is the working directory or one of its ancestors.
 //! Gold-set writers and run folders both refuse to write where they would destroy inputs, so
-//! the rule lives here once. A leaf module. Imports from the crate: `error`.
+//! the rule lives here once. It also holds the one safe-write layer ([`write_atomic`],
+//! [`create_dir_in`]: a temporary file in the same folder, then a rename; never through a
+//! symlink cetune did not create) and the one bounded reader ([`read_capped`]: regular files
+//! only, never more than a cap read). A leaf module. Imports from the crate: `error`.
 
 use crate::error::{Error, Result};
+use std::io::{Read, Write};
 use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// `p` as an absolute path: the longest existing prefix canonicalised (symlinks resolved), the
 /// rest appended with `.` and `..` resolved lexically. Works for paths that do not exist yet.
@@ -90,6 +95,135 @@ pub fn component(name: &str) -> String {
     let s: String =
         name.chars().map(|c| if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') { c } else { '_' }).collect();
     if s.is_empty() || s.chars().all(|c| c == '.') { "_".into() } else { s }
+}
+
+/// Refuses `path` when it is a symlink: cetune writes files and folders of its own there, and a
+/// write through a link would land wherever the link points (a gold text, a file outside).
+pub fn refuse_symlink(path: &Path) -> Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => Err(Error::config(
+            "refusing to write through a symlink (cetune writes its own file or folder here); remove the link or choose another output",
+        )
+        .with_path(path)),
+        _ => Ok(()),
+    }
+}
+
+/// Writes `bytes` to `path` safely: into a new temporary file in the same folder (created
+/// exclusively, so it follows no link), fsynced, then renamed over `path`. A symlink at `path`
+/// is refused, a folder too; a crash leaves either the old file or the new one.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    refuse_symlink(path)?;
+    if path.is_dir() {
+        return Err(Error::config("cannot write a file here: a folder of that name exists").with_path(path));
+    }
+    let tmp = temporary_beside(path);
+    let write = || -> std::io::Result<()> {
+        let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()
+    };
+    if let Err(e) = write().and_then(|_| std::fs::rename(&tmp, path)) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(Error::io(path, "write", e));
+    }
+    sync_dir(path).map_err(|e| Error::io(path, "sync the folder of", e))
+}
+
+/// A fresh hidden name beside `path`: `.NAME.cetune-tmp-PID-N`.
+fn temporary_beside(path: &Path) -> PathBuf {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    path.with_file_name(format!(".{name}.cetune-tmp-{}-{n}", std::process::id()))
+}
+
+/// Fsyncs the folder holding `path`, so a rename or a new entry in it is on disk. Only Unix can
+/// open a folder for syncing; elsewhere the rename is as durable as the platform makes it.
+pub fn sync_dir(path: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        std::fs::File::open(dir)?.sync_all()?;
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
+}
+
+/// Creates the folder `root/rel` (each missing component in turn) and returns it; an existing
+/// component that is a symlink or not a folder is refused, so files written below it stay
+/// inside `root` (`root` itself is the user's choice and may be a link).
+pub fn create_dir_in(root: &Path, rel: &Path) -> Result<PathBuf> {
+    let mut dir = root.to_path_buf();
+    for c in rel.components() {
+        let Component::Normal(name) = c else {
+            return Err(Error::bug(format!("output path component {c:?} is not a plain name")));
+        };
+        dir.push(name);
+        match std::fs::symlink_metadata(&dir) {
+            Ok(m) if m.file_type().is_symlink() => return refuse_symlink(&dir).map(|_| dir),
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => {
+                return Err(Error::config("cannot create a folder here: a file of that name exists").with_path(&dir));
+            }
+            Err(_) => match std::fs::create_dir(&dir) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && dir.is_dir() => {}
+                Err(e) => return Err(Error::io(&dir, "create folder", e)),
+            },
+        }
+    }
+    Ok(dir)
+}
+
+/// Checks that an output folder can be written, with a probe file created exclusively under a
+/// fresh name (so no link of the user's, whatever its name, is followed) and then removed.
+pub fn probe_writable(dir: &Path) -> Result<()> {
+    let probe = temporary_beside(&dir.join(".cetune-write-test"));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+        .map_err(|e| Error::config(format!("output folder is not writable: {e}")).with_path(dir))?;
+    let _ = std::fs::remove_file(probe);
+    Ok(())
+}
+
+/// Reads a small file whole, at most `cap` bytes: a regular file only (a FIFO, a device such as
+/// `/dev/zero` or a folder is refused before it is opened, so nothing blocks or grows without
+/// end), and a file larger than `cap` is refused after reading at most `cap + 1` bytes.
+/// `what` names the file in errors (`parameter file`). Errors are configuration errors (exit 2).
+pub fn read_capped(path: &Path, cap: u64, what: &str) -> Result<Vec<u8>> {
+    let meta =
+        std::fs::metadata(path).map_err(|e| Error::config(format!("cannot read {what}: {e}")).with_path(path))?;
+    if !meta.is_file() {
+        return Err(Error::config(format!(
+            "{what} is not a regular file (a folder, FIFO, socket or device): not read"
+        ))
+        .with_path(path));
+    }
+    let too_large = || Error::config(format!("{what} too large: more than {cap} bytes")).with_path(path);
+    if meta.len() > cap {
+        return Err(too_large());
+    }
+    let file =
+        std::fs::File::open(path).map_err(|e| Error::config(format!("cannot read {what}: {e}")).with_path(path))?;
+    let mut out = Vec::with_capacity(meta.len() as usize);
+    file.take(cap + 1).read_to_end(&mut out).map_err(|e| Error::io(path, &format!("read {what}"), e))?;
+    if out.len() as u64 > cap {
+        return Err(too_large());
+    }
+    Ok(out)
+}
+
+/// [`read_capped`] as UTF-8 text.
+pub fn read_capped_text(path: &Path, cap: u64, what: &str) -> Result<String> {
+    String::from_utf8(read_capped(path, cap, what)?)
+        .map_err(|_| Error::config(format!("{what} is not UTF-8 text")).with_path(path))
 }
 
 #[cfg(test)]

@@ -84,7 +84,7 @@ fn read_manifest(root: &Path) -> Result<Manifest> {
     if let Some(why) = not_regular(&path) {
         return Err(Error::config(format!("gold-set manifest {why}")).with_path(&path));
     }
-    let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, "read", e))?;
+    let text = crate::paths::read_capped_text(&path, crate::yaml::MAX_BYTES as u64, "gold-set manifest")?;
     parse_manifest(&text, &path)
 }
 

@@ -155,7 +155,7 @@ impl<'de> Deserialize<'de> for Entries {
 
 /// Reads and validates a parameter file.
 pub fn load_file(path: &Path, builtin: &Builtin) -> Result<ParamsFile> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, "read parameter file", e))?;
+    let text = crate::paths::read_capped_text(path, crate::yaml::MAX_BYTES as u64, "parameter file")?;
     parse_str(&text, path, builtin)
 }
 

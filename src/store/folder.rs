@@ -170,11 +170,7 @@ pub fn prepare_out(dir: &Path, force: bool, goldset: &Path) -> Result<()> {
     }
     std::fs::create_dir_all(dir)
         .map_err(|e| Error::config(format!("cannot create output folder: {e}")).with_path(dir))?;
-    let probe = dir.join(".cetune-write-test");
-    std::fs::write(&probe, b"")
-        .map_err(|e| Error::config(format!("output folder is not writable: {e}")).with_path(dir))?;
-    let _ = std::fs::remove_file(probe);
-    Ok(())
+    crate::paths::probe_writable(dir)
 }
 
 #[cfg(test)]

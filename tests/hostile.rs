@@ -1,0 +1,166 @@
+//! Issue 22: a hostile user's inputs (colliding names, symlinks, FIFOs, endless files, slow
+//! clients) never lose or corrupt a file and never hang a command. One test per finding, named
+//! after what it guards.
+
+use crate::optimise::linky_set;
+use crate::util::{beside, cetune, cetune_within, read_csv, tmp, write};
+use std::os::unix::fs::symlink;
+use std::path::Path;
+use std::time::Duration;
+
+fn page(words: &str) -> String {
+    format!("<html><head><title>t</title></head><body><p>{words}</p></body></html>")
+}
+
+/// Finding 1: pages whose output names collide get unique files, and `index.csv` maps ids to them.
+#[test]
+fn extract_out_folder_gives_colliding_pages_unique_files_and_an_index() {
+    let d = tmp("collide");
+    write(&d.join("crawl/a.html"), page("one html"));
+    write(&d.join("crawl/a.htm"), page("two htm"));
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, page("three gz").as_bytes()).unwrap();
+    write(&d.join("crawl/a.html.gz"), gz.finish().unwrap());
+    let lines: Vec<String> = [("x/y", "four"), ("x_y", "five"), ("x y", "six"), ("x y", "seven")]
+        .iter()
+        .map(|(id, w)| serde_json::json!({"id": id, "html": page(w)}).to_string())
+        .collect();
+    write(&d.join("pages.jsonl"), lines.join("\n") + "\n");
+    let out = d.join("out");
+    let o = format!("{}/", out.display());
+    let r = cetune(&[
+        "extract",
+        "-e",
+        "full",
+        d.join("crawl").to_str().unwrap(),
+        d.join("pages.jsonl").to_str().unwrap(),
+        "--out",
+        &o,
+        "-q",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let index = read_csv(&out.join("index.csv"));
+    assert_eq!(index[0], ["id", "file"]);
+    assert_eq!(index.len(), 8, "{index:?}");
+    let mut texts: Vec<String> =
+        index[1..].iter().map(|row| std::fs::read_to_string(out.join(&row[1])).unwrap().trim().to_string()).collect();
+    texts.sort();
+    assert_eq!(texts, ["five", "four", "one html", "seven", "six", "three gz", "two htm"]);
+    let files: std::collections::HashSet<&String> = index[1..].iter().map(|r| &r[1]).collect();
+    assert_eq!(files.len(), 7, "every page has a file of its own: {index:?}");
+}
+
+/// Finding 2 (dump): a symlinked package folder inside `--dump DIR` pointing into the gold set
+/// is refused, and the gold texts stay.
+#[test]
+fn extract_dump_never_writes_through_a_symlinked_package_folder() {
+    let set = linky_set("dumplink", 4);
+    let before = std::fs::read(set.join("news/00.txt")).unwrap();
+    let dump = beside(&set, "dump");
+    std::fs::create_dir_all(&dump).unwrap();
+    symlink(set.join("news"), dump.join("news")).unwrap();
+    let r = cetune(&[
+        "extract",
+        "-e",
+        "full",
+        "--goldset",
+        set.to_str().unwrap(),
+        "--dump",
+        dump.to_str().unwrap(),
+        "--force",
+        "-q",
+    ]);
+    assert_ne!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("symlink"), "{}", r.stderr);
+    assert_eq!(std::fs::read(set.join("news/00.txt")).unwrap(), before, "the gold text was replaced");
+}
+
+/// Finding 2 (out folder): a symlinked output file is not followed.
+#[test]
+fn extract_out_folder_never_writes_through_a_symlinked_file() {
+    let d = tmp("outlink");
+    write(&d.join("crawl/a.html"), page("extracted words"));
+    write(&d.join("victim.txt"), "precious");
+    let out = d.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    symlink("../victim.txt", out.join("a.txt")).unwrap();
+    let o = format!("{}/", out.display());
+    let r = cetune(&["extract", "-e", "full", d.join("crawl").to_str().unwrap(), "--out", &o, "--force", "-q"]);
+    assert_ne!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("symlink"), "{}", r.stderr);
+    assert_eq!(std::fs::read_to_string(d.join("victim.txt")).unwrap(), "precious");
+}
+
+/// Finding 2 (probe): a symlink named like the write probe is never truncated.
+#[test]
+fn the_write_probe_never_follows_a_symlink_of_the_same_name() {
+    let set = linky_set("probelink", 3);
+    let out = beside(&set, "eval");
+    std::fs::create_dir_all(&out).unwrap();
+    let victim = set.with_file_name("probelink-victim.txt");
+    std::fs::write(&victim, "precious").unwrap();
+    symlink(&victim, out.join(".cetune-write-test")).unwrap();
+    let r = cetune(&[
+        "evaluate",
+        "-e",
+        "full",
+        "--goldset",
+        set.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--force",
+        "-q",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+}
+
+/// Finding 3: every file a command reads is an input `--out --force` may not replace.
+#[test]
+fn extract_out_force_never_replaces_the_files_from_list_or_the_params_file() {
+    let d = tmp("ownin");
+    write(&d.join("a.html"), page("some words"));
+    let list = d.join("list.txt");
+    std::fs::write(&list, format!("{}\n", d.join("a.html").display())).unwrap();
+    let l = list.to_str().unwrap();
+    let r = cetune(&["extract", "-e", "full", "--files-from", l, "--out", l, "--force", "-q"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("overlaps the input"), "{}", r.stderr);
+    assert!(std::fs::read_to_string(&list).unwrap().contains("a.html"));
+    let best = d.join("best.yaml");
+    std::fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join("params/lqf.yaml"), &best).unwrap();
+    let before = std::fs::read(&best).unwrap();
+    let b = best.to_str().unwrap();
+    let r = cetune(&["extract", "--params", b, d.join("a.html").to_str().unwrap(), "--out", b, "--force"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(std::fs::read(&best).unwrap(), before);
+}
+
+/// Finding 8: small files are read through a capped reader: `/dev/zero` and a FIFO as
+/// `--params` fail at once, a huge sparse `goldset.yaml` is refused before it is read.
+#[test]
+fn params_and_manifests_that_are_devices_fifos_or_huge_are_refused_quickly() {
+    let d = tmp("bounded");
+    write(&d.join("a.html"), page("some words"));
+    let a = d.join("a.html");
+    let fifo = d.join("fifo.yaml");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    for params in [Path::new("/dev/zero"), fifo.as_path()] {
+        let r = cetune_within(
+            &["extract", "--params", params.to_str().unwrap(), a.to_str().unwrap()],
+            Duration::from_secs(20),
+        );
+        assert_eq!(r.code, 2, "{}", r.stderr);
+        assert!(r.stderr.contains("not a regular file"), "{}", r.stderr);
+    }
+    let set = linky_set("bounded-set", 3);
+    let f = std::fs::File::create(set.join("goldset.yaml")).unwrap();
+    f.set_len(3 << 30).unwrap();
+    let out = beside(&set, "eval");
+    let r = cetune_within(
+        &["evaluate", "-e", "full", "--goldset", set.to_str().unwrap(), "--out", out.to_str().unwrap(), "-q"],
+        Duration::from_secs(20),
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("too large"), "{}", r.stderr);
+}
