@@ -164,3 +164,113 @@ fn params_and_manifests_that_are_devices_fifos_or_huge_are_refused_quickly() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("too large"), "{}", r.stderr);
 }
+
+/// Runs `cetune` with `input` on standard input (fed from a thread that stops when the pipe
+/// closes), killing it after `limit`.
+fn with_stdin_within(
+    args: &[&str],
+    input: impl Fn(&mut dyn std::io::Write) + Send + 'static,
+    limit: Duration,
+) -> crate::util::Run {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cetune"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    std::thread::spawn(move || input(&mut stdin));
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("cetune {args:?} did not finish within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    crate::util::Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Finding 12 (stdin): an endless JSONL line on standard input is an error once it passes the
+/// page budget, not a command that runs forever.
+#[test]
+fn an_endless_jsonl_line_on_stdin_stops_at_the_page_budget() {
+    let feed = |w: &mut dyn std::io::Write| {
+        let _ = w.write_all(b"{\"html\": \"");
+        let chunk = vec![b'a'; 1 << 16];
+        while w.write_all(&chunk).is_ok() {}
+    };
+    let r = with_stdin_within(
+        &["extract", "-e", "full", "--input-format", "jsonl", "--max-page-mb", "1", "-", "-q"],
+        feed,
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stdout.contains("line longer than 1 MB"), "{}\n{}", r.stdout, r.stderr);
+}
+
+/// Finding 12 (leftovers): the hidden folder an interrupted gold-set write left is removed by
+/// the next write of that set.
+#[test]
+fn an_interrupted_goldset_write_leaves_nothing_after_the_next_run() {
+    let set = linky_set("leftover", 4);
+    let out = beside(&set, "sample");
+    let name = out.file_name().unwrap().to_string_lossy().into_owned();
+    let left = out.with_file_name(format!(".{name}.cetune-new-999999999"));
+    write(&left.join("news/00.html"), "half a set");
+    let (s, o) = (set.to_str().unwrap(), out.to_str().unwrap());
+    cetune(&["goldset", "sample", s, "--n", "2", "--out", o]).ok();
+    assert!(!left.exists(), "{} was left behind", left.display());
+}
+
+/// Finding 13: `goldset import -q`, duplicate `choices`, and a WARC record whose
+/// Content-Length is shorter than its body.
+#[test]
+fn import_takes_quiet_duplicate_choices_are_refused_and_a_short_warc_record_is_an_error() {
+    let d = tmp("small13");
+    write(&d.join("src/input/a.html"), "<html><body><p>Text here</p></body></html>");
+    write(&d.join("src/GoldStandard/a.txt"), "URL: http://x\n<p>Text here\n");
+    let (src, out) = (d.join("src"), d.join("out"));
+    let r = cetune(&[
+        "goldset",
+        "import",
+        "--format",
+        "cleaneval",
+        src.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout, "");
+    let yaml = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("params/accb.yaml")).unwrap();
+    let twice = d.join("twice.yaml");
+    std::fs::write(&twice, yaml.replace("choices: [gaussian, box]", "choices: [gaussian, gaussian]")).unwrap();
+    write(&d.join("a.html"), page("words"));
+    let r = cetune(&["extract", "--params", twice.to_str().unwrap(), d.join("a.html").to_str().unwrap()]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("listed twice") && r.stderr.contains("twice.yaml:"), "{}", r.stderr);
+    // A record that declares 40 bytes fewer than its body holds.
+    let rec =
+        cetune::collect::warc::response_record("http://x/", "1", "text/html", page("the whole page text").as_bytes());
+    let text = String::from_utf8(rec).unwrap();
+    let len: usize = text.split("Content-Length: ").nth(1).unwrap().split('\r').next().unwrap().parse().unwrap();
+    let short = text.replacen(
+        &format!("Content-Length: {len}\r\n\r\nHTTP"),
+        &format!("Content-Length: {}\r\n\r\nHTTP", len - 40),
+        1,
+    );
+    write(&d.join("short.warc"), short);
+    let r = cetune(&["extract", "-e", "full", d.join("short.warc").to_str().unwrap(), "--format", "jsonl"]);
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("shorter than its body"), "{}", r.stdout);
+    assert!(!r.stdout.contains("\"error\":null"), "no page with cut text: {}", r.stdout);
+}

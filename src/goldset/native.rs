@@ -336,6 +336,27 @@ fn holds_human_gold(dir: &Path) -> bool {
         && list_pages(dir).is_ok_and(|pages| pages.iter().any(|p| p.gold.is_file()))
 }
 
+/// Removes the hidden `.NAME.cetune-new-PID` and `.NAME.cetune-old-PID` folders an interrupted
+/// write of the set `root` left beside it, when process PID is no longer running (on Linux,
+/// where `/proc` says so; elsewhere they are left alone).
+fn remove_leftovers(root: &Path, name: &str) {
+    let parent = match root.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let Ok(rd) = std::fs::read_dir(parent) else { return };
+    for entry in rd.flatten() {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        let Some(rest) = file.strip_prefix(&format!(".{name}.cetune-")) else { continue };
+        let pid = rest.strip_prefix("new-").or_else(|| rest.strip_prefix("old-"));
+        let Some(pid) = pid.filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())) else { continue };
+        let dead = cfg!(target_os = "linux") && !Path::new("/proc").join(pid).exists();
+        if dead && entry.file_type().is_ok_and(|t| t.is_dir()) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
 impl Writer {
     /// Prepares to write a gold set into `root`. An existing non-empty `root` is replaced only
     /// with `force` and only when cetune wrote it; `root` may never overlap `source` (the set or
@@ -367,6 +388,7 @@ impl Writer {
             return Err(Error::config("output path exists and is not a folder").with_path(root));
         }
         let name = root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "goldset".into());
+        remove_leftovers(root, &name);
         let building = root.with_file_name(format!(".{name}.cetune-new-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&building);
         std::fs::create_dir_all(&building).map_err(|e| Error::io(root, "create output folder", e))?;

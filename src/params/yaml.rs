@@ -293,7 +293,13 @@ fn build_space(
         let spec = match p.kind.value.as_str() {
             "float" | "int" => numeric_spec(&p, &err)?,
             "categorical" => match &p.choices {
-                Some(c) if !c.value.is_empty() => Spec::Categorical { choices: c.value.clone() },
+                Some(c) if !c.value.is_empty() => {
+                    let mut seen = std::collections::HashSet::new();
+                    if let Some(twice) = c.value.iter().find(|x| !seen.insert(x.as_str())) {
+                        return Err(err(c.referenced, format!("choice '{twice}' is listed twice in 'choices'")));
+                    }
+                    Spec::Categorical { choices: c.value.clone() }
+                }
                 Some(c) => {
                     return Err(err(c.referenced, "a categorical parameter needs a non-empty 'choices' list".into()));
                 }
