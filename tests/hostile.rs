@@ -274,3 +274,28 @@ fn import_takes_quiet_duplicate_choices_are_refused_and_a_short_warc_record_is_a
     assert!(r.stdout.contains("shorter than its body"), "{}", r.stdout);
     assert!(!r.stdout.contains("\"error\":null"), "no page with cut text: {}", r.stdout);
 }
+
+/// A short lqf run on a small set; returns the set and the run folder.
+fn small_run(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let set = linky_set(name, 6);
+    let run = beside(&set, "run");
+    let mut args = crate::optimise::optimise_args(set.to_str().unwrap(), run.to_str().unwrap(), &[]);
+    let n = args.iter().position(|a| *a == "--max-generations").unwrap();
+    args[n + 1] = "2";
+    cetune(&args).ok();
+    (set, run)
+}
+
+/// Finding 10: `report` on a run folder whose lock another process holds is refused, naming it.
+#[test]
+fn report_honours_the_run_lock() {
+    let (_, run) = small_run("reportlock");
+    let before = std::fs::read(run.join("top.csv")).unwrap();
+    let held = cetune::store::RunLock::acquire(&run).unwrap();
+    let r = cetune(&["report", run.to_str().unwrap()]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("in use by process"), "{}", r.stderr);
+    assert_eq!(std::fs::read(run.join("top.csv")).unwrap(), before);
+    drop(held);
+    cetune(&["report", run.to_str().unwrap()]).ok();
+}
