@@ -127,11 +127,119 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         let _ = std::fs::remove_file(&tmp);
         return Err(Error::io(path, "write", e));
     }
-    sync_dir(path).map_err(|e| Error::io(path, "sync the folder of", e))
+    sync_dir(path).map_err(|e| Error::io(path, "sync the folder of", e))?;
+    note_written(path)
+}
+
+/// The list of what cetune wrote into a folder it manages (a run folder, a `compare-*` folder in
+/// it): one name a line, a folder's name ending in `/`. `--force` deletes what it lists, nothing else.
+pub const WRITTEN: &str = ".cetune-files";
+
+/// Serialises updates of [`WRITTEN`] lists within this process.
+static LIST_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Starts the list of a folder cetune manages (empty), and records the folder in its parent's
+/// list when the parent is one too.
+pub fn start_list(dir: &Path) -> Result<()> {
+    let list = dir.join(WRITTEN);
+    if !list.exists() {
+        refuse_symlink(&list)?;
+        std::fs::write(&list, b"").map_err(|e| Error::io(&list, "write", e))?;
+    }
+    let name = dir.file_name().map(|n| format!("{}/", n.to_string_lossy()));
+    match (dir.parent(), name) {
+        (Some(parent), Some(name)) => add_to_list(parent, &name),
+        _ => Ok(()),
+    }
+}
+
+/// Records `path` in its folder's [`WRITTEN`] list, when that folder has one.
+pub fn note_written(path: &Path) -> Result<()> {
+    match (path.parent(), path.file_name()) {
+        (Some(dir), Some(name)) => add_to_list(dir, &name.to_string_lossy()),
+        _ => Ok(()),
+    }
+}
+
+fn add_to_list(dir: &Path, name: &str) -> Result<()> {
+    let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+    let list = dir.join(WRITTEN);
+    if !list.is_file() || name == WRITTEN {
+        return Ok(());
+    }
+    let _guard = LIST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let mut names = read_list(dir);
+    if names.iter().any(|n| n == name) {
+        return Ok(());
+    }
+    names.push(name.to_string());
+    write_list(dir, &names)
+}
+
+/// The names a folder's [`WRITTEN`] list holds (empty when it has none); a name that is not one
+/// plain path component (with `/` after a folder's) is ignored.
+pub fn read_list(dir: &Path) -> Vec<String> {
+    let text = read_capped_text(&dir.join(WRITTEN), 16 << 20, WRITTEN).unwrap_or_default();
+    text.lines()
+        .filter(|l| {
+            let n = l.strip_suffix('/').unwrap_or(l);
+            !n.is_empty() && !n.contains(['/', '\\']) && n != "." && n != ".."
+        })
+        .map(String::from)
+        .collect()
+}
+
+fn write_list(dir: &Path, names: &[String]) -> Result<()> {
+    let list = dir.join(WRITTEN);
+    refuse_symlink(&list)?;
+    let tmp = temporary_beside(&list);
+    let text: String = names.iter().map(|n| format!("{n}\n")).collect();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+        .and_then(|mut f| f.write_all(text.as_bytes()))
+        .and_then(|_| std::fs::rename(&tmp, &list))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            Error::io(&list, "write", e)
+        })
+}
+
+/// Deletes what the [`WRITTEN`] list of `dir` names (a listed folder by its own list, and then
+/// the folder itself when nothing else is left in it) and returns the names of everything else
+/// left in `dir`, besides the list and `keep`. The list then names only the folders kept.
+pub fn clear_listed(dir: &Path, keep: &[&str]) -> Result<Vec<String>> {
+    let names = read_list(dir);
+    let mut kept_dirs = Vec::new();
+    for name in &names {
+        let path = dir.join(name.trim_end_matches('/'));
+        let Ok(meta) = std::fs::symlink_metadata(&path) else { continue };
+        if name.ends_with('/') && meta.is_dir() {
+            if clear_listed(&path, &[])?.is_empty() {
+                let _ = std::fs::remove_file(path.join(WRITTEN));
+                std::fs::remove_dir(&path).map_err(|e| Error::io(&path, "delete", e))?;
+            } else {
+                kept_dirs.push(name.clone());
+            }
+        } else if !meta.is_dir() {
+            std::fs::remove_file(&path).map_err(|e| Error::io(&path, "delete", e))?;
+        }
+    }
+    write_list(dir, &kept_dirs)?;
+    let mut left = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(|e| Error::io(dir, "read folder", e))?.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name != WRITTEN && !keep.contains(&name.as_str()) {
+            left.push(name);
+        }
+    }
+    left.sort();
+    Ok(left)
 }
 
 /// A fresh hidden name beside `path`: `.NAME.cetune-tmp-PID-N`.
-fn temporary_beside(path: &Path) -> PathBuf {
+pub fn temporary_beside(path: &Path) -> PathBuf {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);

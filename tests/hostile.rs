@@ -299,3 +299,185 @@ fn report_honours_the_run_lock() {
     drop(held);
     cetune(&["report", run.to_str().unwrap()]).ok();
 }
+
+/// Finding 4: `goldset import --force` replaces only what the import wrote: a file the user
+/// added, a package folder made by hand or a gold text edited by hand makes it refuse, naming it.
+#[test]
+fn goldset_import_force_refuses_to_delete_what_the_user_added_or_edited() {
+    let d = tmp("importforce");
+    for k in 0..3 {
+        write(&d.join(format!("src/input/{k}.html")), format!("<html><body><p>Text number {k} here</p></body></html>"));
+        write(&d.join(format!("src/GoldStandard/{k}.txt")), format!("URL: http://x/{k}\n<p>Text number {k} here\n"));
+    }
+    let (src, out) = (d.join("src"), d.join("out"));
+    let import = |force: bool| {
+        let mut args =
+            vec!["goldset", "import", "--format", "cleaneval", src.to_str().unwrap(), "--out", out.to_str().unwrap()];
+        if force {
+            args.push("--force");
+        }
+        cetune(&args)
+    };
+    import(false).ok();
+    import(true).ok();
+    let pkg = std::fs::read_dir(&out).unwrap().flatten().find(|e| e.path().is_dir()).unwrap().path();
+    let gold = std::fs::read_dir(&pkg)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "txt"))
+        .unwrap();
+    let cases: Vec<(std::path::PathBuf, Option<Vec<u8>>)> = vec![
+        (out.join("NOTES.md"), None),
+        (out.join("mine/1.html"), None),
+        (gold.clone(), Some(std::fs::read(&gold).unwrap())),
+    ];
+    for (path, original) in cases {
+        write(&path, "made by hand");
+        let r = import(true);
+        assert_eq!(r.code, 2, "{}", r.stderr);
+        let rel = path.strip_prefix(&out).unwrap().to_string_lossy().into_owned();
+        assert!(r.stderr.contains(&rel) && r.stderr.contains("did not write"), "{rel}: {}", r.stderr);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "made by hand");
+        match original {
+            Some(bytes) => std::fs::write(&path, bytes).unwrap(),
+            None => std::fs::remove_file(&path).unwrap(),
+        }
+    }
+    let _ = std::fs::remove_dir(out.join("mine"));
+    import(true).ok();
+}
+
+/// Finding 5: `optimise --force` deletes the files its run folder's list names, and nothing
+/// else: the user's files named like cetune's stay, a previous run's plots of other names go,
+/// and a `compare-*` folder loses its tables but keeps the user's file.
+#[test]
+fn optimise_force_deletes_only_the_files_the_run_folder_lists() {
+    let (set, run) = small_run("runforce");
+    let mine = ["history_of_rome.png", "space-shuttle.svg", "pareto_notes.svg", "best.yaml.tmp"];
+    for f in mine {
+        write(&run.join(f), "the user's");
+    }
+    // A previous run's plot the next one does not write (a combination's structure plot).
+    cetune::report::write_atomic(&run.join("structure.svg"), b"<svg/>").unwrap();
+    let r = cetune(&["compare", "--run", run.to_str().unwrap(), "--goldset", set.to_str().unwrap(), "-q"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let compare = std::fs::read_dir(&run)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.file_name().unwrap().to_string_lossy().starts_with("compare-"))
+        .expect("a compare folder");
+    write(&compare.join("thoughts.md"), "the user's");
+    let mut args = crate::optimise::optimise_args(set.to_str().unwrap(), run.to_str().unwrap(), &["--force"]);
+    let n = args.iter().position(|a| *a == "--max-generations").unwrap();
+    args[n + 1] = "2";
+    cetune(&args).ok();
+    for f in mine {
+        assert_eq!(std::fs::read_to_string(run.join(f)).unwrap(), "the user's", "{f}");
+    }
+    assert!(!run.join("structure.svg").exists(), "a previous run's plot stayed");
+    assert!(compare.join("thoughts.md").exists());
+    assert!(!compare.join("compare.csv").exists(), "the old compare table stayed");
+}
+
+/// Finding 9: a client that declares a 10 MB save body, sends ten bytes and waits stalls no other
+/// client; a request without the token is refused before its body is read; Ctrl-C still works.
+#[test]
+fn one_partial_request_does_not_freeze_annotate() {
+    use std::io::{Read, Write};
+    use std::net::TcpStream;
+    let set = crate::annotate::new_set("slowclient");
+    let srv = crate::annotate::Server::start(&set, &[]);
+    let stall = |path: &str| {
+        let mut s = TcpStream::connect(("127.0.0.1", srv.port)).unwrap();
+        let head = format!("POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10000000\r\n\r\n0123456789");
+        s.write_all(head.as_bytes()).unwrap();
+        s
+    };
+    let _slow = stall(&format!("/api/save?t={}", srv.token));
+    // Without the token: refused at once, the body never read.
+    let mut bad = stall("/api/save");
+    bad.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let mut answer = [0u8; 12];
+    bad.read_exact(&mut answer).expect("an answer without reading the body");
+    assert_eq!(&answer, b"HTTP/1.1 403");
+    // Another client is served while the slow one waits (a bounded wait, not a speed target).
+    let (tx, rx) = std::sync::mpsc::channel();
+    let (port, token) = (srv.port, srv.token.clone());
+    std::thread::spawn(move || {
+        let _ = tx.send(crate::annotate::http(port, "GET", &format!("/api/pages?t={token}"), None, ""));
+    });
+    let (status, body) = rx.recv_timeout(Duration::from_secs(10)).expect("the server stalled behind a slow client");
+    assert_eq!(status, 200, "{body}");
+    let started = std::time::Instant::now();
+    let (code, out) = srv.interrupt();
+    assert!(started.elapsed() < Duration::from_secs(10), "Ctrl-C took {:?}", started.elapsed());
+    assert_eq!(code, 0, "{out}");
+}
+
+/// Finding 11: a save in `annotate` leaves the user's `goldset.yaml` as it was (comments, order);
+/// its record goes to `annotations.yaml`, which every reader of the set merges.
+#[test]
+fn annotate_saves_keep_the_users_goldset_yaml_comments() {
+    let set = crate::annotate::new_set("keepcomments");
+    let yaml = set.join("goldset.yaml");
+    let mine =
+        format!("# my notes on this set: keep them\n{}# trailing remark\n", std::fs::read_to_string(&yaml).unwrap());
+    std::fs::write(&yaml, &mine).unwrap();
+    let srv = crate::annotate::Server::start(&set, &[]);
+    let (_, page) = srv.get("/api/page?id=example-news.org/news1");
+    let page: serde_json::Value = serde_json::from_str(&page).unwrap();
+    let keep = vec![true; page["blocks"].as_array().unwrap().len()];
+    let (code, r) = srv.save(&serde_json::json!({"id": "example-news.org/news1", "keep": keep}));
+    assert_eq!(code, 200, "{r}");
+    drop(srv);
+    assert_eq!(std::fs::read_to_string(&yaml).unwrap(), mine);
+    let records = std::fs::read_to_string(set.join("annotations.yaml")).unwrap();
+    assert!(records.contains("example-news.org/news1:") && records.contains("by: tester"), "{records}");
+    let m = cetune::goldset::native::manifest(&set).unwrap();
+    assert!(m.documents["example-news.org/news1"].annotated.is_some());
+}
+
+/// Finding 7: a description whose range leaves what the family can run with is one line naming
+/// the file, the parameter's line and the allowed range (exit 2), not an abort or an
+/// out-of-memory kill.
+#[test]
+fn a_parameter_range_beyond_what_the_family_can_run_with_is_refused() {
+    let d = tmp("sane");
+    write(&d.join("a.html"), page("some words here"));
+    let yaml = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("params/accb.yaml")).unwrap();
+    for max in ["999999999999999", "1e9", "10000000"] {
+        let p = d.join(format!("accb-{max}.yaml"));
+        std::fs::write(&p, yaml.replace("    max: 300\n", &format!("    max: {max}\n"))).unwrap();
+        let r = cetune_within(
+            &["extract", "--params", p.to_str().unwrap(), d.join("a.html").to_str().unwrap()],
+            Duration::from_secs(20),
+        );
+        assert_eq!(r.code, 2, "{max}: {}", r.stderr);
+        let want = format!("{}:5: parameter 'r': ", p.display());
+        assert!(r.stderr.contains(&want) && r.stderr.contains("[1, 5000]"), "{}", r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+    }
+}
+
+/// Finding 6: 1,100 `<option>`s without end tags (valid HTML) are 2 levels deep, not 1,100:
+/// what follows keeps its tags (the script stays out of the text) and no warning is printed.
+#[test]
+fn options_without_end_tags_do_not_trip_the_depth_limit() {
+    let d = tmp("options");
+    let html = format!(
+        "<html><head><style>.menu {{ color: red }}</style></head><body><form><select>{}</select></form><script>var secret = 1;</script><p>First paragraph.</p><p>Second paragraph.</p></body></html>",
+        "<option>choice".repeat(1_100)
+    );
+    write(&d.join("a.html"), html);
+    let r = cetune(&["extract", "-e", "full", d.join("a.html").to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        !r.stdout.contains("secret") && !r.stdout.contains("color"),
+        "{}",
+        &r.stdout[r.stdout.len().saturating_sub(300)..]
+    );
+    assert!(r.stdout.contains("First paragraph.") && !r.stdout.contains("paragraph.Second"), "words ran together");
+    assert!(!r.stderr.contains("depth"), "{}", r.stderr);
+}

@@ -14,4 +14,4 @@ mod yaml;
 
 pub use space::{KnownGood, ParamSpace, ParamSpec, Spec, snap};
 pub use value::{Setting, SettingReader, Value};
-pub use yaml::{About, Builtin, ParamsFile, load_file, parse_str, settings_file};
+pub use yaml::{About, Builtin, ParamsFile, load_file, parse_str, read_file, settings_file};

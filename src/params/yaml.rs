@@ -67,6 +67,8 @@ struct RawParam {
     #[serde(default)]
     meaning: String,
     tune: Option<bool>,
+    /// The range the extractor can run with (its family's YAML only).
+    sane: Option<At<Vec<f64>>>,
 }
 
 #[derive(Deserialize)]
@@ -155,8 +157,13 @@ impl<'de> Deserialize<'de> for Entries {
 
 /// Reads and validates a parameter file.
 pub fn load_file(path: &Path, builtin: &Builtin) -> Result<ParamsFile> {
-    let text = crate::paths::read_capped_text(path, crate::yaml::MAX_BYTES as u64, "parameter file")?;
-    parse_str(&text, path, builtin)
+    parse_str(&read_file(path)?, path, builtin)
+}
+
+/// The text of a parameter file, read through the bounded reader (a regular file of at most
+/// [`crate::yaml::MAX_BYTES`]).
+pub fn read_file(path: &Path) -> Result<String> {
+    crate::paths::read_capped_text(path, crate::yaml::MAX_BYTES as u64, "parameter file")
 }
 
 /// Bounds of int and float parameters must lie within ±this: integers stay exact as `f64`
@@ -225,6 +232,16 @@ fn mapping_setting(space: &ParamSpace, values: &Entries, what: &str, at: &AtFn) 
         }
     }
     Ok(s)
+}
+
+/// Checks a `sane: [lo, hi]` range: two numbers, `lo <= hi`.
+fn sane_range(s: &At<Vec<f64>>, err: &AtFn) -> Result<[f64; 2]> {
+    match s.value.as_slice() {
+        // Whether a description's range lies within it is checked against the family's own
+        // YAML when a description is loaded (a copy could widen its `sane`).
+        [lo, hi] if lo <= hi => Ok([*lo, *hi]),
+        _ => Err(err(s.referenced, "'sane' must be [lo, hi] with lo <= hi".into())),
+    }
 }
 
 /// A number for a message: plain, or in exponent form when very large or small.
@@ -319,7 +336,12 @@ fn build_space(
         let default =
             p.default.value.0.clone().ok_or_else(|| err(p.default.referenced, "'default' must be a scalar".into()))?;
         let default = spec.check(&default).map_err(|e| err(p.default.referenced, format!("default {e}")))?;
-        params.push(ParamSpec { name, spec, default, meaning: p.meaning, tune: p.tune.unwrap_or(true) });
+        let sane = match (&p.sane, &spec) {
+            (None, _) => None,
+            (Some(s), Spec::Int { .. } | Spec::Float { .. }) => Some(sane_range(s, &err)?),
+            (Some(s), _) => return Err(err(s.referenced, "'sane' is for int and float parameters".into())),
+        };
+        params.push(ParamSpec { name, spec, default, meaning: p.meaning, tune: p.tune.unwrap_or(true), sane });
     }
     let mut space = ParamSpace {
         extractor: extractor.to_string(),
