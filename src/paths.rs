@@ -238,6 +238,24 @@ pub fn clear_listed(dir: &Path, keep: &[&str]) -> Result<Vec<String>> {
     Ok(left)
 }
 
+/// Removes the temporaries ([`write_atomic`]'s `.NAME.cetune-tmp-PID-N`) that a process killed
+/// mid-write left in `dir`, when process PID is no longer running (Linux, where `/proc` says so).
+pub fn remove_dead_temporaries(dir: &Path) {
+    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    for e in rd.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some((_, rest)) = name.split_once(".cetune-tmp-") else { continue };
+        let pid = rest.split('-').next().unwrap_or("");
+        let dead = cfg!(target_os = "linux")
+            && !pid.is_empty()
+            && pid.bytes().all(|b| b.is_ascii_digit())
+            && !Path::new("/proc").join(pid).exists();
+        if dead && name.starts_with('.') && e.file_type().is_ok_and(|t| t.is_file()) {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
+
 /// A fresh hidden name beside `path`: `.NAME.cetune-tmp-PID-N`.
 pub fn temporary_beside(path: &Path) -> PathBuf {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -337,6 +355,39 @@ pub fn read_capped_text(path: &Path, cap: u64, what: &str) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn safe_writes_refuse_links_list_what_they_wrote_and_clear_only_that() {
+        let d = std::env::temp_dir().join(format!("cetune-paths-safe-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(d.join("run")).unwrap();
+        std::fs::write(d.join("victim"), "precious").unwrap();
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(d.join("victim"), d.join("run/a.txt")).unwrap();
+            let e = write_atomic(&d.join("run/a.txt"), b"x").unwrap_err();
+            assert!(e.to_string().contains("symlink"), "{e}");
+            std::os::unix::fs::symlink(&d, d.join("run/sub")).unwrap();
+            assert!(create_dir_in(&d.join("run"), Path::new("sub")).is_err());
+            assert_eq!(std::fs::read_to_string(d.join("victim")).unwrap(), "precious");
+            std::fs::remove_file(d.join("run/a.txt")).unwrap();
+            std::fs::remove_file(d.join("run/sub")).unwrap();
+        }
+        let run = d.join("run");
+        start_list(&run).unwrap();
+        write_atomic(&run.join("top.csv"), b"x").unwrap();
+        std::fs::write(run.join("mine.txt"), "x").unwrap();
+        std::fs::write(run.join(".top.csv.cetune-tmp-999999999-0"), "x").unwrap();
+        assert_eq!(read_list(&run), ["top.csv"]);
+        remove_dead_temporaries(&run);
+        assert_eq!(clear_listed(&run, &[]).unwrap(), ["mine.txt"]);
+        let e = read_capped(&run, 10, "run folder").unwrap_err();
+        assert!(e.to_string().contains("not a regular file"), "{e}");
+        std::fs::write(run.join("big"), vec![b'x'; 11]).unwrap();
+        assert!(read_capped(&run.join("big"), 10, "big").unwrap_err().to_string().contains("too large"));
+        assert_eq!(read_capped(&run.join("big"), 11, "big").unwrap().len(), 11);
+        std::fs::remove_dir_all(&d).unwrap();
+    }
 
     #[test]
     fn overlap_covers_same_inside_and_containing_folders_also_through_dot_dot() {

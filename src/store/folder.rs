@@ -102,6 +102,7 @@ fn clear_run_files(dir: &Path) -> Result<()> {
         ))
         .with_path(dir));
     }
+    crate::paths::remove_dead_temporaries(dir);
     crate::paths::clear_listed(dir, &[LOCK]).map(|_| ())
 }
 
@@ -137,6 +138,7 @@ pub fn prepare_out(dir: &Path, force: bool, goldset: &Path) -> Result<()> {
     std::fs::create_dir_all(dir)
         .map_err(|e| Error::config(format!("cannot create output folder: {e}")).with_path(dir))?;
     crate::paths::probe_writable(dir)?;
+    crate::paths::remove_dead_temporaries(dir);
     // A folder inside a run folder (`compare-*`) keeps a list of its own, so the run's --force
     // deletes what cetune wrote there and nothing else.
     if dir.parent().is_some_and(|p| p.join(crate::paths::WRITTEN).is_file()) {
