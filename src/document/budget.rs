@@ -194,7 +194,7 @@ pub fn limit_depth(html: &str) -> Cow<'_, str> {
 
 /// A tag name, lower-cased, kept without allocating (the first 16 bytes: longer custom
 /// element names that share them count as one name, which only merges their end tags).
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct Name([u8; 16], u8);
 
 impl Name {
@@ -260,22 +260,61 @@ const SCOPE: &[&str] = &[
     "tbody", "thead", "tfoot", "tr",
 ];
 
-/// The open elements a start tag `name` closes implicitly, as the HTML tree builder does for
-/// the common cases (`p`, `li`, `dd`/`dt`, `option`/`optgroup`, table rows and cells): the
-/// index in `open` from which the stack is popped, if any.
-fn implied_close(open: &[Name], name: &str) -> Option<usize> {
-    let find = |targets: &[&str], bounds: &[&str]| {
-        for (i, o) in open.iter().enumerate().rev() {
-            if targets.contains(&o.as_str()) {
-                return Some(i);
-            }
-            if bounds.contains(&o.as_str()) {
-                return None;
+/// A stack of element names that finds the innermost element of a name in O(1) (a position
+/// list per name), so hostile pages (100,000 `<div>`s, stray end tags) stay linear.
+#[derive(Default)]
+struct NameStack {
+    names: Vec<Name>,
+    at: std::collections::HashMap<Name, Vec<usize>>,
+}
+
+impl NameStack {
+    fn len(&self) -> usize {
+        self.names.len()
+    }
+    fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+    fn push(&mut self, n: Name) {
+        self.at.entry(n).or_default().push(self.names.len());
+        self.names.push(n);
+    }
+    fn top(&self) -> Option<&str> {
+        self.names.last().map(Name::as_str)
+    }
+    /// The position of the innermost element named `n`.
+    fn last(&self, n: &str) -> Option<usize> {
+        self.at.get(&Name::new(n.as_bytes())).and_then(|v| v.last().copied())
+    }
+    /// Pops every element from position `i` up.
+    fn truncate(&mut self, i: usize) {
+        while self.names.len() > i {
+            if let Some(n) = self.names.pop()
+                && let Some(v) = self.at.get_mut(&n)
+            {
+                v.pop();
             }
         }
-        None
+    }
+    fn clear(&mut self) {
+        self.truncate(0);
+    }
+}
+
+/// The open elements a start tag `name` closes implicitly, as the HTML tree builder does for
+/// the common cases (`p`, `li`, `dd`/`dt`, `option`/`optgroup`, table rows and cells): the
+/// position in `open` from which the stack is popped, if any. An element to close counts only
+/// when no scope boundary was opened after it.
+fn implied_close(open: &NameStack, name: &str) -> Option<usize> {
+    let innermost = |names: &[&str]| names.iter().filter_map(|n| open.last(n)).max();
+    let find = |targets: &[&str], bounds: &[&str]| {
+        let t = innermost(targets)?;
+        match innermost(bounds) {
+            Some(b) if b > t => None,
+            _ => Some(t),
+        }
     };
-    let top = open.last().map(Name::as_str);
+    let top = open.top();
     match name {
         "li" => find(&["li"], &["ul", "ol", "table", "td", "th", "template"]).or_else(|| find(&["p"], SCOPE)),
         "dd" | "dt" => find(&["dd", "dt"], &["dl", "table", "td", "th", "template"]).or_else(|| find(&["p"], SCOPE)),
@@ -296,18 +335,18 @@ fn implied_close(open: &[Name], name: &str) -> Option<usize> {
 /// need no end tags (1,100 `<option>`s) is not cut.
 pub fn limit_depth_noted(html: &str) -> (Cow<'_, str>, Option<String>) {
     let b = html.as_bytes();
-    let mut open: Vec<Name> = Vec::new();
-    let mut dropped: Vec<Name> = Vec::new(); // start tags removed for depth, innermost last
+    let mut open = NameStack::default();
+    let mut dropped = NameStack::default(); // start tags removed for depth, innermost last
     let mut cuts: Vec<(usize, usize)> = Vec::new();
     tags(b, usize::MAX, |t| {
         let raw = &b[t.start + 1 + usize::from(t.is_end)..t.end];
         let len = raw.iter().position(|c| is_space(*c) || matches!(c, b'/' | b'>')).unwrap_or(raw.len());
         let name = Name::new(&raw[..len]);
         if t.is_end {
-            if let Some(i) = dropped.iter().rposition(|d| *d == name) {
+            if let Some(i) = dropped.last(name.as_str()) {
                 dropped.truncate(i);
                 cuts.push((t.start, t.end));
-            } else if let Some(i) = open.iter().rposition(|o| *o == name) {
+            } else if let Some(i) = open.last(name.as_str()) {
                 // Closing an open element closes what was dropped inside it too.
                 open.truncate(i);
                 dropped.clear();
