@@ -427,6 +427,8 @@ pub fn settings_file(setting: &Setting, about: Option<&About>, description: Opti
         #[serde(skip_serializing_if = "Option::is_none")]
         step: Option<f64>,
         #[serde(skip_serializing_if = "Option::is_none")]
+        sane: Option<[f64; 2]>,
+        #[serde(skip_serializing_if = "Option::is_none")]
         choices: Option<&'a [String]>,
         default: Scalar1<'a>,
         #[serde(skip_serializing_if = "str::is_empty")]
@@ -474,6 +476,7 @@ pub fn settings_file(setting: &Setting, about: Option<&About>, description: Opti
             min,
             max,
             step,
+            sane: p.sane,
             choices,
             default: Scalar1::Of(&p.default),
             meaning: &p.meaning,
