@@ -210,7 +210,14 @@ fn feature_space() -> ParamSpace {
             } else {
                 (Spec::Float { min: 0.0, max: f.max, step: None }, Value::Float(f.max))
             };
-            ParamSpec { name: f.name.to_string(), spec, default, meaning: f.meaning.to_string(), tune: false }
+            ParamSpec {
+                name: f.name.to_string(),
+                spec,
+                default,
+                meaning: f.meaning.to_string(),
+                tune: false,
+                sane: None,
+            }
         })
         .collect();
     ParamSpace {
