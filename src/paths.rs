@@ -1,10 +1,15 @@
 //! Path arithmetic behind the output-folder safety rules: absolute, normalised paths, whether
 //! two folders overlap, and whether a folder is the working directory or one of its ancestors.
 //! Gold-set writers and run folders both refuse to write where they would destroy inputs, so
-//! the rule lives here once. A leaf module. Imports from the crate: `error`.
+//! the rule lives here once. It also holds the one safe-write layer ([`write_atomic`],
+//! [`create_dir_in`]: a temporary file in the same folder, then a rename; never through a
+//! symlink cetune did not create) and the one bounded reader ([`read_capped`]: regular files
+//! only, never more than a cap read). A leaf module. Imports from the crate: `error`.
 
 use crate::error::{Error, Result};
+use std::io::{Read, Write};
 use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// `p` as an absolute path: the longest existing prefix canonicalised (symlinks resolved), the
 /// rest appended with `.` and `..` resolved lexically. Works for paths that do not exist yet.
@@ -92,9 +97,300 @@ pub fn component(name: &str) -> String {
     if s.is_empty() || s.chars().all(|c| c == '.') { "_".into() } else { s }
 }
 
+/// Refuses `path` when it is a symlink: cetune writes files and folders of its own there, and a
+/// write through a link would land wherever the link points (a gold text, a file outside).
+pub fn refuse_symlink(path: &Path) -> Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => Err(Error::config(
+            "refusing to write through a symlink (cetune writes its own file or folder here); remove the link or choose another output",
+        )
+        .with_path(path)),
+        _ => Ok(()),
+    }
+}
+
+/// Writes `bytes` to `path` safely: into a new temporary file in the same folder (created
+/// exclusively, so it follows no link), fsynced, then renamed over `path`. A symlink at `path`
+/// is refused, a folder too; a crash leaves either the old file or the new one.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    refuse_symlink(path)?;
+    if path.is_dir() {
+        return Err(Error::config("cannot write a file here: a folder of that name exists").with_path(path));
+    }
+    let tmp = temporary_beside(path);
+    let write = || -> std::io::Result<()> {
+        let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()
+    };
+    if let Err(e) = write().and_then(|_| std::fs::rename(&tmp, path)) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(Error::io(path, "write", e));
+    }
+    sync_dir(path).map_err(|e| Error::io(path, "sync the folder of", e))?;
+    note_written(path)
+}
+
+/// The list of what cetune wrote into a folder it manages (a run folder, a `compare-*` folder in
+/// it): one name a line, a folder's name ending in `/`. `--force` deletes what it lists, nothing else.
+pub const WRITTEN: &str = ".cetune-files";
+
+/// Serialises updates of [`WRITTEN`] lists within this process.
+static LIST_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Starts the list of a folder cetune manages (empty), and records the folder in its parent's
+/// list when the parent is one too.
+pub fn start_list(dir: &Path) -> Result<()> {
+    let list = dir.join(WRITTEN);
+    if !list.exists() {
+        refuse_symlink(&list)?;
+        std::fs::write(&list, b"").map_err(|e| Error::io(&list, "write", e))?;
+    }
+    let name = dir.file_name().map(|n| format!("{}/", n.to_string_lossy()));
+    match (dir.parent(), name) {
+        (Some(parent), Some(name)) => add_to_list(parent, &name),
+        _ => Ok(()),
+    }
+}
+
+/// Records `path` in its folder's [`WRITTEN`] list, when that folder has one.
+pub fn note_written(path: &Path) -> Result<()> {
+    match (path.parent(), path.file_name()) {
+        (Some(dir), Some(name)) => add_to_list(dir, &name.to_string_lossy()),
+        _ => Ok(()),
+    }
+}
+
+fn add_to_list(dir: &Path, name: &str) -> Result<()> {
+    let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+    let list = dir.join(WRITTEN);
+    if !list.is_file() || name == WRITTEN {
+        return Ok(());
+    }
+    let _guard = LIST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let mut names = read_list(dir);
+    if names.iter().any(|n| n == name) {
+        return Ok(());
+    }
+    names.push(name.to_string());
+    write_list(dir, &names)
+}
+
+/// The names a folder's [`WRITTEN`] list holds (empty when it has none); a name that is not one
+/// plain path component (with `/` after a folder's) is ignored.
+pub fn read_list(dir: &Path) -> Vec<String> {
+    let text = read_capped_text(&dir.join(WRITTEN), 16 << 20, WRITTEN).unwrap_or_default();
+    text.lines()
+        .filter(|l| {
+            let n = l.strip_suffix('/').unwrap_or(l);
+            !n.is_empty() && !n.contains(['/', '\\']) && n != "." && n != ".."
+        })
+        .map(String::from)
+        .collect()
+}
+
+fn write_list(dir: &Path, names: &[String]) -> Result<()> {
+    let list = dir.join(WRITTEN);
+    refuse_symlink(&list)?;
+    let tmp = temporary_beside(&list);
+    let text: String = names.iter().map(|n| format!("{n}\n")).collect();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+        .and_then(|mut f| f.write_all(text.as_bytes()))
+        .and_then(|_| std::fs::rename(&tmp, &list))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            Error::io(&list, "write", e)
+        })
+}
+
+/// Deletes what the [`WRITTEN`] list of `dir` names (a listed folder by its own list, and then
+/// the folder itself when nothing else is left in it) and returns the names of everything else
+/// left in `dir`, besides the list and `keep`. The list then names only the folders kept.
+pub fn clear_listed(dir: &Path, keep: &[&str]) -> Result<Vec<String>> {
+    let names = read_list(dir);
+    let mut kept_dirs = Vec::new();
+    for name in &names {
+        let path = dir.join(name.trim_end_matches('/'));
+        let Ok(meta) = std::fs::symlink_metadata(&path) else { continue };
+        if name.ends_with('/') && meta.is_dir() {
+            if clear_listed(&path, &[])?.is_empty() {
+                let _ = std::fs::remove_file(path.join(WRITTEN));
+                std::fs::remove_dir(&path).map_err(|e| Error::io(&path, "delete", e))?;
+            } else {
+                kept_dirs.push(name.clone());
+            }
+        } else if !meta.is_dir() {
+            std::fs::remove_file(&path).map_err(|e| Error::io(&path, "delete", e))?;
+        }
+    }
+    write_list(dir, &kept_dirs)?;
+    let mut left = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(|e| Error::io(dir, "read folder", e))?.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name != WRITTEN && !keep.contains(&name.as_str()) {
+            left.push(name);
+        }
+    }
+    left.sort();
+    Ok(left)
+}
+
+/// Removes the temporaries ([`write_atomic`]'s `.NAME.cetune-tmp-PID-N`) that a process killed
+/// mid-write left in `dir`, when process PID is no longer running (Linux, where `/proc` says so).
+pub fn remove_dead_temporaries(dir: &Path) {
+    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    for e in rd.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some((_, rest)) = name.split_once(".cetune-tmp-") else { continue };
+        let pid = rest.split('-').next().unwrap_or("");
+        let dead = cfg!(target_os = "linux")
+            && !pid.is_empty()
+            && pid.bytes().all(|b| b.is_ascii_digit())
+            && !Path::new("/proc").join(pid).exists();
+        if dead && name.starts_with('.') && e.file_type().is_ok_and(|t| t.is_file()) {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
+
+/// A fresh hidden name beside `path`: `.NAME.cetune-tmp-PID-N`.
+pub fn temporary_beside(path: &Path) -> PathBuf {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    path.with_file_name(format!(".{name}.cetune-tmp-{}-{n}", std::process::id()))
+}
+
+/// Fsyncs the folder holding `path`, so a rename or a new entry in it is on disk. Only Unix can
+/// open a folder for syncing; elsewhere the rename is as durable as the platform makes it.
+pub fn sync_dir(path: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        std::fs::File::open(dir)?.sync_all()?;
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
+}
+
+/// Creates the folder `root/rel` (each missing component in turn) and returns it; an existing
+/// component that is a symlink or not a folder is refused, so files written below it stay
+/// inside `root` (`root` itself is the user's choice and may be a link).
+pub fn create_dir_in(root: &Path, rel: &Path) -> Result<PathBuf> {
+    let mut dir = root.to_path_buf();
+    for c in rel.components() {
+        let Component::Normal(name) = c else {
+            return Err(Error::bug(format!("output path component {c:?} is not a plain name")));
+        };
+        dir.push(name);
+        match std::fs::symlink_metadata(&dir) {
+            Ok(m) if m.file_type().is_symlink() => return refuse_symlink(&dir).map(|_| dir),
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => {
+                return Err(Error::config("cannot create a folder here: a file of that name exists").with_path(&dir));
+            }
+            Err(_) => match std::fs::create_dir(&dir) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && dir.is_dir() => {}
+                Err(e) => return Err(Error::io(&dir, "create folder", e)),
+            },
+        }
+    }
+    Ok(dir)
+}
+
+/// Checks that an output folder can be written, with a probe file created exclusively under a
+/// fresh name (so no link of the user's, whatever its name, is followed) and then removed.
+pub fn probe_writable(dir: &Path) -> Result<()> {
+    let probe = temporary_beside(&dir.join(".cetune-write-test"));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+        .map_err(|e| Error::config(format!("output folder is not writable: {e}")).with_path(dir))?;
+    let _ = std::fs::remove_file(probe);
+    Ok(())
+}
+
+/// Reads a small file whole, at most `cap` bytes: a regular file only (a FIFO, a device such as
+/// `/dev/zero` or a folder is refused before it is opened, so nothing blocks or grows without
+/// end), and a file larger than `cap` is refused after reading at most `cap + 1` bytes.
+/// `what` names the file in errors (`parameter file`). Errors are configuration errors (exit 2).
+pub fn read_capped(path: &Path, cap: u64, what: &str) -> Result<Vec<u8>> {
+    let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
+        // A file named on the command line that is missing is a usage error (exit 2).
+        std::io::ErrorKind::NotFound => Error::not_found(path, &format!("{what} not found")),
+        _ => Error::config(format!("cannot read {what}: {e}")).with_path(path),
+    })?;
+    if !meta.is_file() {
+        return Err(Error::config(format!(
+            "{what} is not a regular file (a folder, FIFO, socket or device): not read"
+        ))
+        .with_path(path));
+    }
+    let too_large = || Error::config(format!("{what} too large: more than {cap} bytes")).with_path(path);
+    if meta.len() > cap {
+        return Err(too_large());
+    }
+    let file =
+        std::fs::File::open(path).map_err(|e| Error::config(format!("cannot read {what}: {e}")).with_path(path))?;
+    let mut out = Vec::with_capacity(meta.len() as usize);
+    file.take(cap + 1).read_to_end(&mut out).map_err(|e| Error::io(path, &format!("read {what}"), e))?;
+    if out.len() as u64 > cap {
+        return Err(too_large());
+    }
+    Ok(out)
+}
+
+/// [`read_capped`] as UTF-8 text.
+pub fn read_capped_text(path: &Path, cap: u64, what: &str) -> Result<String> {
+    String::from_utf8(read_capped(path, cap, what)?)
+        .map_err(|_| Error::config(format!("{what} is not UTF-8 text")).with_path(path))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn safe_writes_refuse_links_list_what_they_wrote_and_clear_only_that() {
+        let d = std::env::temp_dir().join(format!("cetune-paths-safe-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(d.join("run")).unwrap();
+        std::fs::write(d.join("victim"), "precious").unwrap();
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(d.join("victim"), d.join("run/a.txt")).unwrap();
+            let e = write_atomic(&d.join("run/a.txt"), b"x").unwrap_err();
+            assert!(e.to_string().contains("symlink"), "{e}");
+            std::os::unix::fs::symlink(&d, d.join("run/sub")).unwrap();
+            assert!(create_dir_in(&d.join("run"), Path::new("sub")).is_err());
+            assert_eq!(std::fs::read_to_string(d.join("victim")).unwrap(), "precious");
+            std::fs::remove_file(d.join("run/a.txt")).unwrap();
+            std::fs::remove_file(d.join("run/sub")).unwrap();
+        }
+        let run = d.join("run");
+        start_list(&run).unwrap();
+        write_atomic(&run.join("top.csv"), b"x").unwrap();
+        std::fs::write(run.join("mine.txt"), "x").unwrap();
+        std::fs::write(run.join(".top.csv.cetune-tmp-999999999-0"), "x").unwrap();
+        assert_eq!(read_list(&run), ["top.csv"]);
+        remove_dead_temporaries(&run);
+        assert_eq!(clear_listed(&run, &[]).unwrap(), ["mine.txt"]);
+        let e = read_capped(&run, 10, "run folder").unwrap_err();
+        assert!(e.to_string().contains("not a regular file"), "{e}");
+        std::fs::write(run.join("big"), vec![b'x'; 11]).unwrap();
+        assert!(read_capped(&run.join("big"), 10, "big").unwrap_err().to_string().contains("too large"));
+        assert_eq!(read_capped(&run.join("big"), 11, "big").unwrap().len(), 11);
+        std::fs::remove_dir_all(&d).unwrap();
+    }
 
     #[test]
     fn overlap_covers_same_inside_and_containing_folders_also_through_dot_dot() {

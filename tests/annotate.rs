@@ -115,7 +115,7 @@ fn raw_pages(root: &Path) {
 }
 
 /// A gold set made by `goldset new --by host` from [`raw_pages`].
-fn new_set(name: &str) -> PathBuf {
+pub fn new_set(name: &str) -> PathBuf {
     let base = tmp(name);
     raw_pages(&base.join("raw"));
     let out = base.join("set");
@@ -298,7 +298,7 @@ fn annotate_requires_the_token_rejects_traversal_and_never_overwrites_unconfirme
     s.read_to_string(&mut head).unwrap();
     assert!(head.contains("Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'"), "{head}");
     assert!(head.contains("; sandbox"));
-    // Save: the kept blocks, blank-line separated; recorded in goldset.yaml.
+    // Save: the kept blocks, blank-line separated; recorded in annotations.yaml.
     let (_, page) = srv.get("/api/page?id=example-news.org/news1");
     let page: Value = serde_json::from_str(&page).unwrap();
     let blocks = page["blocks"].as_array().unwrap();
@@ -310,7 +310,7 @@ fn annotate_requires_the_token_rejects_traversal_and_never_overwrites_unconfirme
     let want: Vec<&str> =
         blocks.iter().zip(&keep).filter(|(_, k)| **k).map(|(b, _)| b["text"].as_str().unwrap()).collect();
     assert_eq!(std::fs::read_to_string(&gold).unwrap(), format!("{}\n", want.join("\n\n")));
-    let manifest = std::fs::read_to_string(set.join("goldset.yaml")).unwrap();
+    let manifest = std::fs::read_to_string(set.join("annotations.yaml")).unwrap();
     assert!(
         manifest.contains("by: tester") && manifest.contains("prefill: full") && manifest.contains("at: "),
         "{manifest}"
@@ -364,7 +364,7 @@ fn concurrent_saves_all_land_with_their_records() {
         let (code, body) = t.join().unwrap();
         assert_eq!(code, 200, "{body}");
     }
-    let manifest = std::fs::read_to_string(set.join("goldset.yaml")).unwrap();
+    let manifest = std::fs::read_to_string(set.join("annotations.yaml")).unwrap();
     for k in 0..12 {
         let text = std::fs::read_to_string(set.join(format!("p{}/d{k}.txt", k % 3))).unwrap();
         assert_eq!(text, format!("Title {k}\n\nBody text of page {k}.\n"));

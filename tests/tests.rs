@@ -9,6 +9,7 @@ mod cli;
 mod collect;
 mod combine;
 mod families;
+mod hostile;
 mod optimise;
 mod real_data;
 mod report;

@@ -1,5 +1,7 @@
-//! The annotation server: a small synchronous HTTP server (tiny_http) that answers one request
-//! at a time, so saves never interleave. Every request must carry the run's random token (`t=`
+//! The annotation server: a small HTTP server (tiny_http) that answers one request at a time,
+//! so saves never interleave; a request's token and declared length are checked before its body
+//! is read, and bodies are read on threads of their own within a deadline, so one slow client
+//! cannot stall the others. Every request must carry the run's random token (`t=`
 //! in the query; a save also in the `X-Cetune-Token` header, which no other site's page can set
 //! without a CORS preflight this server never answers); page ids are looked up in the list of
 //! the gold set's pages made at start, never joined to a path, so no request reaches a file
@@ -107,7 +109,8 @@ fn iso_now() -> String {
 /// Refuses a gold-set folder (or package folder) the process cannot write into.
 fn check_writable(dir: &Path) -> Result<()> {
     let probe = dir.join(format!(".cetune-annotate-probe-{}", std::process::id()));
-    match std::fs::File::create(&probe) {
+    // Created exclusively: a link of that name is never followed (nor truncated).
+    match std::fs::OpenOptions::new().write(true).create_new(true).open(&probe) {
         Ok(_) => {
             let _ = std::fs::remove_file(&probe);
             Ok(())
@@ -386,11 +389,12 @@ impl App {
     }
 }
 
-/// Records a save in `goldset.yaml` (written atomically).
+/// Records a save in the set's `annotations.yaml` (written atomically), never in the user's
+/// `goldset.yaml`, whose comments and order would be lost in a rewrite.
 fn record_save(root: &Path, key: &str, record: Annotated) -> Result<()> {
-    let mut m = native::manifest(root)?;
-    m.documents.entry(key.to_string()).or_default().annotated = Some(record);
-    crate::report::write_atomic(&root.join(native::MANIFEST), crate::yaml::to_string(&m)?.as_bytes())
+    let mut all = native::annotations(root)?;
+    all.insert(key.to_string(), record);
+    crate::report::write_atomic(&root.join(native::ANNOTATIONS), crate::yaml::to_string(&all)?.as_bytes())
 }
 
 /// Reads, decodes and parses a page: its text, or why it cannot be annotated.
@@ -441,31 +445,98 @@ pub fn serve(mut app: App, stop: Arc<AtomicBool>) -> Result<()> {
     println!("(Ctrl-C stops the server)");
     use std::io::Write;
     let _ = std::io::stdout().flush();
+    // Requests are answered one at a time on this loop (saves never interleave), but bodies are
+    // read on threads of their own, within a deadline, so a client that declares a body and
+    // sends it slowly (or never) stalls only itself.
+    let (done, bodies) = std::sync::mpsc::channel::<(tiny_http::Request, Vec<u8>)>();
+    let in_flight = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     while !stop.load(Ordering::SeqCst) {
-        let req = match server.recv_timeout(std::time::Duration::from_millis(100)) {
+        while let Ok((req, body)) = bodies.try_recv() {
+            answer(&mut app, req, &body);
+        }
+        let req = match server.recv_timeout(std::time::Duration::from_millis(20)) {
             Ok(Some(r)) => r,
             Ok(None) => continue,
             Err(e) => return Err(Error::input(format!("the server stopped: {e}"))),
         };
-        handle_request(&mut app, req);
+        // A refusal is sent from a thread of its own: tiny_http drains the unread body of a
+        // request it answers, which a client that never sends it would stall.
+        let refuse = |req: tiny_http::Request, reply: Reply| {
+            std::thread::spawn(move || respond(req, reply));
+        };
+        if let Some(reply) = precheck(&app, &req) {
+            refuse(req, reply);
+        } else if req.body_length().unwrap_or(0) == 0 {
+            answer(&mut app, req, &[]);
+        } else if in_flight.load(Ordering::SeqCst) >= MAX_READERS {
+            refuse(req, Reply::text(503, "too many requests in flight; try again"));
+        } else {
+            in_flight.fetch_add(1, Ordering::SeqCst);
+            let (done, in_flight) = (done.clone(), in_flight.clone());
+            std::thread::spawn(move || {
+                let mut req = req;
+                match read_body(&mut req, BODY_DEADLINE) {
+                    Ok(body) => {
+                        let _ = done.send((req, body));
+                    }
+                    Err(reply) => respond(req, reply),
+                }
+                in_flight.fetch_sub(1, Ordering::SeqCst);
+            });
+        }
     }
     println!("stopped");
     Ok(())
 }
 
-fn handle_request(app: &mut App, mut req: tiny_http::Request) {
-    let method = req.method().as_str().to_string();
-    let url = req.url().to_string();
+/// Largest request body read, in bytes.
+const MAX_BODY: usize = 16 << 20;
+/// Time a request body may take to arrive.
+const BODY_DEADLINE: std::time::Duration = std::time::Duration::from_secs(10);
+/// Request bodies read at once (each on a thread); more are answered 503 at once.
+const MAX_READERS: usize = 16;
+
+/// What can be answered before a byte of the body is read: a request without the session's
+/// token (403) and one that declares a body over [`MAX_BODY`] (413).
+fn precheck(app: &App, req: &tiny_http::Request) -> Option<Reply> {
+    let (_, q) = split_url(req.url());
+    if !q.get("t").is_some_and(|t| same(t, &app.token)) {
+        return Some(Reply::text(403, "forbidden: this request does not carry the session's token"));
+    }
+    if req.body_length().is_some_and(|n| n >= MAX_BODY) {
+        return Some(Reply::text(413, "request too large"));
+    }
+    None
+}
+
+/// Reads a request body of at most [`MAX_BODY`] bytes, giving up (408) once `deadline` has
+/// passed between reads.
+fn read_body(req: &mut tiny_http::Request, deadline: std::time::Duration) -> std::result::Result<Vec<u8>, Reply> {
+    let started = std::time::Instant::now();
+    let mut body = Vec::new();
+    let mut chunk = [0u8; 1 << 16];
+    let r = req.as_reader();
+    loop {
+        if started.elapsed() > deadline {
+            return Err(Reply::text(408, "the request body did not arrive in time"));
+        }
+        match r.read(&mut chunk) {
+            Ok(0) => return Ok(body),
+            Ok(n) if body.len() + n >= MAX_BODY => return Err(Reply::text(413, "request too large")),
+            Ok(n) => body.extend_from_slice(&chunk[..n]),
+            Err(_) => return Err(Reply::text(400, "the request body could not be read")),
+        }
+    }
+}
+
+fn answer(app: &mut App, req: tiny_http::Request, body: &[u8]) {
     let header_token =
         req.headers().iter().find(|h| h.field.equiv("X-Cetune-Token")).map(|h| h.value.as_str().to_string());
-    let mut body = Vec::new();
-    use std::io::Read;
-    let too_big = req.as_reader().take(16 << 20).read_to_end(&mut body).is_err() || body.len() >= 16 << 20;
-    let reply = if too_big {
-        Reply::text(413, "request too large")
-    } else {
-        app.handle(&method, &url, header_token.as_deref(), &body)
-    };
+    let reply = app.handle(req.method().as_str(), req.url(), header_token.as_deref(), body);
+    respond(req, reply);
+}
+
+fn respond(req: tiny_http::Request, reply: Reply) {
     let mut resp = tiny_http::Response::from_data(reply.body).with_status_code(reply.status);
     let mut headers = vec![
         ("Content-Type", reply.ctype.to_string()),

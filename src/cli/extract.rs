@@ -77,6 +77,7 @@ pub fn run(a: Args) -> Result<()> {
             crate::store::prepare_out(out, a.force, &set.root)?;
             let bar = Progress::new(set.docs.len() as u64, "extract", a.quiet);
             let failures = Mutex::new(Vec::new());
+            let unwritten = Mutex::new(Vec::<String>::new());
             let json = match a.format.as_deref() {
                 None | Some("txt" | "text") => false,
                 Some("ids-json") => true,
@@ -101,8 +102,7 @@ pub fn run(a: Args) -> Result<()> {
                         doc.decoding.to_string(),
                     ]);
                 }
-                let dir = out.join(&set.packages[d.package]);
-                let path = dir.join(format!("{}.txt", d.id));
+                let path = out.join(&set.packages[d.package]).join(format!("{}.txt", d.id));
                 let written = if json {
                     let key = if shared { format!("{}/{}", set.packages[d.package], d.id) } else { d.id.clone() };
                     if let Ok(mut t) = texts.lock() {
@@ -110,13 +110,21 @@ pub fn run(a: Args) -> Result<()> {
                     }
                     Ok(())
                 } else {
-                    std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, text.as_deref().unwrap_or("")))
+                    // Never through a symlinked package folder or file (it could point into the gold set).
+                    crate::paths::create_dir_in(out, std::path::Path::new(&set.packages[d.package]))
+                        .and_then(|_| crate::paths::write_atomic(&path, text.as_deref().unwrap_or("").as_bytes()))
+                        .map_err(|e| e.to_string())
                 };
                 let problem = match (text, written) {
                     // Unreadable pages were warned about by the loader.
                     (Err(None), _) => Some(None),
                     (Err(Some(e)), _) => Some(Some(format!("{}/{}: {e}", set.packages[d.package], d.id))),
-                    (_, Err(e)) => Some(Some(format!("{}: cannot write: {e}", path.display()))),
+                    (_, Err(e)) => {
+                        if let Ok(mut w) = unwritten.lock() {
+                            w.push(e.clone());
+                        }
+                        Some(Some(e))
+                    }
                     _ => None,
                 };
                 if let (Some(p), Ok(mut f)) = (problem, failures.lock()) {
@@ -145,6 +153,11 @@ pub fn run(a: Args) -> Result<()> {
                 out.display(),
                 failures.len()
             );
+            // A text that could not be written (a symlink in the way, a full disk) fails the dump.
+            let unwritten = unwritten.into_inner().unwrap_or_default();
+            if !unwritten.is_empty() {
+                return Err(Error::input(format!("{} documents could not be written", unwritten.len())));
+            }
             crate::objective::corpus::check_some_read(&set, failures.len(), set.docs.len())
         }
         _ => Err(Error::config("give either pages to extract, or --goldset DIR with --dump OUT")),
@@ -162,13 +175,15 @@ fn collection(a: &Args, ex: &dyn crate::extract::Extractor, limits: crate::limit
         None if one_page => OutFormat::Txt,
         None => OutFormat::Jsonl,
     };
+    // Every file the command reads is an input the output may not replace.
+    let read: Vec<PathBuf> = a.inputs.iter().chain(&a.files_from).chain(&a.setting.params).cloned().collect();
     let to_folder = a.out.as_ref().is_some_and(|o| o.is_dir() || o.to_string_lossy().ends_with('/'));
     let mut sink: Box<dyn Sink> = match &a.out {
         Some(_) if to_folder && out_format == OutFormat::Jsonl && a.format.is_some() => {
             return Err(Error::config("--format jsonl writes one file: give --out FILE, not a folder"));
         }
-        Some(o) if to_folder => Box::new(output::Folder::create(o, a.force, &a.inputs)?),
-        Some(o) => Box::new(output::Stream::file(o, out_format, a.force, &a.inputs)?.with_headers(!one_page)),
+        Some(o) if to_folder => Box::new(output::Folder::create(o, a.force, &read)?),
+        Some(o) => Box::new(output::Stream::file(o, out_format, a.force, &read)?.with_headers(!one_page)),
         None => Box::new(output::Stream::stdout(out_format).with_headers(!one_page)),
     };
     let errors_on_stderr = to_folder || out_format == OutFormat::Txt;

@@ -27,6 +27,9 @@ pub enum Action {
         /// Overwrite an existing gold set in --out.
         #[arg(long)]
         force: bool,
+        /// No summary (warnings and errors are still printed).
+        #[arg(long, short)]
+        quiet: bool,
     },
     /// Draw a stratified random sample (proportional per package, at least one each).
     Sample {
@@ -88,7 +91,7 @@ pub enum Action {
 /// Runs a gold-set action.
 pub fn run(a: Action) -> Result<()> {
     match a {
-        Action::Import { format, src, out, keep_empty, force } => {
+        Action::Import { format, src, out, keep_empty, force, quiet } => {
             let started = std::time::Instant::now();
             let rep = import::import(format, &src, &out, &import::Options { keep_empty, force })?;
             for s in &rep.skipped {
@@ -96,6 +99,9 @@ pub fn run(a: Action) -> Result<()> {
             }
             for w in &rep.warnings {
                 eprintln!("cetune: warning: {w}");
+            }
+            if quiet {
+                return Ok(());
             }
             println!(
                 "imported {} documents into {} ({} skipped) in {:.1} s",

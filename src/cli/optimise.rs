@@ -247,7 +247,7 @@ pub fn run(a: Args) -> Result<()> {
 fn plan(a: &Args) -> Result<study::Plan> {
     let (space, base) = a.setting.resolve()?;
     let params_yaml = match &a.setting.params {
-        Some(p) => std::fs::read_to_string(p).map_err(|e| Error::io(p, "read", e))?,
+        Some(p) => crate::paths::read_capped_text(p, crate::yaml::MAX_BYTES as u64, "parameter file")?,
         None => crate::extract::family(&space.extractor)?.yaml.to_string(),
     };
     let objective: crate::objective::problem::Objective = a.objective.parse()?;

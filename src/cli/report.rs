@@ -27,6 +27,8 @@ pub struct Args {
 /// Runs `report`.
 pub fn run(a: Args) -> Result<()> {
     let (mut record, space, base) = load_run(&a.run)?;
+    // The run's own lock: a live optimise writes the same files (and their temporaries).
+    let _lock = crate::store::RunLock::acquire(&a.run)?;
     if let Some(pick) = &a.pick {
         let pick: crate::study::pareto::Pick = pick.parse()?;
         let Some(pareto) = record.pareto.as_mut().filter(|_| record.objective == "pareto") else {

@@ -260,7 +260,9 @@ impl Inputs {
             Current::Lines { src, name, prefix, line } => loop {
                 *line += 1;
                 let id = format!("{name}:{line}");
-                match read_line(src, max) {
+                // Standard input may never end a line: an overlong line there ends the input.
+                let stdin = name == "-";
+                match read_line(src, max, !stdin) {
                     Line::End => return None,
                     Line::Blank => continue,
                     Line::Text(b) => {
@@ -271,7 +273,12 @@ impl Inputs {
                             "line longer than {} MB (the page budget; see --max-page-mb): not read",
                             max.div_ceil(crate::limits::MB)
                         );
-                        return Some(Item { id, url: None, rel: prefix.clone(), payload: Payload::Error(why) });
+                        let why = if stdin { format!("{why}; the rest of standard input is not read") } else { why };
+                        let item = Item { id, url: None, rel: prefix.clone(), payload: Payload::Error(why) };
+                        if stdin {
+                            self.cur = Current::Idle;
+                        }
+                        return Some(item);
                     }
                     Line::Broken(e) => {
                         // Nothing after a read error (a truncated gzip stream) can be trusted.
@@ -414,8 +421,9 @@ enum Line {
     Broken(String),
 }
 
-/// One line of at most `max` bytes; a longer one is skipped to its end without being held.
-fn read_line(src: &mut Source, max: u64) -> Line {
+/// One line of at most `max` bytes; a longer one is skipped to its end without being held
+/// (when `skip` is set; otherwise reading stops where the line passes `max`).
+fn read_line(src: &mut Source, max: u64, skip: bool) -> Line {
     let mut out = Vec::new();
     let mut too_long = false;
     let mut any = false;
@@ -436,6 +444,9 @@ fn read_line(src: &mut Source, max: u64) -> Line {
             if (out.len() + chunk.len()) as u64 > max {
                 too_long = true;
                 out = Vec::new();
+                if !skip {
+                    return Line::TooLong;
+                }
             } else {
                 out.extend_from_slice(chunk);
             }

@@ -2,7 +2,9 @@
 //! lines, or a folder with one `.txt` per page mirroring the input tree. Each page is written
 //! whole (one `write_all` of a complete line or file), so output cut short by Ctrl-C or a closed
 //! pipe ends at a page boundary. Output paths follow the data-safety rules: never over an
-//! input, an existing file or non-empty folder only with `--force`.
+//! input (compared by real path), never through a symlink, an existing file or non-empty folder
+//! only with `--force`. A folder gets unique names within a run (`a.txt`, `a-2.txt`, …) and an
+//! `index.csv` mapping every page's id to its file.
 
 use super::page::Outcome;
 use crate::error::{Error, Result};
@@ -93,6 +95,7 @@ impl Stream {
         if path.exists() && !force {
             return Err(Error::config("output file exists; use --force to replace it").with_path(path));
         }
+        crate::paths::refuse_symlink(path)?;
         let f = std::fs::File::create(path)
             .map_err(|e| Error::config(format!("cannot write the output file: {e}")).with_path(path))?;
         Ok(Stream {
@@ -128,9 +131,18 @@ impl Sink for Stream {
     }
 }
 
-/// A folder with one `<rel>.txt` per page.
+/// The file in an output folder that maps each page's id to its text file.
+pub const INDEX: &str = "index.csv";
+
+/// A folder with one `<rel>.txt` per page (`<rel>-2.txt`, … when that name is taken in this
+/// run) and [`INDEX`].
 pub struct Folder {
     root: PathBuf,
+    /// Relative file names used in this run (lower-cased, so a case-insensitive file system
+    /// cannot merge two either).
+    used: std::collections::HashSet<String>,
+    /// `(id, relative file)` of every page written.
+    index: Vec<[String; 2]>,
 }
 
 impl Folder {
@@ -151,11 +163,22 @@ impl Folder {
         }
         std::fs::create_dir_all(root)
             .map_err(|e| Error::config(format!("cannot create output folder: {e}")).with_path(root))?;
-        let probe = root.join(".cetune-write-test");
-        std::fs::write(&probe, b"")
-            .map_err(|e| Error::config(format!("output folder is not writable: {e}")).with_path(root))?;
-        let _ = std::fs::remove_file(probe);
-        Ok(Folder { root: root.to_path_buf() })
+        crate::paths::probe_writable(root)?;
+        let used = std::collections::HashSet::from([INDEX.to_string()]);
+        Ok(Folder { root: root.to_path_buf(), used, index: Vec::new() })
+    }
+
+    /// The first free name for `rel`: `rel.txt`, then `rel-2.txt`, `rel-3.txt`, …
+    fn unique(&mut self, rel: &Path) -> PathBuf {
+        let base = rel.file_name().map_or("page".into(), |n| n.to_string_lossy().into_owned());
+        for k in 1.. {
+            let name = if k == 1 { format!("{base}.txt") } else { format!("{base}-{k}.txt") };
+            let candidate = rel.with_file_name(name);
+            if self.used.insert(candidate.to_string_lossy().to_lowercase()) {
+                return candidate;
+            }
+        }
+        unreachable!("an unbounded range always yields a free name")
     }
 }
 
@@ -164,16 +187,23 @@ impl Sink for Folder {
         if o.error.is_some() {
             return Ok(());
         }
-        let mut path = self.root.join(&o.rel);
-        let name = format!("{}.txt", path.file_name().map_or("page".into(), |n| n.to_string_lossy()));
-        path.set_file_name(name);
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, "create folder", e))?;
-        }
-        std::fs::write(&path, &o.text).map_err(|e| Error::io(&path, "write", e))
+        let rel = self.unique(&o.rel);
+        let dir = crate::paths::create_dir_in(&self.root, rel.parent().unwrap_or(Path::new("")))?;
+        let name = rel.file_name().unwrap_or_default();
+        crate::paths::write_atomic(&dir.join(name), o.text.as_bytes())?;
+        self.index.push([o.id.clone(), rel.to_string_lossy().replace('\\', "/")]);
+        Ok(())
     }
     fn finish(&mut self) -> Result<()> {
-        Ok(())
+        let path = self.root.join(INDEX);
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let bad = |e: csv::Error| Error::bug(format!("cannot encode {INDEX}: {e}"));
+        w.write_record(["id", "file"]).map_err(bad)?;
+        for row in &self.index {
+            w.write_record(row).map_err(bad)?;
+        }
+        let bytes = w.into_inner().map_err(|e| Error::bug(format!("cannot encode {INDEX}: {e}")))?;
+        crate::paths::write_atomic(&path, &bytes)
     }
 }
 

@@ -145,6 +145,18 @@ impl<R: BufRead> Reader<R> {
         if (body.len() as u64) < len {
             return Err((format!("record {}: truncated ({} of {len} bytes)", self.records, body.len()), true));
         }
+        // A record's block ends with a blank line: anything else right after it means the
+        // Content-Length is shorter than the body, so the page would be cut.
+        let next = self.r.fill_buf().map_err(|e| (format!("record {}: cannot read: {e}", self.records), true))?;
+        if next.first().is_some_and(|b| !matches!(b, b'\r' | b'\n')) {
+            return Err((
+                format!(
+                    "record {}: its Content-Length ({len}) is shorter than its body (no blank line after {len} bytes)",
+                    self.records
+                ),
+                true,
+            ));
+        }
         let id = head.id.unwrap_or_else(|| format!("{}#{}", self.name, self.records));
         let rel = self.prefix.join(self.records.to_string());
         let page = match http_payload(body) {

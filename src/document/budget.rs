@@ -160,17 +160,26 @@ pub fn apply<'a>(html: &'a str, limits: &Limits) -> (Cow<'a, str>, Vec<String>) 
             limits.max_attrs
         ));
     }
-    if drop.is_empty() && cut.is_none() {
-        return (Cow::Borrowed(html), notes);
+    let within = if drop.is_empty() && cut.is_none() {
+        Cow::Borrowed(html)
+    } else {
+        let mut out = String::with_capacity(b.len());
+        let mut copied = 0;
+        for (from, to) in drop {
+            out.push_str(&html[copied..from]);
+            copied = to;
+        }
+        out.push_str(&html[copied..b.len()]);
+        Cow::Owned(out)
+    };
+    // The depth limit here too, so that a page it cuts carries a note saying so.
+    match limit_depth_noted(&within) {
+        (Cow::Borrowed(_), _) => (within, notes),
+        (Cow::Owned(limited), note) => {
+            notes.extend(note);
+            (Cow::Owned(limited), notes)
+        }
     }
-    let mut out = String::with_capacity(b.len());
-    let mut copied = 0;
-    for (from, to) in drop {
-        out.push_str(&html[copied..from]);
-        copied = to;
-    }
-    out.push_str(&html[copied..b.len()]);
-    (Cow::Owned(out), notes)
 }
 
 /// Deepest element nesting passed to the HTML parser. html5ever checks element scopes by walking
@@ -180,39 +189,199 @@ pub const MAX_DEPTH: usize = 1000;
 
 /// `html` with start tags nested deeper than [`MAX_DEPTH`] (and their end tags) removed.
 pub fn limit_depth(html: &str) -> Cow<'_, str> {
-    let b = html.as_bytes();
-    let (mut depth, mut max) = (0usize, 0usize);
-    tags(b, usize::MAX, |t| {
-        if t.is_end {
-            depth = depth.saturating_sub(1);
-        } else if !t.void {
-            depth += 1;
-            max = max.max(depth);
+    limit_depth_noted(html).0
+}
+
+/// A tag name, lower-cased, kept without allocating (the first 16 bytes: longer custom
+/// element names that share them count as one name, which only merges their end tags).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Name([u8; 16], u8);
+
+impl Name {
+    fn new(raw: &[u8]) -> Name {
+        let mut b = [0u8; 16];
+        let n = raw.len().min(16);
+        for (d, s) in b.iter_mut().zip(&raw[..n]) {
+            *d = s.to_ascii_lowercase();
         }
-    });
-    if max <= MAX_DEPTH {
-        return Cow::Borrowed(html);
+        Name(b, n as u8)
     }
-    let mut out = String::with_capacity(html.len());
-    let mut kept: Vec<bool> = Vec::new();
-    let mut copied = 0;
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.0[..usize::from(self.1)]).unwrap_or("")
+    }
+}
+
+/// Elements whose start tag closes an open `p` (the tree builder's "close a p element").
+const CLOSES_P: &[&str] = &[
+    "address",
+    "article",
+    "aside",
+    "blockquote",
+    "center",
+    "details",
+    "dialog",
+    "dir",
+    "div",
+    "dl",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "footer",
+    "form",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "header",
+    "hgroup",
+    "hr",
+    "li",
+    "main",
+    "menu",
+    "nav",
+    "ol",
+    "p",
+    "pre",
+    "section",
+    "summary",
+    "table",
+    "ul",
+    "dd",
+    "dt",
+    "listing",
+    "plaintext",
+];
+
+/// Elements that bound the search for an element to close implicitly (scope boundaries).
+const SCOPE: &[&str] = &[
+    "applet", "caption", "html", "table", "td", "th", "marquee", "object", "template", "button", "ul", "ol", "select",
+    "tbody", "thead", "tfoot", "tr",
+];
+
+/// A stack of element names that finds the innermost element of a name in O(1) (a position
+/// list per name), so hostile pages (100,000 `<div>`s, stray end tags) stay linear.
+#[derive(Default)]
+struct NameStack {
+    names: Vec<Name>,
+    at: std::collections::HashMap<Name, Vec<usize>>,
+}
+
+impl NameStack {
+    fn len(&self) -> usize {
+        self.names.len()
+    }
+    fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+    fn push(&mut self, n: Name) {
+        self.at.entry(n).or_default().push(self.names.len());
+        self.names.push(n);
+    }
+    fn top(&self) -> Option<&str> {
+        self.names.last().map(Name::as_str)
+    }
+    /// The position of the innermost element named `n`.
+    fn last(&self, n: &str) -> Option<usize> {
+        self.at.get(&Name::new(n.as_bytes())).and_then(|v| v.last().copied())
+    }
+    /// Pops every element from position `i` up.
+    fn truncate(&mut self, i: usize) {
+        while self.names.len() > i {
+            if let Some(n) = self.names.pop()
+                && let Some(v) = self.at.get_mut(&n)
+            {
+                v.pop();
+            }
+        }
+    }
+    fn clear(&mut self) {
+        self.truncate(0);
+    }
+}
+
+/// The open elements a start tag `name` closes implicitly, as the HTML tree builder does for
+/// the common cases (`p`, `li`, `dd`/`dt`, `option`/`optgroup`, table rows and cells): the
+/// position in `open` from which the stack is popped, if any. An element to close counts only
+/// when no scope boundary was opened after it.
+fn implied_close(open: &NameStack, name: &str) -> Option<usize> {
+    let innermost = |names: &[&str]| names.iter().filter_map(|n| open.last(n)).max();
+    let find = |targets: &[&str], bounds: &[&str]| {
+        let t = innermost(targets)?;
+        match innermost(bounds) {
+            Some(b) if b > t => None,
+            _ => Some(t),
+        }
+    };
+    let top = open.top();
+    match name {
+        "li" => find(&["li"], &["ul", "ol", "table", "td", "th", "template"]).or_else(|| find(&["p"], SCOPE)),
+        "dd" | "dt" => find(&["dd", "dt"], &["dl", "table", "td", "th", "template"]).or_else(|| find(&["p"], SCOPE)),
+        "option" => (top == Some("option")).then(|| open.len() - 1),
+        "optgroup" => find(&["option", "optgroup"], &["select", "datalist"]).filter(|i| *i + 2 >= open.len()),
+        "tr" => find(&["tr"], &["table", "template"]),
+        "td" | "th" => find(&["td", "th"], &["tr", "table", "template"]),
+        "tbody" | "thead" | "tfoot" => find(&["tbody", "thead", "tfoot"], &["table", "template"]),
+        n if CLOSES_P.contains(&n) => find(&["p"], SCOPE),
+        _ => None,
+    }
+}
+
+/// [`limit_depth`], with a note when the limit cut something. Depth is counted as the tree
+/// builder nests elements: start tags that close open elements implicitly (`<option>` after an
+/// `<option>`, `<li>` after an `<li>`, `<p>` after a `<p>`, …) close them here too, and an end
+/// tag without an open element of its name closes nothing; so a valid page whose elements
+/// need no end tags (1,100 `<option>`s) is not cut.
+pub fn limit_depth_noted(html: &str) -> (Cow<'_, str>, Option<String>) {
+    let b = html.as_bytes();
+    let mut open = NameStack::default();
+    let mut dropped = NameStack::default(); // start tags removed for depth, innermost last
+    let mut cuts: Vec<(usize, usize)> = Vec::new();
     tags(b, usize::MAX, |t| {
-        let keep = if t.is_end {
-            kept.pop().unwrap_or(true)
-        } else if t.void {
-            true
+        let raw = &b[t.start + 1 + usize::from(t.is_end)..t.end];
+        let len = raw.iter().position(|c| is_space(*c) || matches!(c, b'/' | b'>')).unwrap_or(raw.len());
+        let name = Name::new(&raw[..len]);
+        if t.is_end {
+            if let Some(i) = dropped.last(name.as_str()) {
+                dropped.truncate(i);
+                cuts.push((t.start, t.end));
+            } else if let Some(i) = open.last(name.as_str()) {
+                // Closing an open element closes what was dropped inside it too.
+                open.truncate(i);
+                dropped.clear();
+            }
+            return;
+        }
+        if let Some(i) = implied_close(&open, name.as_str()) {
+            open.truncate(i);
+            dropped.clear();
+        }
+        if t.void {
+            return;
+        }
+        if open.len() < MAX_DEPTH && dropped.is_empty() {
+            open.push(name);
         } else {
-            let k = kept.len() < MAX_DEPTH;
-            kept.push(k);
-            k
-        };
-        if !keep {
-            out.push_str(&html[copied..t.start]);
-            copied = t.end;
+            dropped.push(name);
+            cuts.push((t.start, t.end));
         }
     });
+    if cuts.is_empty() {
+        return (Cow::Borrowed(html), None);
+    }
+    let dropped_starts = cuts.iter().filter(|(s, _)| b.get(s + 1) != Some(&b'/')).count();
+    let mut out = String::with_capacity(html.len());
+    let mut copied = 0;
+    for (from, to) in cuts {
+        out.push_str(&html[copied..from]);
+        copied = to;
+    }
     out.push_str(&html[copied..]);
-    Cow::Owned(out)
+    let note = format!(
+        "elements nested deeper than {MAX_DEPTH}: {dropped_starts} start tag(s) beyond that depth were dropped, their text kept (the depth limit)"
+    );
+    (Cow::Owned(out), Some(note))
 }
 
 #[cfg(test)]
@@ -221,6 +390,23 @@ mod tests {
 
     fn limits(max_attrs: usize, max_markup: usize) -> Limits {
         Limits { max_attrs, max_markup, ..Limits::default() }
+    }
+
+    #[test]
+    fn implied_end_tags_close_elements_so_valid_pages_are_not_cut() {
+        // 1,100 options without </option>, then a script: valid HTML, 2 levels deep.
+        let html = format!("<select>{}</select><script>var x = 1;</script><p>after", "<option>o".repeat(1_100));
+        let (out, notes) = apply(&html, &Limits::default());
+        assert!(matches!(out, Cow::Borrowed(_)) && notes.is_empty(), "{notes:?}");
+        let lis = "<ul>".to_string() + &"<li>x".repeat(2_000) + "</ul>" + &"<p>y".repeat(2_000);
+        assert!(matches!(limit_depth(&lis), Cow::Borrowed(_)));
+        // Real nesting is still cut, with a note.
+        let deep = "<div>".repeat(MAX_DEPTH + 5) + "deep" + &"</div>".repeat(MAX_DEPTH + 5) + "<script>s</script>";
+        let (out, notes) = apply(&deep, &Limits::default());
+        assert_eq!(out.matches("<div>").count(), MAX_DEPTH);
+        assert_eq!(out.matches("</div>").count(), MAX_DEPTH);
+        assert!(out.ends_with("<script>s</script>"));
+        assert!(notes.iter().any(|n| n.contains("the depth limit") && n.contains("5 start tag")), "{notes:?}");
     }
 
     #[test]

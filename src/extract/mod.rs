@@ -152,7 +152,7 @@ pub fn space(name: &str) -> Result<ParamSpace> {
 /// Reads a parameter file (a description, or a settings file such as a run's `best.yaml` whose
 /// space is its family's built-in one).
 pub fn load_file(path: &Path) -> Result<ParamsFile> {
-    let f = params::load_file(path, &space)?;
+    let f = parse_str(&params::read_file(path)?, path)?;
     // A parameter the family does not read (an unknown feature group, a misspelt name) is
     // found when the extractor is built: say where the file declares it.
     match build(&f.setting) {
@@ -166,7 +166,7 @@ fn locate(e: Error, path: &Path) -> Error {
     let Some(name) = e.message.split("parameter '").nth(1).and_then(|r| r.split('\'').next()) else {
         return e.with_path(path);
     };
-    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let text = params::read_file(path).unwrap_or_default();
     let line = text.lines().position(|l| {
         let l = l.trim_start().trim_start_matches("- ").trim_start();
         l == format!("name: {name}") || l.starts_with(&format!("{name}:"))
@@ -179,7 +179,54 @@ fn locate(e: Error, path: &Path) -> Error {
 
 /// Parses the text of a parameter file; `path` names it in errors.
 pub fn parse_str(text: &str, path: &Path) -> Result<ParamsFile> {
-    params::parse_str(text, path, &space)
+    let file = params::parse_str(text, path, &space)?;
+    refuse_insane(&file.space, text, path)?;
+    Ok(file)
+}
+
+/// Refuses a description whose range for a parameter leaves the `sane` range its family
+/// declares (the range the extractor can run with in bounded memory and time): `accb` with
+/// `r: {max: 1e9}` would allocate until the machine runs out. The error names the file, the
+/// parameter's line and the allowed range.
+fn refuse_insane(described: &ParamSpace, text: &str, path: &Path) -> Result<()> {
+    for p in &described.params {
+        let own = space(&described.extractor).ok().and_then(|s| s.param(&p.name).cloned());
+        let member = || {
+            let (family, name) = p.name.split_once('.')?;
+            space(family).ok()?.param(name).cloned()
+        };
+        let Some([lo, hi]) = own.or_else(member).and_then(|b| b.sane) else { continue };
+        let (min, max) = match p.spec {
+            crate::params::Spec::Int { min, max } => (min as f64, max as f64),
+            crate::params::Spec::Float { min, max, .. } => (min, max),
+            _ => continue,
+        };
+        if min < lo || max > hi {
+            let err = Error::config(format!(
+                "parameter '{}': the range [{min}, {max}] leaves the range the extractor can run with, [{lo}, {hi}]; keep min and max within it",
+                p.name
+            ))
+            .with_path(path);
+            return Err(match line_of_name(text, &p.name) {
+                Some(l) => err.with_line(l, None),
+                None => err,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The 1-based line that declares parameter `name` (`name: r` or `{name: r, ...}`).
+fn line_of_name(text: &str, name: &str) -> Option<usize> {
+    text.lines()
+        .position(|l| {
+            l.split("name:").skip(1).any(|rest| {
+                let v = rest.trim_start().trim_start_matches(['"', '\'']);
+                v.strip_prefix(name)
+                    .is_some_and(|after| after.is_empty() || after.starts_with([',', '}', ' ', '"', '\'']))
+            })
+        })
+        .map(|i| i + 1)
 }
 
 /// The page features (`document::page_features::FEATURES`) as a space, one parameter per
@@ -194,7 +241,14 @@ fn feature_space() -> ParamSpace {
             } else {
                 (Spec::Float { min: 0.0, max: f.max, step: None }, Value::Float(f.max))
             };
-            ParamSpec { name: f.name.to_string(), spec, default, meaning: f.meaning.to_string(), tune: false }
+            ParamSpec {
+                name: f.name.to_string(),
+                spec,
+                default,
+                meaning: f.meaning.to_string(),
+                tune: false,
+                sane: None,
+            }
         })
         .collect();
     ParamSpace {

@@ -99,10 +99,12 @@ impl GoldSet {
         for d in &self.docs {
             eat(self.packages[d.package].as_bytes());
             eat(d.id.as_bytes());
-            eat(&std::fs::read(&d.page).unwrap_or_default());
+            // Within the page budget (an oversized or non-regular page hashes as empty).
+            eat(&crate::paths::read_capped(&d.page, self.limits.max_page_bytes, "page").unwrap_or_default());
             eat(d.gold.as_bytes());
         }
-        eat(&std::fs::read(self.root.join(native::MANIFEST)).unwrap_or_default());
+        let manifest = self.root.join(native::MANIFEST);
+        eat(&crate::paths::read_capped(&manifest, crate::yaml::MAX_BYTES as u64, "manifest").unwrap_or_default());
         format!("fnv1a64:{h:016x}")
     }
 }

@@ -78,14 +78,37 @@ pub const MANIFEST: &str = "goldset.yaml";
 fn read_manifest(root: &Path) -> Result<Manifest> {
     let path = root.join(MANIFEST);
     if !path.exists() {
-        return Ok(Manifest::default());
+        let mut m = Manifest::default();
+        for (key, record) in annotations(root)? {
+            m.documents.entry(key).or_default().annotated = Some(record);
+        }
+        return Ok(m);
     }
     // A FIFO here would block every command that opens the set.
     if let Some(why) = not_regular(&path) {
         return Err(Error::config(format!("gold-set manifest {why}")).with_path(&path));
     }
-    let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, "read", e))?;
-    parse_manifest(&text, &path)
+    let text = crate::paths::read_capped_text(&path, crate::yaml::MAX_BYTES as u64, "gold-set manifest")?;
+    let mut m = parse_manifest(&text, &path)?;
+    for (key, record) in annotations(root)? {
+        m.documents.entry(key).or_default().annotated = Some(record);
+    }
+    Ok(m)
+}
+
+/// The file where `cetune annotate` records its saves (`package/id` → [`Annotated`]), so that
+/// it never rewrites the user's `goldset.yaml` (its comments and order stay); records found
+/// there are merged into the manifest's documents as it is read.
+pub const ANNOTATIONS: &str = "annotations.yaml";
+
+/// The records of [`ANNOTATIONS`] (empty when there is no such file).
+pub fn annotations(root: &Path) -> Result<BTreeMap<String, Annotated>> {
+    let path = root.join(ANNOTATIONS);
+    if !path.exists() {
+        return Ok(BTreeMap::new());
+    }
+    let text = crate::paths::read_capped_text(&path, crate::yaml::MAX_BYTES as u64, "annotation records")?;
+    crate::yaml::from_str(&text, &path, |m| Error::config(format!("malformed annotation records: {m}")))
 }
 
 /// Parses the text of a `goldset.yaml`; `path` names it in errors.
@@ -312,6 +335,52 @@ pub struct Writer {
     building: PathBuf,
     manifest: Manifest,
     finished: bool,
+    /// `hash size path` of every file written, for [`WRITTEN`].
+    written: Vec<String>,
+}
+
+/// The list of the files a gold-set write produced, with their sizes and hashes: `--force`
+/// replaces a set only when every file in it is listed and unchanged.
+pub const WRITTEN: &str = ".cetune-written";
+
+/// FNV-1a, 64 bits: enough to notice a file edited by hand (not a defence against forgery).
+fn fnv64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+fn written_line(rel: &str, bytes: &[u8]) -> String {
+    format!("{:016x} {} {rel}", fnv64(bytes), bytes.len())
+}
+
+/// The first file under `root` that its [`WRITTEN`] list does not name with its present size
+/// and hash (a file added or edited by hand), as a path relative to `root`; `Err` names why
+/// when there is no list.
+fn first_unlisted(root: &Path) -> std::result::Result<Option<String>, String> {
+    let list = root.join(WRITTEN);
+    let text = crate::paths::read_capped_text(&list, 1 << 30, WRITTEN)
+        .map_err(|_| format!("it has no readable {WRITTEN} (the list of the files cetune wrote)"))?;
+    let listed: std::collections::HashSet<&str> = text.lines().collect();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let rd = std::fs::read_dir(&dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+        let mut entries: Vec<_> = rd.flatten().collect();
+        entries.sort_by_key(|e| e.file_name());
+        for e in entries {
+            let path = e.path();
+            let rel = path.strip_prefix(root).unwrap_or(&path).to_string_lossy().replace('\\', "/");
+            let kind = e.file_type().map_err(|e| e.to_string())?;
+            if kind.is_dir() {
+                stack.push(path);
+            } else if rel != WRITTEN {
+                let same = kind.is_file()
+                    && std::fs::read(&path).is_ok_and(|b| listed.contains(written_line(&rel, &b).as_str()));
+                if !same {
+                    return Ok(Some(rel));
+                }
+            }
+        }
+    }
+    Ok(None)
 }
 
 /// Whether `dir` holds a gold set that cetune wrote (an import or a sample): its `goldset.yaml`
@@ -334,6 +403,27 @@ fn holds_human_gold(dir: &Path) -> bool {
     }
     m.source.as_deref().is_some_and(|s| s.starts_with("new gold set from"))
         && list_pages(dir).is_ok_and(|pages| pages.iter().any(|p| p.gold.is_file()))
+}
+
+/// Removes the hidden `.NAME.cetune-new-PID` and `.NAME.cetune-old-PID` folders an interrupted
+/// write of the set `root` left beside it, when process PID is no longer running (on Linux,
+/// where `/proc` says so; elsewhere they are left alone).
+fn remove_leftovers(root: &Path, name: &str) {
+    let parent = match root.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let Ok(rd) = std::fs::read_dir(parent) else { return };
+    for entry in rd.flatten() {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        let Some(rest) = file.strip_prefix(&format!(".{name}.cetune-")) else { continue };
+        let pid = rest.strip_prefix("new-").or_else(|| rest.strip_prefix("old-"));
+        let Some(pid) = pid.filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())) else { continue };
+        let dead = cfg!(target_os = "linux") && !Path::new("/proc").join(pid).exists();
+        if dead && entry.file_type().is_ok_and(|t| t.is_dir()) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 impl Writer {
@@ -363,14 +453,30 @@ impl Writer {
                 )
                 .with_path(root));
             }
+            match first_unlisted(root) {
+                Ok(None) => {}
+                Ok(Some(rel)) => {
+                    return Err(Error::config(format!(
+                        "output folder holds {rel}, which cetune did not write (or which was edited since), and --force would delete it; move it away or choose a new --out"
+                    ))
+                    .with_path(root));
+                }
+                Err(why) => {
+                    return Err(Error::config(format!(
+                        "--force replaces only what cetune wrote, but {why}; delete the folder yourself or choose a new --out"
+                    ))
+                    .with_path(root));
+                }
+            }
         } else if root.exists() && !root.is_dir() {
             return Err(Error::config("output path exists and is not a folder").with_path(root));
         }
         let name = root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "goldset".into());
+        remove_leftovers(root, &name);
         let building = root.with_file_name(format!(".{name}.cetune-new-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&building);
         std::fs::create_dir_all(&building).map_err(|e| Error::io(root, "create output folder", e))?;
-        Ok(Writer { root: root.to_path_buf(), building, manifest, finished: false })
+        Ok(Writer { root: root.to_path_buf(), building, manifest, finished: false, written: Vec::new() })
     }
 
     /// Writes one document: page bytes (gzip-compressed when `gz`), gold text, metadata.
@@ -398,10 +504,13 @@ impl Writer {
         } else {
             page.to_vec()
         };
-        std::fs::write(&page_path, bytes).map_err(|e| Error::io(&page_path, "write", e))?;
+        std::fs::write(&page_path, &bytes).map_err(|e| Error::io(&page_path, "write", e))?;
+        let page_name = page_path.file_name().unwrap_or_default().to_string_lossy().into_owned();
+        self.written.push(written_line(&format!("{package}/{page_name}"), &bytes));
         if let Some(gold) = gold {
             let gold_path = dir.join(format!("{id}.txt"));
             std::fs::write(&gold_path, gold).map_err(|e| Error::io(&gold_path, "write", e))?;
+            self.written.push(written_line(&format!("{package}/{id}.txt"), gold.as_bytes()));
         }
         if meta != DocMeta::default() {
             self.manifest.documents.insert(format!("{package}/{id}"), meta);
@@ -413,7 +522,11 @@ impl Writer {
     pub fn finish(mut self) -> Result<PathBuf> {
         let path = self.building.join(MANIFEST);
         let text = crate::yaml::to_string(&self.manifest)?;
-        std::fs::write(&path, text).map_err(|e| Error::io(&path, "write", e))?;
+        std::fs::write(&path, &text).map_err(|e| Error::io(&path, "write", e))?;
+        self.written.push(written_line(MANIFEST, text.as_bytes()));
+        self.written.push(String::new());
+        let list = self.building.join(WRITTEN);
+        std::fs::write(&list, self.written.join("\n")).map_err(|e| Error::io(&list, "write", e))?;
         let old = self.root.with_file_name(format!(
             ".{}.cetune-old-{}",
             self.root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),

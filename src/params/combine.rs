@@ -32,7 +32,7 @@ pub struct Located {
 }
 
 fn fixed(name: String, spec: Spec, default: Value, meaning: &str) -> ParamSpec {
-    ParamSpec { name, spec, default, meaning: meaning.to_string(), tune: false }
+    ParamSpec { name, spec, default, meaning: meaning.to_string(), tune: false, sane: None }
 }
 
 /// Validates a combination's declared parameters against its members and completes the space

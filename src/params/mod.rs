@@ -4,7 +4,7 @@
 //! A [`ParamSpace`] lists typed parameters with ranges, precision, defaults and meanings, the
 //! known-good individuals from the literature and the correlated parameters. A [`Setting`] gives
 //! a value to every parameter; [`compose`] namespaces and composes spaces (`accb.r`, `lqf.t`).
-//! Imports from the crate: `error` and `yaml`.
+//! Imports from the crate: `error`, `yaml` and `paths` (the bounded reader).
 
 pub mod combine;
 pub mod compose;
@@ -15,4 +15,4 @@ mod yaml;
 
 pub use space::{KnownGood, ParamSpace, ParamSpec, Spec, snap};
 pub use value::{Setting, SettingReader, Value};
-pub use yaml::{About, Builtin, ParamsFile, load_file, parse_str, settings_file};
+pub use yaml::{About, Builtin, ParamsFile, load_file, parse_str, read_file, settings_file};

@@ -52,7 +52,7 @@ fn reserved(alias: &str) -> bool {
 }
 
 fn fixed(name: String, spec: Spec, default: Value, meaning: &str) -> ParamSpec {
-    ParamSpec { name, spec, default, meaning: meaning.to_string(), tune: false }
+    ParamSpec { name, spec, default, meaning: meaning.to_string(), tune: false, sane: None }
 }
 
 fn cat(choices: &[String]) -> Spec {
@@ -175,13 +175,14 @@ pub fn complete(
             default: Value::Cat(aliases[aliases.len() - 1].clone()),
             meaning: "the branch of a page no rule sends anywhere".into(),
             tune: true,
+            sane: None,
         });
     }
     for k in 1..=rules {
         let n = |s: &str| format!("if{k}{SEP}{s}");
         let add = |space: &mut ParamSpace, name: String, spec: Spec, default: Value, meaning: &str| {
             if !has(space, &name) {
-                space.params.push(ParamSpec { name, spec, default, meaning: meaning.into(), tune: true });
+                space.params.push(ParamSpec { name, spec, default, meaning: meaning.into(), tune: true, sane: None });
             }
         };
         add(space, n("on"), Spec::Bool, Value::Bool(false), "rule switched on");

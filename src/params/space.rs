@@ -44,6 +44,9 @@ pub struct ParamSpec {
     pub meaning: String,
     /// False for fixed options that configure the extractor but are not genes.
     pub tune: bool,
+    /// The range the extractor can run with in bounded memory and time (`sane: [lo, hi]` in its
+    /// family's YAML): a description's `min` and `max` must lie within it.
+    pub sane: Option<[f64; 2]>,
 }
 
 /// A known-good individual from the literature, injected into the first generation.

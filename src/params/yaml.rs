@@ -71,6 +71,8 @@ struct RawParam {
     #[serde(default)]
     meaning: String,
     tune: Option<bool>,
+    /// The range the extractor can run with (its family's YAML only).
+    sane: Option<At<Vec<f64>>>,
 }
 
 #[derive(Deserialize)]
@@ -159,12 +161,13 @@ impl<'de> Deserialize<'de> for Entries {
 
 /// Reads and validates a parameter file.
 pub fn load_file(path: &Path, builtin: &Builtin) -> Result<ParamsFile> {
-    // A parameter file named on the command line that is missing is a usage error (exit 2).
-    let text = std::fs::read_to_string(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => Error::not_found(path, "parameter file not found"),
-        _ => Error::io(path, "read parameter file", e),
-    })?;
-    parse_str(&text, path, builtin)
+    parse_str(&read_file(path)?, path, builtin)
+}
+
+/// The text of a parameter file, read through the bounded reader (a regular file of at most
+/// [`crate::yaml::MAX_BYTES`]).
+pub fn read_file(path: &Path) -> Result<String> {
+    crate::paths::read_capped_text(path, crate::yaml::MAX_BYTES as u64, "parameter file")
 }
 
 /// Bounds of int and float parameters must lie within ±this: integers stay exact as `f64`
@@ -265,6 +268,16 @@ fn mapping_setting(space: &ParamSpace, values: &Entries, what: &str, at: &AtFn) 
     Ok(s)
 }
 
+/// Checks a `sane: [lo, hi]` range: two numbers, `lo <= hi`.
+fn sane_range(s: &At<Vec<f64>>, err: &AtFn) -> Result<[f64; 2]> {
+    match s.value.as_slice() {
+        // Whether a description's range lies within it is checked against the family's own
+        // YAML when a description is loaded (a copy could widen its `sane`).
+        [lo, hi] if lo <= hi => Ok([*lo, *hi]),
+        _ => Err(err(s.referenced, "'sane' must be [lo, hi] with lo <= hi".into())),
+    }
+}
+
 /// A number for a message: plain, or in exponent form when very large or small.
 fn num(x: f64) -> String {
     if x != 0.0 && (x.abs() >= 1e6 || x.abs() < 1e-4) { format!("{x:e}") } else { format!("{x}") }
@@ -331,7 +344,13 @@ fn build_space(
         let spec = match p.kind.value.as_str() {
             "float" | "int" => numeric_spec(&p, &err)?,
             "categorical" => match &p.choices {
-                Some(c) if !c.value.is_empty() => Spec::Categorical { choices: c.value.clone() },
+                Some(c) if !c.value.is_empty() => {
+                    let mut seen = std::collections::HashSet::new();
+                    if let Some(twice) = c.value.iter().find(|x| !seen.insert(x.as_str())) {
+                        return Err(err(c.referenced, format!("choice '{twice}' is listed twice in 'choices'")));
+                    }
+                    Spec::Categorical { choices: c.value.clone() }
+                }
                 Some(c) => {
                     return Err(err(c.referenced, "a categorical parameter needs a non-empty 'choices' list".into()));
                 }
@@ -351,7 +370,12 @@ fn build_space(
         let default =
             p.default.value.0.clone().ok_or_else(|| err(p.default.referenced, "'default' must be a scalar".into()))?;
         let default = spec.check(&default).map_err(|e| err(p.default.referenced, format!("default {e}")))?;
-        params.push(ParamSpec { name, spec, default, meaning: p.meaning, tune: p.tune.unwrap_or(true) });
+        let sane = match (&p.sane, &spec) {
+            (None, _) => None,
+            (Some(s), Spec::Int { .. } | Spec::Float { .. }) => Some(sane_range(s, &err)?),
+            (Some(s), _) => return Err(err(s.referenced, "'sane' is for int and float parameters".into())),
+        };
+        params.push(ParamSpec { name, spec, default, meaning: p.meaning, tune: p.tune.unwrap_or(true), sane });
     }
     let mut space = ParamSpace {
         extractor: extractor.to_string(),
@@ -441,6 +465,8 @@ pub fn settings_file(setting: &Setting, about: Option<&About>, description: Opti
         #[serde(skip_serializing_if = "Option::is_none")]
         step: Option<f64>,
         #[serde(skip_serializing_if = "Option::is_none")]
+        sane: Option<[f64; 2]>,
+        #[serde(skip_serializing_if = "Option::is_none")]
         choices: Option<&'a [String]>,
         default: Scalar1<'a>,
         #[serde(skip_serializing_if = "str::is_empty")]
@@ -488,6 +514,7 @@ pub fn settings_file(setting: &Setting, about: Option<&About>, description: Opti
             min,
             max,
             step,
+            sane: p.sane,
             choices,
             default: Scalar1::Of(&p.default),
             meaning: &p.meaning,

@@ -11,32 +11,6 @@ use std::path::{Path, PathBuf};
 /// The lock file inside a run folder.
 pub const LOCK: &str = ".lock";
 
-/// The files and file-name patterns cetune writes into a run folder; `--force` deletes these and
-/// nothing else.
-fn is_run_file(name: &str) -> bool {
-    const FIXED: &[&str] = &[
-        "run.yaml",
-        "individuals.csv",
-        "generations.csv",
-        "checkpoint.yaml",
-        "top.csv",
-        "top.md",
-        "best.yaml",
-        "report.html",
-        "importance.csv",
-        "validation.csv",
-        "pareto.csv",
-    ];
-    const PLOTS: &[&str] = &["space", "space-generation", "history", "pareto"];
-    let base = name.strip_suffix(".tmp").unwrap_or(name);
-    FIXED.contains(&base)
-        || PLOTS.iter().any(|p| {
-            base.strip_prefix(p)
-                .and_then(|r| r.strip_suffix(".svg").or_else(|| r.strip_suffix(".png")))
-                .is_some_and(|mid| mid.is_empty() || mid.starts_with('-') || mid.starts_with('_'))
-        })
-}
-
 /// An exclusive lock on a run folder, held while a run writes into it; released when dropped or
 /// when the process dies (an OS file lock, so `kill -9` leaves no stale lock).
 #[derive(Debug)]
@@ -48,6 +22,8 @@ impl RunLock {
     /// Takes the lock of `dir`, or says which process holds it.
     pub fn acquire(dir: &Path) -> Result<RunLock> {
         let path = dir.join(LOCK);
+        // Opening a link would lock (and empty) the file it points to.
+        crate::paths::refuse_symlink(&path)?;
         let mut file = OpenOptions::new()
             .read(true)
             .write(true)
@@ -105,39 +81,29 @@ pub fn create_run_dir(dir: &Path, force: bool, goldset: &Path) -> Result<RunLock
             .with_path(dir));
         }
         clear_run_files(dir)?;
+        crate::paths::start_list(dir)?;
         return Ok(lock);
     }
     std::fs::create_dir_all(dir).map_err(|e| Error::config(format!("cannot create run folder: {e}")).with_path(dir))?;
-    RunLock::acquire(dir)
-        .map_err(|e| Error::config(format!("run folder is not writable: {}", e.message)).with_path(dir))
+    let lock = RunLock::acquire(dir)
+        .map_err(|e| Error::config(format!("run folder is not writable: {}", e.message)).with_path(dir))?;
+    crate::paths::start_list(dir)?;
+    Ok(lock)
 }
 
-/// Deletes cetune's files (and `compare-*` folders holding only cetune's compare tables) from a
-/// run folder; anything else stays.
+/// Deletes the files the run folder's list ([`crate::paths::WRITTEN`]) names, and `compare-*`
+/// folders by their own lists; anything else stays. A run folder without a list (written by a
+/// cetune before 0.3) is refused: its files cannot be told from the user's.
 fn clear_run_files(dir: &Path) -> Result<()> {
-    let rd = std::fs::read_dir(dir).map_err(|e| Error::io(dir, "read run folder", e))?;
-    for entry in rd {
-        let entry = entry.map_err(|e| Error::io(dir, "read run folder", e))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let path = entry.path();
-        let kind = entry.file_type().map_err(|e| Error::io(&path, "inspect", e))?;
-        if kind.is_file() && is_run_file(&name) {
-            std::fs::remove_file(&path).map_err(|e| Error::io(&path, "delete", e))?;
-        } else if kind.is_dir() && name.starts_with("compare-") && only_compare_files(&path) {
-            std::fs::remove_dir_all(&path).map_err(|e| Error::io(&path, "delete", e))?;
-        }
+    if !dir.join(crate::paths::WRITTEN).is_file() {
+        return Err(Error::config(format!(
+            "this run folder has no {} (the list of the files cetune wrote), so --force cannot tell them from yours; delete the folder yourself or choose a new --out",
+            crate::paths::WRITTEN
+        ))
+        .with_path(dir));
     }
-    Ok(())
-}
-
-fn only_compare_files(dir: &Path) -> bool {
-    std::fs::read_dir(dir).is_ok_and(|rd| {
-        rd.flatten().all(|e| {
-            let n = e.file_name().to_string_lossy().into_owned();
-            e.file_type().is_ok_and(|t| t.is_file())
-                && matches!(n.as_str(), "compare.csv" | "compare.md" | "per-document.csv" | "paired.csv")
-        })
-    })
+    crate::paths::remove_dead_temporaries(dir);
+    crate::paths::clear_listed(dir, &[LOCK]).map(|_| ())
 }
 
 /// A new folder `base`, or `base-2`, `base-3`, … when that exists: created atomically, so two
@@ -171,10 +137,13 @@ pub fn prepare_out(dir: &Path, force: bool, goldset: &Path) -> Result<()> {
     }
     std::fs::create_dir_all(dir)
         .map_err(|e| Error::config(format!("cannot create output folder: {e}")).with_path(dir))?;
-    let probe = dir.join(".cetune-write-test");
-    std::fs::write(&probe, b"")
-        .map_err(|e| Error::config(format!("output folder is not writable: {e}")).with_path(dir))?;
-    let _ = std::fs::remove_file(probe);
+    crate::paths::probe_writable(dir)?;
+    crate::paths::remove_dead_temporaries(dir);
+    // A folder inside a run folder (`compare-*`) keeps a list of its own, so the run's --force
+    // deletes what cetune wrote there and nothing else.
+    if dir.parent().is_some_and(|p| p.join(crate::paths::WRITTEN).is_file()) {
+        crate::paths::start_list(dir)?;
+    }
     Ok(())
 }
 
@@ -207,11 +176,15 @@ mod tests {
         // A run folder: --force needed; then only cetune's files go.
         let run = base.join("run");
         drop(create_run_dir(&run, false, &gs).unwrap());
-        for f in ["run.yaml", "individuals.csv", "space.svg", "space-generation.png", "space_r_t.svg", "notes.txt"] {
+        for f in ["run.yaml", "individuals.csv", "space.svg", "space-generation.png", "space_r_t.svg"] {
+            crate::paths::write_atomic(&run.join(f), b"x").unwrap();
+        }
+        // The user's files, named like cetune's or not, stay.
+        for f in ["notes.txt", "space-shuttle.svg", "best.yaml.tmp"] {
             std::fs::write(run.join(f), "x").unwrap();
         }
-        std::fs::create_dir_all(run.join("compare-l3s")).unwrap();
-        std::fs::write(run.join("compare-l3s/compare.csv"), "x").unwrap();
+        prepare_out(&run.join("compare-l3s"), false, &gs).unwrap();
+        crate::paths::write_atomic(&run.join("compare-l3s/compare.csv"), b"x").unwrap();
         std::fs::create_dir_all(run.join("mine")).unwrap();
         let e = create_run_dir(&run, false, &gs).unwrap_err();
         assert!(e.to_string().contains("--resume"), "{e}");
@@ -223,7 +196,7 @@ mod tests {
             .collect();
         let mut left = left;
         left.sort();
-        assert_eq!(left, ["mine", "notes.txt"]);
+        assert_eq!(left, [crate::paths::WRITTEN, "best.yaml.tmp", "mine", "notes.txt", "space-shuttle.svg"]);
         std::fs::remove_dir_all(&base).unwrap();
     }
 

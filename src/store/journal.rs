@@ -75,13 +75,14 @@ impl Journal {
             OpenOptions::new().write(true).create_new(true).open(path).map_err(|e| Error::io(path, "create", e))?;
         let head = csv::to_bytes([header(space, documents.is_some())]).map_err(|e| e.with_path(path))?;
         file.write_all(&head).map_err(|e| Error::io(path, "write", e))?;
+        crate::paths::note_written(path)?;
         Ok(Journal { path: path.to_path_buf(), file, rows: 0, documents })
     }
 
     /// Reopens a journal keeping its first `rows` rows (later rows belong to a generation that
     /// did not finish and will be recomputed); `documents` as for [`Journal::create`].
     pub fn reopen(path: &Path, rows: usize, documents: Option<usize>) -> Result<Journal> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, "read", e))?;
+        let text = crate::paths::read_capped_text(path, MAX_JOURNAL, "journal")?;
         let kept: Vec<&str> = text
             .split_inclusive('\n')
             .filter(|l| l.ends_with('\n'))
@@ -149,10 +150,13 @@ pub fn read_trials(path: &Path, space: &ParamSpace) -> Result<Vec<Trial>> {
     read_rows(path, space, usize::MAX)
 }
 
+/// Largest journal read back (a run of a million settings writes a few hundred MB).
+const MAX_JOURNAL: u64 = 4 << 30;
+
 /// Like [`read_trials`], but reads and verifies only the first `limit` rows (on resume, rows past
 /// the checkpoint belong to an unfinished generation and are dropped unread).
 pub fn read_rows(path: &Path, space: &ParamSpace, limit: usize) -> Result<Vec<Trial>> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, "read", e))?;
+    let text = crate::paths::read_capped_text(path, MAX_JOURNAL, "journal")?;
     let whole = match text.rfind('\n') {
         Some(end) => &text[..=end],
         None => "",

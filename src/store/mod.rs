@@ -265,7 +265,8 @@ pub fn write_yaml<T: Serialize>(path: &Path, value: &T) -> Result<()> {
 
 /// Reads a YAML file written by [`write_yaml`].
 pub fn read_yaml<T: DeserializeOwned>(path: &Path) -> Result<T> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, "read", e).with_path(path))?;
+    let what = path.file_name().map_or("run file".into(), |n| n.to_string_lossy().into_owned());
+    let text = crate::paths::read_capped_text(path, crate::yaml::MAX_BYTES as u64, &what)?;
     from_str(&text, path)
 }
 

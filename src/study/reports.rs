@@ -138,11 +138,8 @@ fn short(cell: &str) -> String {
 
 /// The rows of a CSV file (header first).
 fn read_csv(path: &Path) -> Result<Vec<Vec<String>>> {
-    let mut r = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .from_path(path)
-        .map_err(|e| Error::input(format!("cannot read: {e}")).with_path(path))?;
+    let bytes = crate::paths::read_capped(path, crate::yaml::MAX_BYTES as u64, "table")?;
+    let mut r = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(bytes.as_slice());
     r.records()
         .map(|rec| {
             rec.map(|r| r.iter().map(String::from).collect())
@@ -226,7 +223,7 @@ fn html_sections(
 ) -> Result<Vec<Section>> {
     let svg = |name: &str| -> Result<Body> {
         let p = dir.join(name);
-        std::fs::read_to_string(&p).map(Body::Svg).map_err(|e| Error::io(&p, "read", e))
+        crate::paths::read_capped_text(&p, crate::yaml::MAX_BYTES as u64, "plot").map(Body::Svg)
     };
     let mut sections = vec![Section {
         title: "Settings".into(),
@@ -292,7 +289,8 @@ fn html_sections(
     for p in &extra {
         let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         if p.is_dir() && name.starts_with("compare-") && p.join("compare.csv").is_file() {
-            let md = std::fs::read_to_string(p.join("compare.md")).unwrap_or_default();
+            let md = crate::paths::read_capped_text(&p.join("compare.md"), crate::yaml::MAX_BYTES as u64, "table")
+                .unwrap_or_default();
             let mut body = Vec::new();
             if let Some(t) = md.lines().next().and_then(|l| l.strip_prefix("# ")) {
                 body.push(Body::Text(t.to_string()));

@@ -125,8 +125,8 @@ pub fn read(dir: &Path) -> Result<HashMap<usize, (f64, f64)>> {
     if !path.exists() {
         return Ok(HashMap::new());
     }
-    let mut r =
-        csv::Reader::from_path(&path).map_err(|e| Error::input(format!("cannot read: {e}")).with_path(&path))?;
+    let bytes = crate::paths::read_capped(&path, crate::yaml::MAX_BYTES as u64, "validation table")?;
+    let mut r = csv::Reader::from_reader(bytes.as_slice());
     let mut out = HashMap::new();
     for (k, rec) in r.records().enumerate() {
         let bad = || Error::input("malformed row").with_path(&path).with_line(k + 2, None);

@@ -8,11 +8,21 @@
 macro_rules! render_both {
     ($stem:expr, $size:expr, $draw:ident($($arg:expr),*)) => {{
         ensure_font();
+        // Through the safe-write layer: the SVG is drawn in memory, the PNG into a fresh
+        // temporary beside its target; both then replace their target by a rename.
         let svg = $stem.with_extension("svg");
-        $draw(SVGBackend::new(&svg, $size).into_drawing_area(), $($arg),*).map_err(plot_err(&svg))?;
+        let mut text = String::new();
+        $draw(SVGBackend::with_string(&mut text, $size).into_drawing_area(), $($arg),*).map_err(plot_err(&svg))?;
+        crate::paths::write_atomic(&svg, text.as_bytes())?;
         let png = $stem.with_extension("png");
-        $draw(BitMapBackend::new(&png, $size).into_drawing_area(), $($arg),*).map_err(plot_err(&png))?;
-        Ok(())
+        crate::paths::refuse_symlink(&png)?;
+        let tmp = crate::paths::temporary_beside(&png).with_extension("tmp.png");
+        let drawn = $draw(BitMapBackend::new(&tmp, $size).into_drawing_area(), $($arg),*).map_err(plot_err(&png));
+        let moved = drawn.and_then(|_| std::fs::rename(&tmp, &png).map_err(|e| crate::error::Error::io(&png, "write", e)));
+        if moved.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        moved.and_then(|_| crate::paths::note_written(&png))
     }};
 }
 
