@@ -18,6 +18,7 @@ pub mod full;
 pub mod justext;
 pub mod lqf;
 pub mod readability;
+pub mod segments;
 pub mod stopwords;
 
 use crate::document::{Document, Selection, View};
@@ -44,6 +45,12 @@ pub trait Extractor: Send + Sync {
     /// ([`Document::blocks`]); the streaming commands then prepare those facts first.
     fn needs_package(&self) -> bool {
         false
+    }
+    /// The posts of the page with their fields (`blogs.md` §14.3), for families that segment a
+    /// page; `None` (the default) for those that do not. An empty list: the family found no post.
+    fn segments(&self, doc: &Document) -> Option<segments::Segments> {
+        let _ = doc;
+        None
     }
 }
 

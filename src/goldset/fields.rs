@@ -45,6 +45,38 @@ impl Fields {
     }
 }
 
+/// Makes `set` the gold set of field `name`: only the documents that carry it stay, each with
+/// the field's value as its gold text. `body` leaves the set as it is. A field no document
+/// carries is a usage error naming the fields the set has.
+pub fn restrict(set: &mut super::GoldSet, name: &str) -> Result<()> {
+    if name == "body" {
+        return Ok(());
+    }
+    if !NAMES.contains(&name) {
+        return Err(Error::config(format!("unknown field '{name}' (expected body, {})", NAMES.join(", "))));
+    }
+    set.docs.retain(|d| d.fields.get(name).is_some_and(|v| !v.trim().is_empty()));
+    if set.docs.is_empty() {
+        return Err(Error::config(format!(
+            "no gold document carries the field '{name}' (see `cetune goldset stats`; fields are set in goldset.yaml)"
+        ))
+        .with_path(&set.root));
+    }
+    // Packages left without documents go; the others keep their order.
+    let mut renumber = vec![usize::MAX; set.packages.len()];
+    let mut packages = Vec::new();
+    for d in &mut set.docs {
+        if renumber[d.package] == usize::MAX {
+            renumber[d.package] = packages.len();
+            packages.push(set.packages[d.package].clone());
+        }
+        d.package = renumber[d.package];
+        d.gold = d.fields.get(name).unwrap_or_default().to_string();
+    }
+    set.packages = packages;
+    Ok(())
+}
+
 /// A checked ISO 8601 date: `YYYY-MM-DD`, optionally followed by `T` and a time.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(transparent)]
@@ -64,10 +96,15 @@ impl IsoDate {
     pub fn ymd(&self) -> (i32, u32, u32) {
         ymd(&self.0).unwrap_or((0, 1, 1))
     }
+
+    /// True when `text` contains a rendering of this date ([`crate::eval::date::renderings`]).
+    pub fn found_in(&self, text: &str) -> bool {
+        crate::eval::date::contains(text, &self.0)
+    }
 }
 
 /// Year, month, day of `YYYY-MM-DD[T...]`, when they form a calendar day.
-fn ymd(s: &str) -> Option<(i32, u32, u32)> {
+pub(crate) fn ymd(s: &str) -> Option<(i32, u32, u32)> {
     let b = s.as_bytes();
     if b.len() < 10 || b[4] != b'-' || b[7] != b'-' || (b.len() > 10 && !matches!(b[10], b'T' | b' ')) {
         return None;
@@ -89,89 +126,6 @@ impl<'de> Deserialize<'de> for IsoDate {
     }
 }
 
-/// English month names (dates are rendered in these and in numeric forms).
-const MONTHS: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
-/// German and Italian month names (the synthetic blog set writes dates in both).
-const MONTHS_DE: [&str; 12] = [
-    "Januar",
-    "Februar",
-    "März",
-    "April",
-    "Mai",
-    "Juni",
-    "Juli",
-    "August",
-    "September",
-    "Oktober",
-    "November",
-    "Dezember",
-];
-const MONTHS_IT: [&str; 12] = [
-    "gennaio",
-    "febbraio",
-    "marzo",
-    "aprile",
-    "maggio",
-    "giugno",
-    "luglio",
-    "agosto",
-    "settembre",
-    "ottobre",
-    "novembre",
-    "dicembre",
-];
-
-/// Renderings of a date that count as "the date" in a text (`blogs.md` §13.3, extended by the
-/// German and Italian month names): `May 11, 2012`, `11 May 2012`, `May 11 2012`, `Mai 11,
-/// 2012`, `11. Mai 2012`, `11 maggio 2012`, abbreviated months, `5/11/12`, `05/11/2012`,
-/// `11/05/2012`, `11.05.2012`, `2012-05-11`, `5/11/2012`, `11/5/2012`, lower-cased.
-pub fn renderings(date: &IsoDate) -> Vec<String> {
-    let (y, m, d) = date.ymd();
-    let mut out = Vec::new();
-    for names in [MONTHS, MONTHS_DE, MONTHS_IT] {
-        let full = names[m as usize - 1];
-        let abbr: String = full.chars().take(3).collect();
-        for mon in [full.to_string(), abbr] {
-            out.push(format!("{mon} {d}, {y}"));
-            out.push(format!("{mon} {d} {y}"));
-            out.push(format!("{d} {mon} {y}"));
-            out.push(format!("{d}. {mon} {y}"));
-            out.push(format!("{d} {mon}, {y}"));
-        }
-    }
-    let yy = y % 100;
-    out.extend([
-        format!("{m}/{d}/{yy:02}"),
-        format!("{m:02}/{d:02}/{y}"),
-        format!("{d:02}/{m:02}/{y}"),
-        format!("{d:02}.{m:02}.{y}"),
-        format!("{d}.{m}.{y}"),
-        format!("{y}-{m:02}-{d:02}"),
-        format!("{m}/{d}/{y}"),
-        format!("{d}/{m}/{y}"),
-    ]);
-    out.iter().map(|s| s.to_lowercase()).collect()
-}
-
-/// True when `text` contains a rendering of `date` (case and runs of whitespace ignored).
-pub fn contains_date(text: &str, date: &IsoDate) -> bool {
-    let t = text.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
-    renderings(date).iter().any(|r| t.contains(r.as_str()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -184,11 +138,42 @@ mod tests {
             assert!(IsoDate::parse(bad).is_err(), "{bad}");
         }
         let d = IsoDate::parse("2012-05-11").unwrap();
-        assert!(contains_date("Posted on Friday, May 11, 2012 by Ann | 3 comments", &d));
-        assert!(contains_date("11. Mai 2012", &d));
-        assert!(contains_date("11 maggio 2012", &d));
-        assert!(contains_date("on 11.05.2012", &d));
-        assert!(!contains_date("May 12, 2012", &d));
+        assert!(d.found_in("Posted on Friday, May 11, 2012 by Ann | 3 comments",));
+        assert!(d.found_in("11. Mai 2012",));
+        assert!(d.found_in("11 maggio 2012",));
+        assert!(d.found_in("on 11.05.2012",));
+        assert!(!d.found_in("May 12, 2012",));
+    }
+
+    #[test]
+    fn restricting_to_a_field_keeps_its_documents_with_the_value_as_gold() {
+        let doc = |package: usize, id: &str, title: Option<&str>| crate::goldset::GoldDoc {
+            package,
+            id: id.into(),
+            page: Default::default(),
+            gold: "body".into(),
+            url: None,
+            lang: None,
+            fields: Fields { title: title.map(String::from), ..Default::default() },
+        };
+        let mut set = crate::goldset::GoldSet {
+            name: "t".into(),
+            root: "t".into(),
+            packages: vec!["a".into(), "b".into()],
+            docs: vec![doc(0, "1", None), doc(1, "2", Some("A title"))],
+            token_rule: Default::default(),
+            skipped: vec![],
+            credit: None,
+            limits: Default::default(),
+        };
+        let mut other = set.clone();
+        restrict(&mut set, "title").unwrap();
+        assert_eq!((set.packages.clone(), set.docs.len(), set.docs[0].package), (vec!["b".to_string()], 1, 0));
+        assert_eq!(set.docs[0].gold, "A title");
+        let e = restrict(&mut other, "author").unwrap_err();
+        assert_eq!(e.kind, crate::error::ErrorKind::Config);
+        assert!(e.to_string().starts_with("t: no gold document carries the field 'author'"), "{e}");
+        assert!(restrict(&mut other, "colour").unwrap_err().to_string().contains("unknown field 'colour'"));
     }
 
     #[test]
