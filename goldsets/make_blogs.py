@@ -131,7 +131,7 @@ def post_block(tpl, p, single, k):
                 '<div class="snap_preview">\n%s</div>\n<div class="postmeta">Filed under: <a href="/category/town">Town</a> | %d Comments</div>\n</div>\n') % (
             pid, title, e(d), by, paras, ncom)
     if tpl == "typepad":
-        return ('<h2 class="date-header">%s</h2>\n<div class="entry" id="entry-%d">\n<h3 class="entry-header"><a href="%s">%s</a></h3>\n'
+        return ('<h2 class="date-header">%s</h2>\n<div class="entry-category-town entry-author-x entry-type-post entry" id="entry-%d">\n<h3 class="entry-header"><a href="%s">%s</a></h3>\n'
                 '<div class="entry-content"><div class="entry-body">\n%s</div></div>\n'
                 '<p class="entry-footer"><span class="post-footers">Posted by %s on %s</span> | <a href="%s#comments">Comments (%d)</a></p>\n</div>\n') % (
             e(d), pid, p["path"], e(t), paras, by, e(d), p["path"], ncom)

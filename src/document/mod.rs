@@ -21,6 +21,7 @@ pub mod entities;
 pub mod hidden;
 pub mod lang;
 pub mod parse;
+pub mod patterns;
 pub mod readability;
 pub mod scan;
 pub mod stoplists;
@@ -307,6 +308,7 @@ impl Document {
             paras: self.dom.paras.clone(),
             bp_blocks: self.dom.bp_blocks.clone(),
             rd: self.dom.rd.clone(),
+            patterns: self.dom.patterns.clone(),
         };
         let words = self.words.restricted(&new_index);
         let readability = self.readability.clone();

@@ -6,6 +6,7 @@
 //! Imports from the crate: `document`, `params` and `error`.
 
 pub mod baisa_diff;
+pub mod blogbuster;
 pub mod boilerpipe;
 pub mod bte;
 pub mod ccb;
@@ -94,6 +95,7 @@ pub const FAMILIES: &[Family] = &[
     family!("dsc", dsc::Dsc::build),
     family!("cetr", cetr::Cetr::build),
     family!("baisa_diff", baisa_diff::BaisaDiff::build),
+    family!("blogbuster", blogbuster::BlogBuster::build),
 ];
 
 /// The combination table: combinations of families described in `params/` (`members:`),
