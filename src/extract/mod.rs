@@ -106,6 +106,7 @@ pub const COMBINATIONS: &[(&str, &str)] = &[
     ("combine", include_str!("../../params/combine.yaml")),
     ("lqf-then-accb", include_str!("../../params/lqf-then-accb.yaml")),
     ("vote-soft", include_str!("../../params/vote-soft.yaml")),
+    ("blog-fallback", include_str!("../../params/blog-fallback.yaml")),
 ];
 
 /// Names of every family and then every combination.
