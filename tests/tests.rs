@@ -4,6 +4,7 @@
 mod util;
 
 mod annotate;
+mod blogs;
 mod cli;
 mod collect;
 mod combine;

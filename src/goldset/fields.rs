@@ -2,7 +2,7 @@
 //! `comments`), read from `goldset.yaml` (or, for comments, a sidecar `<id>.comments.txt`) and
 //! filled by the importers where the source has them (WCXB: `title`, `author`,
 //! `publish_date`). `evaluate --field NAME` scores an extractor's segments against them.
-//! Imports from the crate: `error`.
+//! Imports from the crate: `error` and `eval` (the date renderings).
 
 use crate::error::{Error, Result};
 use serde::{Deserialize, Deserializer, Serialize};
