@@ -132,7 +132,10 @@ pub fn describe(spec: &Spec) -> (&'static str, String) {
 /// Parses `--measure`: `lcs` (Gottron's LCS F1, the default), `bow` (WCXB's bag-of-words F1)
 /// or `shingle4` (the Scrapinghub benchmark's 4-word shingles).
 pub fn parse_measure(s: &str) -> Result<crate::eval::Measure> {
-    s.parse().map_err(Error::config)
+    match s.parse().map_err(Error::config)? {
+        crate::eval::Measure::Date => Err(Error::config("the date measure scores the date field: use --field date")),
+        m => Ok(m),
+    }
 }
 
 /// `--field NAME` (evaluate, compare, optimise): makes `set` the gold set of that field

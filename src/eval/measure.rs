@@ -42,6 +42,8 @@ impl std::str::FromStr for Measure {
             "lcs" => Ok(Measure::Lcs),
             "bow" => Ok(Measure::Bow),
             "shingle4" => Ok(Measure::Shingle4),
+            // Recorded by `optimise --field date` in run.yaml; not offered by `--measure`.
+            "date" => Ok(Measure::Date),
             _ => Err(format!("unknown measure '{s}' (expected {MEASURES})")),
         }
     }
