@@ -73,9 +73,32 @@ fn extract_prints_main_text_and_dump_matches_evaluate() {
     // The dump records each page's language and the jusText stop list used for it.
     let langs = std::fs::read_to_string(dump.join("languages.csv")).unwrap();
     let mut lines = langs.lines();
-    assert_eq!(lines.next(), Some("package,id,lang,justext_stoplist"));
+    assert_eq!(lines.next(), Some("package,id,lang,justext_stoplist,decoding"));
     assert!(lines.clone().count() >= 2, "{langs}");
-    assert!(lines.all(|l| l.ends_with(",English")), "{langs}");
+    assert!(lines.all(|l| l.ends_with(",English,utf-8")), "{langs}");
+}
+
+#[test]
+fn extract_full_renders_words_as_a_browser_does() {
+    // Issue 21: every inline tag boundary used to insert a space ("( PDF )", "bold word").
+    let dir = tmp("inline-words");
+    let page = dir.join("page.html");
+    std::fs::write(&page, "<p>Download (<a href=x>PDF</a>), <b>bold</b>word, <i>it</i>alic.</p>").unwrap();
+    let text = cetune(&["extract", "--extractor", "full", page.to_str().unwrap()]).ok();
+    assert_eq!(text.trim(), "Download (PDF), boldword, italic.");
+}
+
+#[test]
+fn a_page_declaring_utf8_with_a_stray_byte_extracts_without_mojibake() {
+    // Issue 21: one windows-1252 apostrophe (0x92) made the whole page windows-1252.
+    let dir = tmp("stray-byte");
+    let page = dir.join("page.html");
+    let mut bytes = "<html><head><meta charset=\"utf-8\"></head><body><p>“Quoted” — café, it".as_bytes().to_vec();
+    bytes.push(0x92);
+    bytes.extend(b"s done.</p></body></html>");
+    std::fs::write(&page, bytes).unwrap();
+    let text = cetune(&["extract", "-e", "full", page.to_str().unwrap()]).ok();
+    assert_eq!(text.trim(), "“Quoted” — café, it\u{FFFD}s done.");
 }
 
 #[test]
@@ -102,7 +125,15 @@ fn readme_states_the_decode_order_the_code_follows() {
     let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     let at = readme.find("Pages are decoded in this order:").expect("decode order sentence");
     let text = readme[at..].replace('\n', " ");
-    let steps = ["byte-order mark", "UTF-8 when", "UTF-16 recognised", "the declared charset", "windows-1252"];
+    let steps = [
+        "byte-order mark",
+        "UTF-8 when",
+        "UTF-16 recognised",
+        "mostly valid UTF-8",
+        "the declared charset",
+        "windows-1252 for",
+        "chardetng",
+    ];
     let pos: Vec<usize> = steps.iter().map(|s| text.find(s).unwrap_or(usize::MAX)).collect();
     assert!(pos.windows(2).all(|w| w[0] < w[1]), "{steps:?} at {pos:?}");
     // And the code: a page declaring a single-byte charset whose bytes are UTF-16 is UTF-16.

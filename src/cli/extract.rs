@@ -96,7 +96,13 @@ pub fn run(a: Args) -> Result<()> {
             extract_set(&set, ex.as_ref(), &|d, text, doc| {
                 if let (Some(doc), Ok(mut l)) = (doc, languages.lock()) {
                     let lang = doc.lang.clone().unwrap_or_default();
-                    l.push([set.packages[d.package].clone(), d.id.clone(), lang, doc.stoplist.to_string()]);
+                    l.push([
+                        set.packages[d.package].clone(),
+                        d.id.clone(),
+                        lang,
+                        doc.stoplist.to_string(),
+                        doc.decoding.to_string(),
+                    ]);
                 }
                 let dir = out.join(&set.packages[d.package]);
                 let path = dir.join(format!("{}.txt", d.id));
@@ -124,7 +130,7 @@ pub fn run(a: Args) -> Result<()> {
             bar.finish();
             let mut languages = languages.into_inner().unwrap_or_default();
             languages.sort();
-            let header = ["package", "id", "lang", "justext_stoplist"].map(String::from);
+            let header = ["package", "id", "lang", "justext_stoplist", "decoding"].map(String::from);
             crate::report::csv::write(&out.join(LANGUAGES), std::iter::once(header).chain(languages))?;
             if json {
                 let path = out.join("extract.json");

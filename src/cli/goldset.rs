@@ -231,6 +231,12 @@ fn stats(dir: &std::path::Path, quiet: bool, limits: crate::limits::Limits) -> R
     let l: Vec<String> = langs.iter().map(|(k, v)| format!("{k} {v}")).collect();
     println!("languages: {}", l.join(", "));
     println!("{}", field_counts(&set));
+    let mut decodings: BTreeMap<&str, usize> = BTreeMap::new();
+    for f in facts.iter().filter(|f| !f.decoding.is_empty()) {
+        *decodings.entry(f.decoding).or_default() += 1;
+    }
+    let d: Vec<String> = decodings.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    println!("page decoding: {}", d.join(", "));
     for (d, f) in set.docs.iter().zip(&facts) {
         if let Some(e) = &f.error {
             eprintln!("cetune: warning: {}/{}: {e}", set.packages[d.package], d.id);

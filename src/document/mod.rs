@@ -38,6 +38,9 @@ use crate::limits::Limits;
 
 /// Separator constants between units.
 pub mod sep {
+    /// Nothing lies between the units: an inline element's boundary inside a word
+    /// (`<b>bold</b>word`), rendered as a browser does, without a separator.
+    pub const GLUE: u8 = 0;
     /// Units on the same line are separated by a space.
     pub const SPACE: u8 = 1;
     /// A block boundary (or `<br>`) lies between the units.
@@ -51,16 +54,31 @@ pub struct Units {
     text: String,
     ends: Vec<u32>,
     lines: Vec<u32>,
+    /// Per unit: it continues the previous unit's last word (pushed with [`sep::GLUE`]).
+    glued: Vec<bool>,
 }
 
 impl Units {
-    /// Appends a unit; `sep` is [`sep::NEWLINE`] when a block boundary precedes it.
+    /// Appends a unit; `sep` is [`sep::NEWLINE`] when a block boundary precedes it,
+    /// [`sep::GLUE`] when nothing does (its first word continues the previous unit's last).
     pub fn push(&mut self, s: &str, sep: u8) -> u32 {
         let line = self.lines.last().copied().unwrap_or(0) + u32::from(sep == sep::NEWLINE && !self.ends.is_empty());
+        self.glued.push(sep == sep::GLUE && !self.ends.is_empty());
         self.text.push_str(s);
         self.ends.push(self.text.len() as u32);
         self.lines.push(line);
         (self.ends.len() - 1) as u32
+    }
+    /// Appends `s` to the last unit (a word continued across an inline element's boundary).
+    pub fn extend_last(&mut self, s: &str) {
+        self.text.push_str(s);
+        if let Some(e) = self.ends.last_mut() {
+            *e = self.text.len() as u32;
+        }
+    }
+    /// True when unit `i` continues unit `i - 1` without a separator ([`sep::GLUE`]).
+    pub fn glued(&self, i: usize) -> bool {
+        self.glued.get(i).copied().unwrap_or(false)
     }
     /// Number of units.
     pub fn len(&self) -> usize {
@@ -85,19 +103,25 @@ impl Units {
             .map(|i| match i {
                 0 => 0,
                 _ if self.lines[i] != self.lines[i - 1] => sep::NEWLINE,
+                _ if self.glued[i] => sep::GLUE,
                 _ => sep::SPACE,
             })
             .collect()
     }
     /// Renders kept units (indices in increasing order): a space between units on one line, a
-    /// newline where a block boundary lies between them.
+    /// newline where a block boundary lies between them, nothing between neighbouring units
+    /// that are glued (parts of one word split by inline elements).
     pub fn render(&self, kept: &[u32]) -> String {
         let mut out = String::new();
         let mut prev: Option<usize> = None;
         for &k in kept {
             let k = k as usize;
             if let Some(p) = prev {
-                out.push(if self.lines[p] != self.lines[k] { '\n' } else { ' ' });
+                if self.lines[p] != self.lines[k] {
+                    out.push('\n');
+                } else if !(k == p + 1 && self.glued[k]) {
+                    out.push(' ');
+                }
             }
             out.push_str(self.get(k));
             prev = Some(k);
@@ -152,6 +176,9 @@ pub struct Document {
     /// The §3a blocks with their text hashes and, when the loader knows the page's package,
     /// which reference pages hold them (Baisa's multi-file cleaner).
     pub blocks: Blocks,
+    /// Which rule decoded the page's bytes (`goldset::decode::Decoding::name`; "" when the
+    /// page came as text), for `goldset stats` and the dump's `languages.csv`.
+    pub decoding: &'static str,
 }
 
 /// The next document id.
@@ -186,7 +213,7 @@ impl Document {
         dom.rd.shrink();
         let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let blocks = Blocks::of(&dom);
-        (Document { source, dom, lang, words, stoplist, readability, id, blocks }, notes)
+        (Document { source, dom, lang, words, stoplist, readability, id, blocks, decoding: "" }, notes)
     }
 
     /// The hashes of a page's blocks ([`Blocks`]) alone, within the budgets of `limits`: what a
@@ -263,6 +290,12 @@ impl Document {
                 if !kept(w) {
                     continue;
                 }
+                if back.last() == Some(&(w as u32)) {
+                    // A later piece of a word split by inline tags: the same canonical word.
+                    tokens.push(SrcToken { word: new_index[w], ..*t });
+                    lines.push(self.source.lines.get(i).copied().unwrap_or(0));
+                    continue;
+                }
                 let line = old.line(w);
                 let sep = if prev_line.is_some_and(|l| l != line) { sep::NEWLINE } else { sep::SPACE };
                 prev_line = Some(line);
@@ -285,13 +318,20 @@ impl Document {
         let mut prev_line = None;
         for u in 0..self.dom.texts.len() {
             let mapped = self.words.words_of(u);
-            let text = if mapped.iter().all(|&w| kept(w as usize)) {
+            let whole = mapped.iter().all(|&w| kept(w as usize));
+            let text = if whole {
                 self.dom.texts.get(u).to_string()
             } else {
                 mapped.iter().filter(|&&w| kept(w as usize)).map(|&w| old.get(w as usize)).collect::<Vec<_>>().join(" ")
             };
             let line = self.dom.texts.line(u);
-            let sep = if prev_line.is_some_and(|l| l != line) { sep::NEWLINE } else { sep::SPACE };
+            let sep = if prev_line.is_some_and(|l| l != line) {
+                sep::NEWLINE
+            } else if whole && self.dom.texts.glued(u) {
+                sep::GLUE
+            } else {
+                sep::SPACE
+            };
             prev_line = Some(line);
             if let Some(i) = info.get_mut(u) {
                 i.chars = text.chars().filter(|c| !c.is_whitespace()).count() as u32;
@@ -323,6 +363,7 @@ impl Document {
                 readability,
                 id: 0,
                 blocks,
+                decoding: self.decoding,
             },
             back,
         )
@@ -370,6 +411,21 @@ mod tests {
         assert_eq!(r.mask(&dom_all), [true, true, true]);
         let link = (0..r.dom.texts.len()).find(|&u| r.dom.info[u].in_href).unwrap();
         assert_eq!((r.dom.texts.get(link), r.dom.info[link].chars), ("", 0));
+    }
+
+    #[test]
+    fn both_views_render_words_as_a_browser_does() {
+        let doc = Document::parse(
+            "<p>Download (<a href=x>PDF</a>), <b>bold</b>word, <i>it</i>alic.</p><p><span class=dropcap>T</span>he <em>end</em></p>",
+        );
+        let want = "Download (PDF), boldword, italic.\nThe end";
+        let dom = Selection { view: View::Dom, units: (0..doc.dom.texts.len() as u32).collect() };
+        let src = Selection { view: View::Source, units: (0..doc.source.words.len() as u32).collect() };
+        assert_eq!((doc.render(&dom).as_str(), doc.render(&src).as_str()), (want, want));
+        // The DOM pieces of a split word map to the one canonical word.
+        assert_eq!(doc.mask(&dom), vec![true; 6]);
+        let b = (0..doc.dom.texts.len()).find(|&u| doc.dom.texts.get(u) == "bold").unwrap();
+        assert_eq!(doc.words.words_of(b), doc.words.words_of(b + 1));
     }
 
     #[test]

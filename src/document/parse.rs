@@ -365,6 +365,9 @@ fn flatten(doc: &Html) -> Dom {
     let mut a_href: Vec<bool> = Vec::new(); // open <a> elements: has href
     let mut skip: Option<ego_tree::NodeId> = None;
     let mut pending = 0u8;
+    // The last text node ended inside a word: the next one, if it starts with a letter and no
+    // block, `<br>` or spaced element comes between, continues that word (`<b>bold</b>word`).
+    let mut glue = false;
     let mut segment = 0u32;
     let mut br_run = false;
     let mut buf = String::new();
@@ -433,8 +436,15 @@ fn flatten(doc: &Html) -> Dom {
                     HNode::Text(txt) => {
                         collapse(txt, &mut buf);
                         if buf.is_empty() {
+                            glue &= txt.is_empty();
                             continue;
                         }
+                        let sep = if glue && pending == 0 && !txt.starts_with(char::is_whitespace) {
+                            sep::GLUE
+                        } else {
+                            pending.max(sep::SPACE)
+                        };
+                        glue = !txt.ends_with(char::is_whitespace);
                         br_run = false;
                         jt_br = false;
                         let para = if jt_killed > 0 {
@@ -453,7 +463,7 @@ fn flatten(doc: &Html) -> Dom {
                             p.copyright |= buf.contains('©') || buf.contains("&copy");
                             (dom.paras.len() - 1) as u32
                         };
-                        let unit = dom.texts.push(&buf, pending.max(sep::SPACE));
+                        let unit = dom.texts.push(&buf, sep);
                         pending = 0;
                         let parent = stack.last().copied().unwrap_or(NONE);
                         let node = dom.nodes.len() as u32;

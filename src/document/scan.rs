@@ -231,6 +231,9 @@ pub fn scan(html: &str) -> Source {
     let mut out = Source::default();
     let mut in_head = true;
     let mut pending_sep = 0u8; // separator before the next word: block/br seen => newline
+    // The last word touched the end of its text segment: text right after the next inline tag
+    // continues it (`<b>bold</b>word` is one word, as a browser renders it).
+    let mut glue = false;
     let mut decoded = String::new();
     let mut hidden: Option<Hidden> = None;
     let mut i = 0;
@@ -267,7 +270,9 @@ pub fn scan(html: &str) -> Source {
                     in_head = false;
                     out.body_start = out.tokens.len();
                 }
-                push_text(&mut out, &decoded, &mut pending_sep, line);
+                push_text(&mut out, &decoded, (&mut pending_sep, &mut glue), line);
+            } else if !decoded.is_empty() {
+                glue = false;
             }
             i = j;
             continue;
@@ -371,22 +376,32 @@ fn raw_body(out: &mut Source, html: &str, from: usize, t: Tag) -> usize {
 
 /// Splits a decoded text segment into words and whitespace runs.
 /// Each token also gets its source line: `line` plus the newlines before it in `text`.
-fn push_text(out: &mut Source, text: &str, pending_sep: &mut u8, line: u32) {
+/// A first word that touches the segment's start continues the previous word when `glue` says
+/// that one touched its segment's end and no block, `<br>` or spaced element came between:
+/// the two Word tokens then share one canonical word.
+fn push_text(out: &mut Source, text: &str, (pending_sep, glue): (&mut u8, &mut bool), line: u32) {
     pad_lines(out, line);
     let mut line = line;
     let mut in_space = false;
     let mut word_start: Option<usize> = None;
-    let flush = |out: &mut Source, s: usize, e: usize, pending: &mut u8| {
+    let flush = |out: &mut Source, s: usize, e: usize, pending: &mut u8, glue: &mut bool| {
         let w = &text[s..e];
-        let idx = out.words.push(w, if out.words.is_empty() { 0 } else { (*pending).max(sep::SPACE) });
+        let idx = if *glue && s == 0 && *pending == 0 && !out.words.is_empty() {
+            out.words.extend_last(w);
+            (out.words.len() - 1) as u32
+        } else {
+            out.words.push(w, if out.words.is_empty() { 0 } else { (*pending).max(sep::SPACE) })
+        };
         *pending = 0;
+        *glue = false;
         out.tokens.push(SrcToken { kind: Kind::Word, tag: Tag::OTHER, chars: char_count(w), word: idx });
     };
     for (k, c) in text.char_indices() {
         if c.is_whitespace() {
             if let Some(s) = word_start.take() {
-                flush(out, s, k, pending_sep);
+                flush(out, s, k, pending_sep, glue);
             }
+            *glue = false;
             if !in_space {
                 out.tokens.push(SrcToken { kind: Kind::Space, tag: Tag::OTHER, chars: 1, word: u32::MAX });
                 in_space = true;
@@ -401,7 +416,8 @@ fn push_text(out: &mut Source, text: &str, pending_sep: &mut u8, line: u32) {
         }
     }
     if let Some(s) = word_start {
-        flush(out, s, text.len(), pending_sep);
+        flush(out, s, text.len(), pending_sep, glue);
+        *glue = true;
     }
     pad_lines(out, line);
 }
@@ -419,7 +435,7 @@ mod tests {
     fn words_skip_code_and_decode_entities() {
         let html = "<html><head><title>T x</title><style>p{}</style><script>var a='<p>';</script></head>\
                     <body><!-- c --><p class=\"a>b\">Hello&nbsp;big <b>world</b>&amp;co</p><noscript>ns</noscript></body></html>";
-        assert_eq!(words(html), ["Hello", "big", "world", "&co"]);
+        assert_eq!(words(html), ["Hello", "big", "world&co"]); // a browser renders `world&co`
     }
 
     #[test]
@@ -478,6 +494,16 @@ mod tests {
     #[test]
     fn lone_lt_is_text_and_unclosed_comment_runs_to_eof() {
         assert_eq!(words("<p>a < b <3</p><!-- open"), ["a", "<", "b", "<3"]);
+    }
+
+    #[test]
+    fn inline_tags_inside_a_word_do_not_split_it() {
+        let html = "<p>Download (<a href=x>PDF</a>), <b>bold</b>word, <i>it</i>alic.<br>x<img src=y>z <span>a</span>\n<span>b</span></p>";
+        assert_eq!(words(html), ["Download", "(PDF),", "boldword,", "italic.", "x", "z", "a", "b"]);
+        // One canonical word, one Word token per piece.
+        let s = scan("<p><b>bold</b>word</p>");
+        let pieces: Vec<u32> = s.tokens.iter().filter(|t| t.kind == Kind::Word).map(|t| t.word).collect();
+        assert_eq!(pieces, [0, 0]);
     }
 
     #[test]

@@ -23,19 +23,52 @@ pub struct WordMap {
 }
 
 impl WordMap {
-    /// Aligns the DOM text units `dom` with the canonical words `canonical`.
+    /// Aligns the DOM text units `dom` with the canonical words `canonical`. A word split over
+    /// glued units (`<b>bold</b>word`: units `bold` and `word`, one canonical word `boldword`)
+    /// is matched whole and maps into each of its units.
     pub fn build(dom: &Units, canonical: &Units) -> WordMap {
-        let mut map = WordMap { words: Vec::new(), starts: Vec::with_capacity(dom.len() + 1) };
-        map.starts.push(0);
+        let mut per_unit: Vec<Vec<u32>> = vec![Vec::new(); dom.len()];
         let mut next = 0usize;
+        let mut find = |w: &str, units: &[usize], per_unit: &mut Vec<Vec<u32>>| {
+            let end = (next + LOOKAHEAD).min(canonical.len());
+            if let Some(k) = (next..end).find(|&k| canonical.get(k) == w) {
+                units.iter().for_each(|&u| per_unit[u].push(k as u32));
+                next = k + 1;
+            }
+        };
+        // The last word of the units so far, which the next unit continues when it is glued.
+        let mut open: Option<(String, Vec<usize>)> = None;
         for u in 0..dom.len() {
-            for w in dom.get(u).split(char::is_whitespace).filter(|w| !w.is_empty()) {
-                let end = (next + LOOKAHEAD).min(canonical.len());
-                if let Some(k) = (next..end).find(|&k| canonical.get(k) == w) {
-                    map.words.push(k as u32);
-                    next = k + 1;
+            let words: Vec<&str> = dom.get(u).split(char::is_whitespace).filter(|w| !w.is_empty()).collect();
+            let mut rest = &words[..];
+            match (open.as_mut(), words.first()) {
+                (Some((text, units)), Some(first)) if dom.glued(u) => {
+                    text.push_str(first);
+                    units.push(u);
+                    rest = &words[1..];
+                }
+                (_, None) if dom.glued(u) => {}
+                _ => {
+                    if let Some((text, units)) = open.take() {
+                        find(&text, &units, &mut per_unit);
+                    }
                 }
             }
+            if let Some((last, before)) = rest.split_last() {
+                if let Some((text, units)) = open.take() {
+                    find(&text, &units, &mut per_unit);
+                }
+                before.iter().for_each(|w| find(w, &[u], &mut per_unit));
+                open = Some((last.to_string(), vec![u]));
+            }
+        }
+        if let Some((text, units)) = open.take() {
+            find(&text, &units, &mut per_unit);
+        }
+        let mut map = WordMap { words: Vec::new(), starts: Vec::with_capacity(dom.len() + 1) };
+        map.starts.push(0);
+        for unit in per_unit {
+            map.words.extend(unit);
             map.starts.push(map.words.len() as u32);
         }
         map

@@ -74,6 +74,7 @@ impl Extractor for Bte {
             .map(|(k, t)| (k, if t.kind == Kind::Word { 1 } else { -1 }));
         if let Some((i, j)) = max_segment(scores) {
             out.units.extend(tokens[i..=j].iter().filter(|t| t.kind == Kind::Word).map(|t| t.word));
+            out.units.dedup(); // a word split by inline tags has several tokens
         }
     }
 }

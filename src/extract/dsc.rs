@@ -71,6 +71,7 @@ impl Extractor for Dsc {
             if words >= self.min_words.max(1) {
                 let (first, last) = (at[a] as usize, at[b - 1] as usize);
                 out.units.extend(tokens[first..=last].iter().filter(|t| t.kind == Kind::Word).map(|t| t.word));
+                out.units.dedup(); // a word split by inline tags has several tokens
             }
         };
         let mut k = 0;

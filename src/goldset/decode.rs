@@ -1,7 +1,7 @@
-//! Reading page and gold bytes: transparent gzip, then decoding in a fixed order: byte-order
-//! mark; UTF-8 when the bytes are valid UTF-8 (declared charsets are often wrong); the declared
-//! charset (`<meta charset>`, `http-equiv`, XML declaration) via `encoding_rs`; UTF-16 without a
-//! BOM when the NUL-byte pattern says so; else windows-1252. Never fails on content.
+//! Reading page and gold bytes: transparent gzip, then one decoding rule for pages and gold
+//! texts alike ([`decode`]): byte-order mark; valid UTF-8; UTF-16 without a BOM; mostly valid
+//! UTF-8 with U+FFFD for the broken bytes; the declared charset via `encoding_rs`; declared UTF-8
+//! that is not UTF-8 as windows-1252; else the `chardetng` guess. Never fails on content.
 
 use crate::error::{Error, Result};
 use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, WINDOWS_1252};
@@ -19,10 +19,12 @@ pub enum Decoding {
     Declared,
     /// UTF-16 recognised from its NUL-byte pattern (no BOM).
     Utf16Sniffed,
-    /// Mostly valid UTF-8 with a few broken bytes, decoded lossily (gold text only).
+    /// Mostly valid UTF-8 with a few broken bytes, decoded with U+FFFD for them.
     Utf8Lossy,
-    /// Nothing applied: windows-1252.
+    /// Declares UTF-8 but holds no valid multi-byte UTF-8: windows-1252.
     Windows1252,
+    /// No declaration, not UTF-8: the encoding `chardetng` guessed.
+    Detected,
 }
 
 impl Decoding {
@@ -34,7 +36,8 @@ impl Decoding {
             Decoding::Declared => "declared charset",
             Decoding::Utf16Sniffed => "utf-16 (sniffed)",
             Decoding::Utf8Lossy => "utf-8 (lossy)",
-            Decoding::Windows1252 => "windows-1252 fallback",
+            Decoding::Windows1252 => "windows-1252 (declared utf-8, not utf-8)",
+            Decoding::Detected => "detected (chardetng)",
         }
     }
 }
@@ -152,20 +155,27 @@ pub fn normalise_newlines(s: String) -> String {
     s.replace("\r\n", "\n").replace('\r', "\n")
 }
 
-/// Decodes a page: BOM, valid UTF-8, declared charset, sniffed UTF-16, windows-1252.
-pub fn decode_html(bytes: &[u8]) -> (String, Decoding) {
-    let (text, how) = decode_with(bytes, true);
+/// Decodes a page or a gold text: the one rule for both (see [`decode`]).
+pub use self::decode as decode_html;
+
+/// Decodes a page or a gold text, by one rule in this order:
+/// 1. a byte-order mark names the encoding;
+/// 2. valid UTF-8 is UTF-8 (declarations are often stale; UTF-16 without BOM excepted);
+/// 3. UTF-16 without a BOM, recognised by its NUL bytes;
+/// 4. *mostly* valid UTF-8 (more valid multi-byte sequences than broken bytes), whatever it
+///    declares, is UTF-8 with U+FFFD for each broken byte: one stray `\x92` must not turn every
+///    `“` of the page into `â€œ`;
+/// 5. a declared charset other than UTF-8 (`<meta charset>`, `http-equiv`, XML declaration);
+/// 6. a page that declares UTF-8 but holds no valid multi-byte UTF-8 is windows-1252;
+/// 7. no declaration and not UTF-8: the encoding `chardetng` (Firefox's detector) guesses.
+///
+/// Line endings are normalised to LF. Never fails on content.
+pub fn decode(bytes: &[u8]) -> (String, Decoding) {
+    let (text, how) = decode_raw(bytes);
     (normalise_newlines(text), how)
 }
 
-/// Decodes a plain-text gold file: BOM, valid UTF-8, mostly-valid UTF-8 (lossy, for files with
-/// a stray byte), sniffed UTF-16, windows-1252.
-pub fn decode_text(bytes: &[u8]) -> (String, Decoding) {
-    let (text, how) = decode_with(bytes, false);
-    (normalise_newlines(text), how)
-}
-
-fn decode_with(bytes: &[u8], html: bool) -> (String, Decoding) {
+fn decode_raw(bytes: &[u8]) -> (String, Decoding) {
     if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
         let (s, _) = enc.decode_without_bom_handling(&bytes[bom_len..]);
         return (s.into_owned(), Decoding::Bom);
@@ -179,20 +189,37 @@ fn decode_with(bytes: &[u8], html: bool) -> (String, Decoding) {
         let (s, _) = enc.decode_without_bom_handling(bytes);
         return (s.into_owned(), Decoding::Utf16Sniffed);
     }
-    if html {
-        if let Some(enc) = declared_charset(bytes) {
-            // A page declaring UTF-8 (or UTF-16, impossible in an ASCII-readable header) whose
-            // bytes are not UTF-8 is windows-1252 in practice.
-            if enc != encoding_rs::UTF_8 && enc != UTF_16LE && enc != UTF_16BE {
-                let (s, _) = enc.decode_without_bom_handling(bytes);
-                return (s.into_owned(), Decoding::Declared);
-            }
-        }
-    } else if mostly_utf8(bytes) {
+    if mostly_utf8(bytes) {
         return (String::from_utf8_lossy(bytes).into_owned(), Decoding::Utf8Lossy);
     }
-    let (s, _) = WINDOWS_1252.decode_without_bom_handling(bytes);
-    (s.into_owned(), Decoding::Windows1252)
+    match declared_charset(bytes) {
+        Some(enc) if enc != encoding_rs::UTF_8 && enc != UTF_16LE && enc != UTF_16BE => {
+            let (s, _) = enc.decode_without_bom_handling(bytes);
+            (s.into_owned(), Decoding::Declared)
+        }
+        Some(_) => {
+            let (s, _) = WINDOWS_1252.decode_without_bom_handling(bytes);
+            (s.into_owned(), Decoding::Windows1252)
+        }
+        None => {
+            let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+            det.feed(bytes, true);
+            let enc = det.guess(None, chardetng::Utf8Detection::Deny);
+            let (s, _) = enc.decode_without_bom_handling(bytes);
+            (s.into_owned(), Decoding::Detected)
+        }
+    }
+}
+
+/// Binary data decoded as text is full of control characters, which neither HTML nor a gold
+/// text holds: more than one in fifty of the first 8,192 characters.
+pub fn looks_binary(text: &str) -> bool {
+    let (mut n, mut ctrl) = (0usize, 0usize);
+    for c in text.chars().take(8192) {
+        n += 1;
+        ctrl += usize::from((c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r' | '\x0c'));
+    }
+    ctrl * 50 > n
 }
 
 /// More valid multi-byte UTF-8 sequences than invalid bytes.
@@ -233,9 +260,9 @@ mod tests {
         let (s, how) = decode_html(b"<meta http-equiv=content-type content='text/html; charset=iso-8859-7'>\xE1");
         assert_eq!(how, Decoding::Declared);
         assert!(s.ends_with('α'));
-        let (s, how) = decode_html(b"<p>caf\xE9 \x93q\x94</p>");
-        assert_eq!((s.as_str(), how), ("<p>café “q”</p>", Decoding::Windows1252));
-        // Declares UTF-8 but is not: windows-1252.
+        let (s, how) = decode_html(b"<p>caf\xE9 \x93q\x94 d\xE9j\xE0 vu, gar\xE7on, na\xEFve</p>");
+        assert_eq!((s.as_str(), how), ("<p>café “q” déjà vu, garçon, naïve</p>", Decoding::Detected));
+        // Declares UTF-8 but holds no UTF-8 at all: windows-1252.
         assert_eq!(decode_html(b"<meta charset=utf-8>\xE9").1, Decoding::Windows1252);
     }
 
@@ -253,11 +280,30 @@ mod tests {
 
     #[test]
     fn gold_with_a_stray_byte_stays_utf8() {
-        let (s, how) = decode_text(
-            "Grüße und Küsse \u{e9}".as_bytes().iter().copied().chain([0xE9]).collect::<Vec<_>>().as_slice(),
-        );
+        let (s, how) =
+            decode("Grüße und Küsse \u{e9}".as_bytes().iter().copied().chain([0xE9]).collect::<Vec<_>>().as_slice());
         assert_eq!(how, Decoding::Utf8Lossy);
         assert!(s.starts_with("Grüße und Küsse é"));
+    }
+
+    #[test]
+    fn page_declaring_utf8_with_a_stray_byte_stays_utf8() {
+        // One windows-1252 apostrophe (0x92) in a UTF-8 page: the curly quotes stay curly.
+        let mut bytes = "<meta charset=utf-8><p>“Quoted” — café</p><p>it".as_bytes().to_vec();
+        bytes.push(0x92);
+        bytes.extend(b"s</p>");
+        let (s, how) = decode_html(&bytes);
+        assert_eq!(how, Decoding::Utf8Lossy);
+        assert_eq!(s, "<meta charset=utf-8><p>“Quoted” — café</p><p>it\u{FFFD}s</p>");
+        assert!(!s.contains("â€"));
+    }
+
+    #[test]
+    fn undeclared_legacy_bytes_are_detected() {
+        // KOI8-R Cyrillic without a declaration: not windows-1252 mojibake.
+        let (s, how) = decode_html(b"<p>\xf0\xd2\xc9\xd7\xc5\xd4, \xcd\xc9\xd2! \xfc\xd4\xcf \xd4\xc5\xd3\xd4 \xd2\xd5\xd3\xd3\xcb\xcf\xc7\xcf \xd4\xc5\xcb\xd3\xd4\xc1.</p>");
+        assert_eq!(how, Decoding::Detected);
+        assert!(s.contains("Привет, мир!"), "{s}");
     }
 
     #[test]

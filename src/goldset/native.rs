@@ -3,7 +3,7 @@
 //! set's name, credit, token rule and per-document metadata. A folder of package folders with
 //! pages and texts alone is already a valid gold set.
 
-use super::decode::{decode_text, read_bytes, read_raw, unpack};
+use super::decode::{decode, read_bytes, read_raw, unpack};
 use super::fields::Fields;
 use super::{GoldDoc, GoldSet, Skipped};
 use crate::error::{Error, Result};
@@ -143,7 +143,7 @@ fn not_regular(path: &Path) -> Option<String> {
 
 /// A gold file's bytes as text: gunzipped (within `max` bytes) and decoded.
 pub fn gold_text(raw: Vec<u8>, max: u64) -> Result<String> {
-    Ok(decode_text(&unpack(raw, max)?).0)
+    Ok(decode(&unpack(raw, max)?).0)
 }
 
 fn list_dir(dir: &Path) -> Result<Vec<PathBuf>> {

@@ -48,11 +48,25 @@ pub struct UnitRows {
 }
 
 impl UnitRows {
+    /// A word split over glued units (`<b>bold</b>word`) is one token, counted with the unit
+    /// it ends in: a unit holds its last word back when the next unit continues it.
     fn build(units: &Units, gold: &GoldIndex, rule: TokenRule) -> UnitRows {
         let mut r = UnitRows { rows: Vec::new(), row_starts: vec![0], tok_starts: vec![0] };
         let mut toks = 0u32;
+        let (mut text, mut carry) = (String::new(), String::new());
         for u in 0..units.len() {
-            for_each_token(units.get(u), rule, |t| {
+            text.clear();
+            text.push_str(&carry);
+            carry.clear();
+            text.push_str(units.get(u));
+            if units.glued(u + 1) {
+                let cut = text
+                    .rfind(char::is_whitespace)
+                    .map_or(0, |i| i + text[i..].chars().next().map_or(1, char::len_utf8));
+                carry.push_str(&text[cut..]);
+                text.truncate(cut);
+            }
+            for_each_token(&text, rule, |t| {
                 toks += 1;
                 let row = gold.row(t);
                 if row != NO_ROW {
@@ -181,8 +195,8 @@ fn prepare_quietly(gd: &GoldDoc, rule: TokenRule, limits: &crate::limits::Limits
         rule,
         shingles: std::sync::OnceLock::new(),
     };
-    let page = match gd.read_page(limits) {
-        Ok((p, _)) => p,
+    let (page, decoding) = match gd.read_page(limits) {
+        Ok((p, how)) => (p, how.name()),
         Err(err) => {
             e.error = Some(err.to_string());
             return e;
@@ -190,6 +204,7 @@ fn prepare_quietly(gd: &GoldDoc, rule: TokenRule, limits: &crate::limits::Limits
     };
     let parsed = std::panic::catch_unwind(|| {
         let (mut d, notes) = Document::parse_limited(&page, limits);
+        d.decoding = decoding;
         if gd.lang.is_some() {
             d.set_lang(gd.lang.clone());
         }
@@ -317,6 +332,17 @@ impl PackageFacts {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_word_split_over_glued_units_is_one_token_of_the_unit_it_ends_in() {
+        let d = Document::parse("<p>a (<a href=x>PDF</a>) <b>bold</b>word <i>it</i>alic.</p>");
+        let gold = GoldIndex::new(&["a", "pdf", "boldword", "italic"]);
+        let r = UnitRows::build(&d.dom.texts, &gold, TokenRule::default());
+        let texts: Vec<&str> = (0..d.dom.texts.len()).map(|u| d.dom.texts.get(u)).collect();
+        assert_eq!(texts, ["a (", "PDF", ")", "bold", "word", "it", "alic."]);
+        assert_eq!(r.tok_starts, [0, 1, 1, 2, 2, 3, 3, 4]);
+        assert_eq!(r.rows, [0, 1, 2, 3]);
+    }
 
     fn doc(package: usize, id: &str, url: Option<&str>) -> GoldDoc {
         GoldDoc {

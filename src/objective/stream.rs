@@ -80,6 +80,8 @@ pub struct DocFacts {
     pub lang: Option<String>,
     /// Why the page could not be read.
     pub error: Option<String>,
+    /// Which rule decoded the page ("" when it could not be read).
+    pub decoding: &'static str,
 }
 
 /// Gold words, page words and language of every document, in parallel.
@@ -94,6 +96,7 @@ pub fn doc_facts(set: &GoldSet, tick: &(dyn Fn() + Sync)) -> Vec<DocFacts> {
                 gold_words: e.gold.len(),
                 page_words: e.dom.tok_starts.last().copied().unwrap_or(0) as usize,
                 lang: e.doc.as_ref().and_then(|doc| doc.lang.clone()),
+                decoding: e.doc.as_ref().map_or("", |doc| doc.decoding),
                 error: e.error,
             }
         })

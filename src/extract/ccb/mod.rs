@@ -182,7 +182,8 @@ impl Extractor for Ccb {
     fn extract(&self, doc: &Document, out: &mut Selection) {
         self.each_word(doc, |word, values, t| {
             let kept = values.iter().filter(|&&x| x >= t).count();
-            if 2 * kept >= values.len() {
+            // A word split by inline tags has several tokens: kept when any piece is.
+            if 2 * kept >= values.len() && out.units.last() != Some(&word) {
                 out.units.push(word);
             }
         });
@@ -206,7 +207,7 @@ impl Extractor for Ccb {
             let x = sorted.get(values.len().div_ceil(2).max(1) - 1).copied().unwrap_or(1.0);
             let top = if self.relative { t / self.t.max(f64::MIN_POSITIVE) } else { 1.0 };
             if let Some(slot) = out.get_mut(word as usize) {
-                *slot = ramp(x, t, top) as f32;
+                *slot = slot.max(ramp(x, t, top) as f32); // the best piece of a split word
             }
         });
         true

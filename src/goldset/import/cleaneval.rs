@@ -6,7 +6,6 @@
 use super::{Item, bytes, files_with};
 use crate::document::entities::decode_into;
 use crate::error::Result;
-use crate::goldset::decode::decode_text;
 use std::path::Path;
 
 /// The CleanEval layout (also CleanPortalEval).
@@ -27,7 +26,7 @@ pub fn read(src: &Path) -> Result<Vec<Item>> {
         let raw = bytes(&path)?;
         let (page, url) = unwrap(&raw);
         let gold_path = src.join("GoldStandard").join(format!("{stem}.txt"));
-        let gold = if gold_path.exists() { Some(clean_gold(&decode_text(&bytes(&gold_path)?).0)) } else { None };
+        let gold = if gold_path.exists() { Some(clean_gold(&super::gold_file(&gold_path)?)) } else { None };
         let package = match stem.split_once('_') {
             Some((site, _)) if stem.matches('_').count() >= 2 => site.to_string(),
             _ => "cleaneval".to_string(),

@@ -7,7 +7,6 @@ use super::{Item, bytes, files_with};
 use crate::document::hidden::never_text;
 use crate::document::tags::Tag;
 use crate::error::{Error, Result};
-use crate::goldset::decode::decode_html;
 use scraper::Html;
 use scraper::node::Node;
 use std::collections::HashMap;
@@ -34,7 +33,7 @@ pub fn read(src: &Path) -> Result<Vec<Item>> {
     for (stem, path) in files_with(&src.join("input"), ".html")? {
         let page = bytes(&path)?;
         let gold_path = src.join("GoldStandard").join(format!("{stem}.txt"));
-        let annotated = if gold_path.exists() { Some(decode_html(&bytes(&gold_path)?).0) } else { None };
+        let annotated = if gold_path.exists() { Some(super::gold_file(&gold_path)?) } else { None };
         let gold = annotated.as_deref().map(gold_text);
         let fields = annotated.as_deref().map(fields_of).unwrap_or_default();
         let url = urls.get(&stem).cloned();
@@ -78,7 +77,9 @@ fn invisible(el: &scraper::node::Element) -> bool {
 }
 
 /// The gold text of an annotated page: headline and full-text nodes, a newline at block
-/// boundaries, a space at `<br>`.
+/// boundaries and `<br>`, a space where any other text (whitespace between inline elements
+/// included) or a spaced element (`img`, `input`, ...) lies between two gold text nodes, and
+/// nothing between gold text nodes that touch (`<b>bold</b>word` stays one word).
 pub fn gold_text(annotated: &str) -> String {
     let doc = Html::parse_document(annotated);
     let mut labels: Vec<Option<u8>> = Vec::new(); // per open element: its class, if any
@@ -98,9 +99,9 @@ pub fn gold_text(annotated: &str) -> String {
                             continue;
                         }
                         let t = Tag::from_any_case(el.name());
-                        if t.is_block() {
+                        if t.is_block() || t.name() == "br" {
                             pending = "\n";
-                        } else if t.name() == "br" && pending.is_empty() {
+                        } else if t.is_spaced() && pending.is_empty() {
                             pending = " ";
                         }
                         labels.push(sel_class(el));
@@ -113,6 +114,10 @@ pub fn gold_text(annotated: &str) -> String {
                             }
                             out.push_str(txt);
                             pending = "";
+                        } else if pending.is_empty() && !txt.is_empty() {
+                            // Whitespace between inline elements, or text that is not gold, still
+                            // separates the gold words around it; only adjacent gold text joins.
+                            pending = " ";
                         }
                     }
                     _ => {}
@@ -190,6 +195,15 @@ mod tests {
         let page = "<body><p class=\"x-nc-sel2\">Kept <span hidden>secret</span>\
             <span style=\"display: none\">gone</span><iframe>frame</iframe> text</p></body>";
         assert_eq!(gold_text(page), "Kept  text");
+    }
+
+    #[test]
+    fn whitespace_between_inline_elements_separates_words() {
+        // The shape of L3S-GN1's annotated pages: one span per text run, newlines between them.
+        let page = "<body><p><span class=\"x-nc-sel2\">For</span>\n<a href=x><span class=\"x-nc-sel2\">child</span></a>\n\
+            <span class=\"x-nc-sel2\">stars</span><span class=\"x-nc-sel0\">ad</span><span class=\"x-nc-sel2\">end</span>\
+            <span class=\"x-nc-sel2\">s<b>bold</b>word &amp;<br>next</span></p></body>";
+        assert_eq!(gold_text(page), "For child stars endsboldword &\nnext");
     }
 
     #[test]

@@ -204,6 +204,17 @@ pub(crate) fn bytes(path: &Path) -> Result<Vec<u8>> {
     read_bytes(path, crate::limits::Limits::default().max_page_bytes)
 }
 
+/// A gold file's text, decoded by the rule pages are decoded by; binary data (a gold file that
+/// decodes to no text) is an input error naming the file, raised while the sources are read,
+/// before anything is written.
+pub(crate) fn gold_file(path: &Path) -> Result<String> {
+    let text = super::decode::decode(&bytes(path)?).0;
+    if super::decode::looks_binary(&text) {
+        return Err(Error::config("binary data, not a gold text: cannot be decoded").with_path(path));
+    }
+    Ok(text)
+}
+
 #[cfg(test)]
 pub(crate) fn tmp(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("cetune-import-{name}-{}", std::process::id()));
@@ -229,6 +240,26 @@ mod tests {
             import(fmt("wcxb"), Path::new("/nonexistent/wcxb"), Path::new("/tmp/x"), &Options::default()).unwrap_err();
         assert_eq!(e.to_string(), "/nonexistent/wcxb: gold set not found: not a folder");
         assert!("nope".parse::<Format>().unwrap_err().contains("expected cleaneval, l3s, wcxb or scrapinghub"));
+    }
+
+    #[test]
+    fn a_gold_text_that_cannot_be_decoded_names_the_file_and_keeps_the_old_import() {
+        let d = tmp("binary-gold");
+        std::fs::create_dir_all(d.join("input")).unwrap();
+        std::fs::create_dir_all(d.join("GoldStandard")).unwrap();
+        for id in ["1", "2"] {
+            std::fs::write(d.join(format!("input/{id}.html")), "<text id=\"u\"><p>Some text</p></text>").unwrap();
+            std::fs::write(d.join(format!("GoldStandard/{id}.txt")), "URL: u\n<p>Some text").unwrap();
+        }
+        let out = d.with_extension("out");
+        assert_eq!(import(fmt("cleaneval"), &d, &out, &Options::default()).unwrap().imported, 2);
+        let bad = d.join("GoldStandard/2.txt");
+        std::fs::write(&bad, (0u8..=255).cycle().take(4000).collect::<Vec<u8>>()).unwrap();
+        let e = import(fmt("cleaneval"), &d, &out, &Options { force: true, ..Default::default() }).unwrap_err();
+        assert_eq!(e.to_string(), format!("{}: binary data, not a gold text: cannot be decoded", bad.display()));
+        assert_eq!(e.exit_code(), 2);
+        let kept = crate::goldset::native::open(&out, false).unwrap();
+        assert_eq!(kept.docs.len(), 2);
     }
 
     #[test]

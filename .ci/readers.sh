@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The independent readers (Python, written apart from the Rust code; a throwaway venv under /tmp
+# with lxml and html5lib; CI fails when it cannot be built, never skips):
+# 1. .ci/gold_check.py: every gold text of the four shared sets, read from the original layout,
+#    against what `cetune goldset import` wrote;
+# 2. .ci/render_check.py: pages rendered to words by the browser's rules against
+#    `cetune extract --extractor full` (CleanEval dev, CleanPortalEval, and 120-page samples of
+#    L3S-GN1 and WCXB dev: 366 pages).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+py=$(bash .ci/venv.sh)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+bin=target/release/cetune
+cargo build --release --quiet
+shared=../shared/goldsets
+status=0
+for set in cleaneval:cleaneval-dev:cleaneval cleaneval:cleanportaleval:cleanportaleval l3s:l3s-gn1:l3s wcxb:wcxb-dev:wcxb; do
+    IFS=: read -r format dir reader <<<"$set"
+    "$bin" goldset import --format "$format" "$shared/$dir" --out "$tmp/$dir" >/dev/null 2>&1
+    "$py" .ci/gold_check.py "$reader" "$shared/$dir" "$tmp/$dir" || status=1
+done
+"$bin" goldset sample "$tmp/l3s-gn1" --n 120 --seed 1 --out "$tmp/l3s-s120" >/dev/null
+"$bin" goldset sample "$tmp/wcxb-dev" --n 120 --seed 1 --out "$tmp/wcxb-s120" >/dev/null
+for set in cleaneval-dev cleanportaleval l3s-s120 wcxb-s120; do
+    "$bin" extract --extractor full --goldset "$tmp/$set" --dump "$tmp/full-$set" --quiet >/dev/null
+    "$py" .ci/render_check.py "$tmp/$set" "$tmp/full-$set" || status=1
+done
+exit $status
