@@ -97,6 +97,7 @@ fn individuals(set: &cetune::goldset::GoldSet, names: &[&str]) {
             "accb" | "tccb" => "<= 100 ms warm",
             "justext" | "boilerpipe" | "readability" | "dsc" | "cetr" | "baisa_diff" => "<= 10 ms warm",
             "blogbuster" => "<= 240 ms warm (2 ms a page)",
+            "route" => "<= 50 ms warm",
             _ => "",
         };
         row(

@@ -13,5 +13,6 @@ mod optimise;
 mod real_data;
 mod report;
 mod robust;
+mod route;
 mod safety;
 mod yaml;

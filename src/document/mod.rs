@@ -20,6 +20,7 @@ pub mod budget;
 pub mod entities;
 pub mod hidden;
 pub mod lang;
+pub mod page_features;
 pub mod parse;
 pub mod patterns;
 pub mod readability;
@@ -176,6 +177,8 @@ pub struct Document {
     /// The §3a blocks with their text hashes and, when the loader knows the page's package,
     /// which reference pages hold them (Baisa's multi-file cleaner).
     pub blocks: Blocks,
+    /// The page's features (`page_features.rs`), computed once at parse time.
+    pub features: std::sync::Arc<page_features::PageFeatures>,
     /// Which rule decoded the page's bytes (`goldset::decode::Decoding::name`; "" when the
     /// page came as text), for `goldset stats` and the dump's `languages.csv`.
     pub decoding: &'static str,
@@ -213,7 +216,8 @@ impl Document {
         dom.rd.shrink();
         let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let blocks = Blocks::of(&dom);
-        (Document { source, dom, lang, words, stoplist, readability, id, blocks, decoding: "" }, notes)
+        let features = std::sync::Arc::new(page_features::compute(&dom, source.words.len(), &html));
+        (Document { source, dom, lang, words, stoplist, readability, id, blocks, features, decoding: "" }, notes)
     }
 
     /// The hashes of a page's blocks ([`Blocks`]) alone, within the budgets of `limits`: what a
@@ -363,6 +367,7 @@ impl Document {
                 readability,
                 id: 0,
                 blocks,
+                features: self.features.clone(),
                 decoding: self.decoding,
             },
             back,

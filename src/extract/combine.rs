@@ -70,7 +70,8 @@ pub struct Combination {
     max_gap: usize,
 }
 
-fn hash_of(x: impl Hash) -> u64 {
+/// A hash of `x`: the cache identity of members and branches.
+pub(crate) fn hash_of(x: impl Hash) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     x.hash(&mut h);
     h.finish()
@@ -292,6 +293,16 @@ fn run(m: &Member, doc: &Document) -> Vec<f32> {
     let mut sel = Selection::new(m.ex.view());
     m.ex.extract(doc, &mut sel);
     doc.mask(&sel).into_iter().map(|k| if k { 1.0 } else { 0.0 }).collect()
+}
+
+/// The keep-mask of `ex` on `doc` over its canonical words, cached under `key` like a member's
+/// output (a route's branches).
+pub(crate) fn cached_mask(doc: &Document, key: u64, ex: &dyn Extractor) -> Arc<Vec<f32>> {
+    cached(doc.id, key, || {
+        let mut sel = Selection::new(ex.view());
+        ex.extract(doc, &mut sel);
+        doc.mask(&sel).into_iter().map(|k| if k { 1.0 } else { 0.0 }).collect()
+    })
 }
 
 fn output(m: &Member, doc: &Document) -> Arc<Vec<f32>> {

@@ -11,6 +11,7 @@ pub mod boilerpipe;
 pub mod bte;
 pub mod ccb;
 pub mod cetr;
+pub mod code;
 pub mod combine;
 pub mod crunch;
 pub mod density;
@@ -19,8 +20,12 @@ pub mod full;
 pub mod justext;
 pub mod lqf;
 pub mod readability;
+pub mod records;
+pub mod route;
+pub mod sections;
 pub mod segments;
 pub mod stopwords;
+pub mod structured;
 
 use crate::document::{Document, Selection, View};
 use crate::error::{Error, Result};
@@ -96,6 +101,10 @@ pub const FAMILIES: &[Family] = &[
     family!("cetr", cetr::Cetr::build),
     family!("baisa_diff", baisa_diff::BaisaDiff::build),
     family!("blogbuster", blogbuster::BlogBuster::build),
+    family!("records", records::Records::build),
+    family!("sections", sections::Sections::build),
+    family!("structured", structured::Structured::build),
+    family!("code", code::Code::build),
 ];
 
 /// The combination table: combinations of families described in `params/` (`members:`),
@@ -107,6 +116,8 @@ pub const COMBINATIONS: &[(&str, &str)] = &[
     ("lqf-then-accb", include_str!("../../params/lqf-then-accb.yaml")),
     ("vote-soft", include_str!("../../params/vote-soft.yaml")),
     ("blog-fallback", include_str!("../../params/blog-fallback.yaml")),
+    ("mixed", include_str!("../../params/mixed.yaml")),
+    ("route", include_str!("../../params/route.yaml")),
 ];
 
 /// Names of every family and then every combination.
@@ -129,6 +140,9 @@ pub fn family(name: &str) -> Result<&'static Family> {
 
 /// The parameter space of family `name`, from its compiled-in YAML description.
 pub fn space(name: &str) -> Result<ParamSpace> {
+    if name == params::route::FEATURES {
+        return Ok(feature_space());
+    }
     if let Some((n, yaml)) = COMBINATIONS.iter().find(|c| c.0 == name) {
         return Ok(params::parse_str(yaml, Path::new(&format!("params/{n}.yaml")), &space)?.space);
     }
@@ -147,8 +161,36 @@ pub fn parse_str(text: &str, path: &Path) -> Result<ParamsFile> {
     params::parse_str(text, path, &space)
 }
 
+/// The page features (`document::page_features::FEATURES`) as a space, one parameter per
+/// feature ranging over its scale: how a route description sees them.
+fn feature_space() -> ParamSpace {
+    use crate::params::{ParamSpec, Spec, Value};
+    let params = crate::document::page_features::FEATURES
+        .iter()
+        .map(|f| {
+            let (spec, default) = if f.integer {
+                (Spec::Int { min: 0, max: f.max as i64 }, Value::Int(f.max as i64))
+            } else {
+                (Spec::Float { min: 0.0, max: f.max, step: None }, Value::Float(f.max))
+            };
+            ParamSpec { name: f.name.to_string(), spec, default, meaning: f.meaning.to_string(), tune: false }
+        })
+        .collect();
+    ParamSpace {
+        extractor: params::route::FEATURES.to_string(),
+        description: "the page features".into(),
+        params,
+        correlated: Vec::new(),
+        known_good: Vec::new(),
+        members: Vec::new(),
+    }
+}
+
 /// Builds the extractor a setting names, reading every parameter exactly once.
 pub fn build(setting: &Setting) -> Result<Box<dyn Extractor>> {
+    if params::route::is_route_setting(setting) {
+        return route::build(setting);
+    }
     if combine::is_combination(setting) {
         return combine::build(setting);
     }

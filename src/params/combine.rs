@@ -205,6 +205,9 @@ fn cat_of(s: &Setting, name: &str) -> Option<String> {
 /// `value`. A member's parameters need `m.on = true`; `v`, weights and `soft` need
 /// `combinator = vote`; `order` needs `combinator = serial`. Empty for a single family.
 pub fn dependencies(space: &ParamSpace) -> Vec<(usize, usize, Value)> {
+    if super::route::is_route(space) {
+        return super::route::dependencies(space);
+    }
     let idx = |n: &str| space.params.iter().position(|p| p.name == n);
     let mut out = Vec::new();
     if space.members.is_empty() {
@@ -236,6 +239,9 @@ pub fn dependencies(space: &ParamSpace) -> Vec<(usize, usize, Value)> {
 /// Whether each parameter of `space` takes part in the extraction of `setting` (the
 /// conditional genes, see [`dependencies`]). Everything is active in a single family's space.
 pub fn activity(space: &ParamSpace, setting: &Setting) -> Vec<bool> {
+    if super::route::is_route(space) {
+        return super::route::activity(space, setting);
+    }
     let mut act = vec![true; space.params.len()];
     for (i, k, v) in dependencies(space) {
         let sw = &space.params[k];
@@ -266,6 +272,9 @@ pub fn canonical(space: &ParamSpace, setting: &Setting) -> Setting {
 pub fn describe(space: &ParamSpace, setting: &Setting) -> Option<String> {
     if space.members.is_empty() {
         return None;
+    }
+    if super::route::is_route(space) {
+        return Some(super::route::describe(space, setting));
     }
     let comb = cat_of(setting, "combinator").unwrap_or_else(|| "vote".into());
     let num = |n: &str| match setting.get(n) {

@@ -49,6 +49,10 @@ struct RawFile {
     values: Option<Entries>,
     /// A combination's member families (`params/combine.yaml`).
     members: Option<At<Vec<At<String>>>>,
+    /// A route's branches (`params/route.yaml`): `alias=extractor` or `extractor`.
+    branches: Option<At<Vec<At<String>>>>,
+    /// A route's number of rules.
+    rules: Option<At<i64>>,
     #[allow(dead_code)]
     about: Option<serde::de::IgnoredAny>,
 }
@@ -176,6 +180,36 @@ pub fn parse_str(text: &str, path: &Path, builtin: &Builtin) -> Result<ParamsFil
     let none = serde_saphyr::Location::UNKNOWN;
     let known = raw.known_good.map_or((none, Vec::new()), |k| (k.referenced, k.value));
     let correlated = raw.correlated.map_or((none, Vec::new()), |c| (c.referenced, c.value));
+    if let Some(branches) = raw.branches {
+        if let Some(m) = raw.members {
+            return Err(at(
+                m.referenced,
+                "a file has 'members' (a combination) or 'branches' (a route), not both".into(),
+            ));
+        }
+        let rules = match raw.rules {
+            None => super::route::DEFAULT_RULES,
+            Some(r) if (0..=16).contains(&r.value) => r.value as usize,
+            Some(r) => return Err(at(r.referenced, format!("'rules' must lie in 0..=16, got {}", r.value))),
+        };
+        let ps = raw.parameters.unwrap_or_default();
+        let names: Vec<(String, serde_saphyr::Location)> =
+            ps.iter().map(|p| (p.name.value.clone(), p.name.referenced)).collect();
+        let mut space = build_space(&raw.extractor.value, raw.description, ps, correlated.1, Vec::new(), &at)?;
+        super::route::complete(&mut space, &branches.value, branches.referenced, rules, &names, builtin, &at)?;
+        for k in known.1 {
+            let setting = mapping_setting(&space, &k.values, &format!("known_good '{}'", k.label), &at)?;
+            space.known_good.push(KnownGood { label: k.label, setting });
+        }
+        let setting = match &raw.values {
+            Some(v) => mapping_setting(&space, v, "values", &at)?,
+            None => space.defaults(),
+        };
+        return Ok(ParamsFile { space, setting });
+    }
+    if let Some(r) = raw.rules {
+        return Err(at(r.referenced, "'rules' belongs to a route (a file with 'branches')".into()));
+    }
     let space = match (raw.parameters, raw.members) {
         (ps, Some(members)) => {
             let ps = ps.unwrap_or_default();
@@ -380,6 +414,10 @@ pub fn settings_file(setting: &Setting, about: Option<&About>, description: Opti
         #[serde(skip_serializing_if = "Option::is_none")]
         members: Option<&'a [String]>,
         #[serde(skip_serializing_if = "Option::is_none")]
+        branches: Option<Vec<String>>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        rules: Option<usize>,
+        #[serde(skip_serializing_if = "Option::is_none")]
         parameters: Option<Vec<Param<'a>>>,
         #[serde(skip_serializing_if = "Option::is_none")]
         correlated: Option<&'a [Vec<String>]>,
@@ -456,7 +494,9 @@ pub fn settings_file(setting: &Setting, about: Option<&About>, description: Opti
     crate::yaml::to_string(&File {
         extractor: &setting.extractor,
         description: d.map(|d| d.description.as_str()),
-        members: d.filter(|d| !d.members.is_empty()).map(|d| d.members.as_slice()),
+        members: d.filter(|d| !d.members.is_empty() && !super::route::is_route(d)).map(|d| d.members.as_slice()),
+        branches: d.filter(|d| super::route::is_route(d)).map(super::route::branch_entries),
+        rules: d.filter(|d| super::route::is_route(d)).map(super::route::rules),
         parameters: d.map(|d| d.params.iter().map(param).collect()),
         correlated: d.filter(|d| !d.correlated.is_empty()).map(|d| d.correlated.as_slice()),
         values: Values(&setting.values),

@@ -1,0 +1,185 @@
+//! # Route
+//!
+//! A router: each page goes to one of several structures (families or combinations, each with
+//! its own parameters) by a decision list over the page's features
+//! (`document::page_features`), and the route keeps what that structure keeps. The conditions
+//! are genes (`ifK.on`, `ifK.feature`, `ifK.at`, `ifK.then`, `otherwise`), so the router is
+//! evolved by fitness alone: no page-kind labels are needed.
+//!
+//! ## References
+//! Decision lists: R. L. Rivest, *Learning Decision Lists*, Machine Learning 2(3), 1987,
+//! doi:10.1007/BF00058680. Routing by page type first, then a per-type profile, is what
+//! rs-trafilatura does with a trained classifier and hand-written profiles
+//! (https://crates.io/crates/rs-trafilatura); here both the conditions and the profiles are
+//! tuned.
+//!
+//! ## Parameters
+//! - `ifK.on`: rule K is used (false).
+//! - `ifK.feature`: the page feature it tests.
+//! - `ifK.at`: its threshold as a share of the feature's scale (`scale.<feature>`).
+//! - `ifK.then`: the branch of a page with `feature ≥ at · scale`; the first rule that fires
+//!   decides.
+//! - `otherwise`: the branch of every other page.
+//! - `B.<name>`: branch B's own parameters (`B.extractor` names its extractor).
+//!
+//! ## Interpretation
+//! README "Page kinds": the route's output is its branch's keep-mask over the page's canonical
+//! words; a branch's output is cached like a combination member's, so an individual that
+//! changes only the conditions re-runs no branch.
+
+use super::Extractor;
+use crate::document::page_features::index;
+use crate::document::{Document, Selection, View};
+use crate::error::{Error, Result};
+use crate::params::compose::SEP;
+use crate::params::route::threshold;
+use crate::params::{Setting, Value};
+
+/// One rule of the decision list.
+struct Rule {
+    feature: usize,
+    at: f64,
+    then: usize,
+}
+
+/// One branch that some rule (or `otherwise`) uses.
+struct Branch {
+    ex: Box<dyn Extractor>,
+    key: u64,
+}
+
+/// A configured route.
+pub struct Route {
+    rules: Vec<Rule>,
+    otherwise: usize,
+    branches: Vec<Branch>,
+}
+
+/// Builds the route a setting describes (see `params::route`). Only the branches some rule or
+/// `otherwise` names are built.
+pub fn build(setting: &Setting) -> Result<Box<dyn Extractor>> {
+    let bad = |msg: String| Error::config(format!("route '{}': {msg}", setting.extractor));
+    let cat = |n: &str| match setting.get(n) {
+        Some(Value::Cat(c)) => Ok(c.clone()),
+        other => Err(bad(format!("parameter '{n}' must name a choice, got {other:?}"))),
+    };
+    let mut aliases: Vec<String> = Vec::new();
+    let mut ks: Vec<usize> = Vec::new();
+    for (n, _) in &setting.values {
+        let Some((head, rest)) = n.split_once(SEP) else { continue };
+        if rest == "extractor" {
+            aliases.push(head.to_string());
+        }
+        if rest == "on"
+            && let Some(k) = head.strip_prefix("if").and_then(|d| d.parse::<usize>().ok())
+        {
+            ks.push(k);
+        }
+    }
+    let mut used: Vec<String> = vec![cat("otherwise")?];
+    let mut rules = Vec::new();
+    ks.sort_unstable();
+    for k in ks {
+        let n = |s: &str| format!("if{k}{SEP}{s}");
+        if setting.get(&n("on")) != Some(&Value::Bool(true)) {
+            continue;
+        }
+        let f = cat(&n("feature"))?;
+        let feature = index(&f).ok_or_else(|| bad(format!("rule if{k}: unknown feature '{f}'")))?;
+        let at = match setting.get(&n("at")) {
+            Some(Value::Float(x)) => *x,
+            other => return Err(bad(format!("parameter '{}' must be a float, got {other:?}", n("at")))),
+        };
+        let scale = setting.get(&format!("scale{SEP}{f}")).cloned().unwrap_or(Value::Float(1.0));
+        let then = cat(&n("then"))?;
+        let slot = used.iter().position(|u| *u == then).unwrap_or_else(|| {
+            used.push(then.clone());
+            used.len() - 1
+        });
+        rules.push(Rule { feature, at: threshold(at, &scale), then: slot });
+    }
+    let mut branches = Vec::new();
+    for alias in &used {
+        if !aliases.contains(alias) {
+            return Err(bad(format!("unknown branch '{alias}' (branches: {})", aliases.join(", "))));
+        }
+        let ex = cat(&format!("{alias}{SEP}extractor"))?;
+        let space = super::space(&ex).map_err(|e| bad(format!("branch '{alias}': {}", e.message)))?;
+        if crate::params::route::is_route(&space) {
+            return Err(bad(format!("branch '{alias}': '{ex}' is a route: a route cannot be inside a route")));
+        }
+        let mut own = setting.scoped(alias, &ex);
+        own.values.retain(|(n, _)| n != "extractor");
+        let own = space.check_setting(&own).map_err(|e| bad(format!("branch '{alias}': {}", e.message)))?;
+        let key = super::combine::hash_of(("route-branch", &ex, own.label()));
+        let ex = super::build(&own).map_err(|e| bad(format!("branch '{alias}': {}", e.message)))?;
+        branches.push(Branch { ex, key });
+    }
+    Ok(Box::new(Route { rules, otherwise: 0, branches }))
+}
+
+impl Route {
+    /// The branch (index into the used branches) page `doc` goes to.
+    fn choose(&self, doc: &Document) -> usize {
+        let f = &doc.features.values;
+        self.rules
+            .iter()
+            .find(|r| f.get(r.feature).is_some_and(|&x| x >= r.at - 1e-12))
+            .map_or(self.otherwise, |r| r.then)
+    }
+}
+
+impl Extractor for Route {
+    fn view(&self) -> View {
+        View::Source
+    }
+
+    fn needs_package(&self) -> bool {
+        self.branches.iter().any(|b| b.ex.needs_package())
+    }
+
+    fn extract(&self, doc: &Document, out: &mut Selection) {
+        let b = &self.branches[self.choose(doc)];
+        let mask = super::combine::cached_mask(doc, b.key, b.ex.as_ref());
+        let keep: Vec<bool> = mask.iter().map(|&x| x > 0.0).collect();
+        doc.select_words(&keep, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ROUTE: &str = "extractor: r2\nbranches: [lists=records, code]\nrules: 1\nparameters: []\n";
+
+    fn route(sets: &[&str]) -> Box<dyn Extractor> {
+        let f = crate::params::parse_str(ROUTE, std::path::Path::new("r.yaml"), &super::super::space).unwrap();
+        let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+        let s = f.space.with_assignments(&f.space.defaults(), &sets).unwrap();
+        build(&s).unwrap()
+    }
+
+    #[test]
+    fn two_page_kinds_go_to_two_branches() {
+        let items: String = (0..6)
+            .map(|i| {
+                format!("<div><h3><a href=/p{i}>Product {i}</a></h3><p>Description of product {i}, in short.</p></div>")
+            })
+            .collect();
+        let listing = format!("<body><div>{items}</div><pre>listing code block here</pre></body>");
+        let docs =
+            "<body><h1>API</h1><p>Use it like this, it is simple enough.</p><pre>let x = api::call();</pre></body>";
+        // if records ≥ 6 (0.1 · 60): the records branch, else the code branch.
+        let r = route(&["if1.on=true", "if1.feature=records", "if1.at=0.1", "if1.then=lists", "otherwise=code"]);
+        let on_listing = super::super::extract_text(r.as_ref(), &Document::parse(&listing));
+        let on_docs = super::super::extract_text(r.as_ref(), &Document::parse(docs));
+        assert!(
+            on_listing.contains("Description of product 5") && !on_listing.contains("listing code"),
+            "{on_listing}"
+        );
+        assert_eq!(on_docs, "let x = api::call();");
+        // A threshold above the page's records sends the listing to the other branch.
+        let r = route(&["if1.on=true", "if1.feature=records", "if1.at=0.2", "if1.then=lists", "otherwise=code"]);
+        assert_eq!(super::super::extract_text(r.as_ref(), &Document::parse(&listing)), "listing code block here");
+    }
+}

@@ -1,0 +1,461 @@
+//! Route descriptions (`params/route.yaml`): a parameter file with `branches:` describes a router
+//! that sends each page to one of several structures (families or combinations, each with its
+//! own genes) by a decision list over page features, whose conditions are genes too:
+//!
+//! - `ifK.on`, `ifK.feature`, `ifK.at`, `ifK.then` (K = 1..`rules`): rule K, when on, sends a page
+//!   whose feature `ifK.feature` is at least `ifK.at · scale` to branch `ifK.then`; the first rule
+//!   that fires decides;
+//! - `otherwise`: the branch of a page no rule sends anywhere;
+//! - `B.extractor` (fixed) names branch B's extractor, and `B.<name>` are its parameters
+//!   (`lists.density.p` is parameter `density.p` of the combination behind branch `lists`);
+//! - `scale.<feature>` (fixed) is the top of a feature's threshold range, so a setting alone
+//!   says what its thresholds mean.
+//!
+//! The page features themselves are the `document` module's; this module sees their names and
+//! scales through the built-in lookup (`@features`). Also here: the conditional genes of a
+//! route (a rule's genes need the rule on; a branch's genes need a rule or `otherwise` to name
+//! the branch) and its readable tree for Table 2 and `best.yaml`.
+
+use super::combine;
+use super::compose::SEP;
+use super::space::{ParamSpace, ParamSpec, Spec};
+use super::value::{Setting, Value};
+use super::yaml::{At, AtFn, Builtin};
+use crate::error::Result;
+use serde_saphyr::Location;
+
+/// The name the built-in lookup answers with the page features as a space (one parameter per
+/// feature, ranging over its scale).
+pub const FEATURES: &str = "@features";
+
+/// The default number of rules.
+pub const DEFAULT_RULES: usize = 2;
+
+/// Whether `space` is a route's.
+pub fn is_route(space: &ParamSpace) -> bool {
+    !space.members.is_empty() && space.param("otherwise").is_some()
+}
+
+/// Whether `setting` is a route's (it names an `otherwise` branch).
+pub fn is_route_setting(setting: &Setting) -> bool {
+    setting.get("otherwise").is_some()
+}
+
+fn rule_of(name: &str) -> Option<(usize, &str)> {
+    let (head, rest) = name.split_once(SEP)?;
+    let k = head.strip_prefix("if")?.parse().ok()?;
+    Some((k, rest))
+}
+
+fn reserved(alias: &str) -> bool {
+    alias == "otherwise" || alias == "scale" || alias == "extractor" || rule_of(&format!("{alias}{SEP}x")).is_some()
+}
+
+fn fixed(name: String, spec: Spec, default: Value, meaning: &str) -> ParamSpec {
+    ParamSpec { name, spec, default, meaning: meaning.to_string(), tune: false }
+}
+
+fn cat(choices: &[String]) -> Spec {
+    Spec::Categorical { choices: choices.to_vec() }
+}
+
+/// One `branches:` entry (`alias=extractor`, or `extractor` as its own alias).
+fn split_branch(entry: &str) -> (String, String) {
+    match entry.split_once('=') {
+        Some((a, e)) => (a.trim().to_string(), e.trim().to_string()),
+        None => (entry.trim().to_string(), entry.trim().to_string()),
+    }
+}
+
+/// Validates a route's declared parameters against its branches and the page features and
+/// completes the space with every rule, branch and scale parameter the file leaves out. Errors
+/// point at the offending line: a branch naming an unknown extractor, a route as a branch (a
+/// route inside itself), a branch listed twice, a condition on an unknown feature, a rule
+/// sending pages to an unknown branch, a branch parameter its extractor does not have.
+#[allow(clippy::too_many_arguments)]
+pub fn complete(
+    space: &mut ParamSpace,
+    branches: &[At<String>],
+    branches_at: Location,
+    rules: usize,
+    declared: &[(String, Location)],
+    builtin: &Builtin,
+    at: &AtFn,
+) -> Result<()> {
+    if branches.is_empty() {
+        return Err(at(branches_at, "'branches' is empty: a route needs at least one branch".into()));
+    }
+    let mut spaces: Vec<(String, String, ParamSpace)> = Vec::new();
+    for b in branches {
+        let (alias, ex) = split_branch(&b.value);
+        let err = |m: String| at(b.referenced, format!("branch '{alias}': {m}"));
+        if alias.is_empty() || alias.contains(SEP) || reserved(&alias) {
+            return Err(err(format!("not a usable branch name (no '{SEP}'; not otherwise, scale, extractor or ifN)")));
+        }
+        if spaces.iter().any(|(a, _, _)| *a == alias) {
+            return Err(err("listed twice (give the second one its own name: other=extractor)".into()));
+        }
+        if ex == space.extractor {
+            return Err(err(format!("'{ex}' is this route itself: a route cannot be inside itself")));
+        }
+        let s = builtin(&ex).map_err(|e| err(format!("unknown extractor '{ex}': {}", e.message)))?;
+        if is_route(&s) {
+            return Err(err(format!("'{ex}' is a route: a route cannot be inside a route")));
+        }
+        spaces.push((alias, ex, s));
+    }
+    let features = builtin(FEATURES)?;
+    let feature_names: Vec<String> = features.params.iter().map(|p| p.name.clone()).collect();
+    let aliases: Vec<String> = spaces.iter().map(|(a, _, _)| a.clone()).collect();
+    let loc = |n: &str| declared.iter().find(|(d, _)| d == n).map_or(Location::UNKNOWN, |(_, l)| *l);
+    // The declared parameters: rule genes, `otherwise`, scales, branch parameters.
+    for p in &space.params {
+        let err = |msg: String| at(loc(&p.name), format!("parameter '{}': {msg}", p.name));
+        let choices = |p: &ParamSpec| match &p.spec {
+            Spec::Categorical { choices } => Some(choices.clone()),
+            _ => None,
+        };
+        let must_choose = |among: &[String], what: &str| -> Result<()> {
+            let Some(cs) = choices(p) else { return Err(err("must be categorical".into())) };
+            match cs.iter().find(|c| !among.contains(c)) {
+                Some(c) => Err(err(format!("unknown {what} '{c}' (known: {})", among.join(", ")))),
+                None => Ok(()),
+            }
+        };
+        if p.name == "otherwise" {
+            must_choose(&aliases, "branch")?;
+            continue;
+        }
+        if let Some((k, rest)) = rule_of(&p.name) {
+            if k == 0 || k > rules {
+                return Err(err(format!("there are {rules} rules (if1..if{rules}; set 'rules' for more)")));
+            }
+            match rest {
+                "feature" => must_choose(&feature_names, "feature")?,
+                "then" => must_choose(&aliases, "branch")?,
+                "on" if matches!(p.spec, Spec::Bool) => {}
+                "at" if matches!(p.spec, Spec::Float { min, max, .. } if min >= 0.0 && max <= 1.0) => {}
+                "on" | "at" => {
+                    return Err(err(
+                        "'on' must be a bool, 'at' a float within [0, 1] (a share of the feature's scale)".into(),
+                    ));
+                }
+                other => return Err(err(format!("a rule has on, feature, at and then, not '{other}'"))),
+            }
+            continue;
+        }
+        let Some((head, rest)) = p.name.split_once(SEP) else {
+            return Err(err(format!(
+                "not a route parameter (otherwise, ifK.on/feature/at/then) nor a branch's (write branch{SEP}name, branches: {})",
+                aliases.join(", ")
+            )));
+        };
+        if head == "scale" {
+            if !feature_names.iter().any(|f| f == rest) {
+                return Err(err(format!("unknown feature '{rest}' (known: {})", feature_names.join(", "))));
+            }
+            continue;
+        }
+        let Some((_, ex, bs)) = spaces.iter().find(|(a, _, _)| a == head) else {
+            return Err(err(format!("'{head}' is not a branch (branches: {})", aliases.join(", "))));
+        };
+        if rest == "extractor" {
+            must_choose(std::slice::from_ref(ex), "extractor")?;
+            continue;
+        }
+        if bs.param(rest).is_none() {
+            return Err(err(format!("branch '{head}' ({ex}): {}", bs.unknown(rest).message)));
+        }
+    }
+    let has = |space: &ParamSpace, n: &str| space.param(n).is_some();
+    if !has(space, "otherwise") {
+        space.params.push(ParamSpec {
+            name: "otherwise".into(),
+            spec: cat(&aliases),
+            default: Value::Cat(aliases[aliases.len() - 1].clone()),
+            meaning: "the branch of a page no rule sends anywhere".into(),
+            tune: true,
+        });
+    }
+    for k in 1..=rules {
+        let n = |s: &str| format!("if{k}{SEP}{s}");
+        let add = |space: &mut ParamSpace, name: String, spec: Spec, default: Value, meaning: &str| {
+            if !has(space, &name) {
+                space.params.push(ParamSpec { name, spec, default, meaning: meaning.into(), tune: true });
+            }
+        };
+        add(space, n("on"), Spec::Bool, Value::Bool(false), "rule switched on");
+        add(
+            space,
+            n("feature"),
+            cat(&feature_names),
+            Value::Cat(feature_names[0].clone()),
+            "the page feature the rule tests",
+        );
+        let unit = Spec::Float { min: 0.0, max: 1.0, step: Some(0.01) };
+        add(space, n("at"), unit, Value::Float(0.5), "threshold, as a share of the feature's scale");
+        let first = Value::Cat(aliases[(k - 1) % aliases.len()].clone());
+        add(space, n("then"), cat(&aliases), first, "the branch of a page the rule fires on");
+    }
+    for f in &features.params {
+        let name = format!("scale{SEP}{}", f.name);
+        if !has(space, &name) {
+            let (spec, v) = match f.spec {
+                Spec::Int { max, .. } => (Spec::Int { min: 0, max: max.max(1) }, Value::Int(max)),
+                Spec::Float { max, .. } => (Spec::Float { min: 0.0, max: max.max(1.0), step: None }, Value::Float(max)),
+                _ => continue,
+            };
+            space.params.push(fixed(name, spec, v, "top of the feature's threshold range"));
+        }
+    }
+    for (alias, ex, bs) in &spaces {
+        let n = |s: &str| format!("{alias}{SEP}{s}");
+        if !has(space, &n("extractor")) {
+            let spec = cat(std::slice::from_ref(ex));
+            space.params.push(fixed(n("extractor"), spec, Value::Cat(ex.clone()), "the branch's extractor"));
+        }
+        for p in &bs.params {
+            if !has(space, &n(&p.name)) {
+                space.params.push(ParamSpec { name: n(&p.name), ..p.clone() });
+            }
+        }
+        for g in &bs.correlated {
+            space.correlated.push(g.iter().map(|x| n(x)).collect());
+        }
+        // Each branch's known-good individuals, as the route's `otherwise` branch.
+        for kg in &bs.known_good {
+            let mut s = space.defaults();
+            for (name, v) in
+                kg.setting.prefixed(alias).values.into_iter().chain([("otherwise".into(), Value::Cat(alias.clone()))])
+            {
+                if let Some(slot) = s.values.iter_mut().find(|(m, _)| *m == name) {
+                    slot.1 = v;
+                }
+            }
+            space.known_good.push(super::space::KnownGood { label: format!("{alias}: {}", kg.label), setting: s });
+        }
+    }
+    space.members = aliases;
+    Ok(())
+}
+
+/// The number of rules of a route space.
+pub fn rules(space: &ParamSpace) -> usize {
+    space.params.iter().filter_map(|p| rule_of(&p.name)).filter(|(_, r)| *r == "on").map(|(k, _)| k).max().unwrap_or(0)
+}
+
+/// The `branches:` entries of a route space (`alias=extractor`).
+pub fn branch_entries(space: &ParamSpace) -> Vec<String> {
+    space
+        .members
+        .iter()
+        .map(|a| match space.param(&format!("{a}{SEP}extractor")).map(|p| &p.default) {
+            Some(Value::Cat(e)) if e != a => format!("{a}={e}"),
+            _ => a.clone(),
+        })
+        .collect()
+}
+
+/// Branch `alias`'s own space, read back out of the route's: its parameters without the prefix
+/// (and without `extractor`), and, for a combination, its members.
+pub fn branch_space(space: &ParamSpace, alias: &str) -> ParamSpace {
+    let prefix = format!("{alias}{SEP}");
+    let params: Vec<ParamSpec> = space
+        .params
+        .iter()
+        .filter_map(|p| {
+            let rest = p.name.strip_prefix(&prefix)?;
+            (rest != "extractor").then(|| ParamSpec { name: rest.to_string(), ..p.clone() })
+        })
+        .collect();
+    let mut members: Vec<String> = Vec::new();
+    for p in &params {
+        if let Some((m, _)) = p.name.split_once(SEP)
+            && !members.iter().any(|x| x == m)
+        {
+            members.push(m.to_string());
+        }
+    }
+    let extractor = match space.param(&format!("{prefix}extractor")).map(|p| &p.default) {
+        Some(Value::Cat(e)) => e.clone(),
+        _ => alias.to_string(),
+    };
+    ParamSpace {
+        extractor,
+        description: String::new(),
+        params,
+        correlated: Vec::new(),
+        known_good: Vec::new(),
+        members,
+    }
+}
+
+/// The conditions of a route's conditional parameters (see [`combine::dependencies`]): a rule's
+/// feature, threshold and branch need the rule on; inside a combination branch, its own.
+pub fn dependencies(space: &ParamSpace) -> Vec<(usize, usize, Value)> {
+    let idx = |n: &str| space.params.iter().position(|p| p.name == n);
+    let mut out = Vec::new();
+    for (i, p) in space.params.iter().enumerate() {
+        if let Some((k, rest)) = rule_of(&p.name)
+            && rest != "on"
+            && let Some(sw) = idx(&format!("if{k}{SEP}on"))
+        {
+            out.push((i, sw, Value::Bool(true)));
+        }
+    }
+    for alias in &space.members {
+        let sub = branch_space(space, alias);
+        if sub.members.is_empty() {
+            continue;
+        }
+        let back = |j: usize| idx(&format!("{alias}{SEP}{}", sub.params[j].name));
+        for (i, k, v) in combine::dependencies(&sub) {
+            if let (Some(i), Some(k)) = (back(i), back(k)) {
+                out.push((i, k, v));
+            }
+        }
+    }
+    out
+}
+
+/// The branches a setting can send pages to: `otherwise` and every rule that is on.
+fn used(space: &ParamSpace, setting: &Setting) -> Vec<String> {
+    let get = |n: &str| setting.get(n).or_else(|| space.param(n).map(|p| &p.default));
+    let mut out = Vec::new();
+    if let Some(Value::Cat(b)) = get("otherwise") {
+        out.push(b.clone());
+    }
+    for k in 1..=rules(space) {
+        if get(&format!("if{k}{SEP}on")) == Some(&Value::Bool(true))
+            && let Some(Value::Cat(b)) = get(&format!("if{k}{SEP}then"))
+        {
+            out.push(b.clone());
+        }
+    }
+    out
+}
+
+/// Whether each parameter takes part in the extraction of `setting`: the conditions of
+/// [`dependencies`], and a branch's parameters only while a rule or `otherwise` names it.
+pub fn activity(space: &ParamSpace, setting: &Setting) -> Vec<bool> {
+    let mut act = vec![true; space.params.len()];
+    for (i, k, v) in dependencies(space) {
+        let sw = &space.params[k];
+        if setting.get(&sw.name).unwrap_or(&sw.default) != &v {
+            act[i] = false;
+        }
+    }
+    let used = used(space, setting);
+    for (i, p) in space.params.iter().enumerate() {
+        if let Some((head, _)) = p.name.split_once(SEP)
+            && space.members.iter().any(|m| m == head)
+            && !used.iter().any(|u| u == head)
+        {
+            act[i] = false;
+        }
+    }
+    act
+}
+
+/// A rule's threshold in the feature's units: `at · scale`, a whole number for a count.
+pub fn threshold(at: f64, scale: &Value) -> f64 {
+    match scale {
+        Value::Int(m) => (at * *m as f64).round(),
+        Value::Float(m) => at * m,
+        _ => at,
+    }
+}
+
+/// The route of a setting as a readable tree: `if records ≥ 6: vote(...) elif code_share ≥ 0.1:
+/// ... else: readability(...)`, each branch as its own structure.
+pub fn describe(space: &ParamSpace, setting: &Setting) -> String {
+    let get = |n: &str| setting.get(n).or_else(|| space.param(n).map(|p| &p.default)).cloned();
+    let branch = |alias: &str| {
+        let sub = branch_space(space, alias);
+        let own = setting.scoped(alias, &sub.extractor);
+        if let Some(d) = combine::describe(&sub, &own) {
+            return d;
+        }
+        let tuned: Vec<String> = sub
+            .params
+            .iter()
+            .filter(|p| p.tune)
+            .map(|p| format!("{}={}", p.name, own.get(&p.name).unwrap_or(&p.default)))
+            .collect();
+        format!("{}({})", sub.extractor, tuned.join(", "))
+    };
+    let mut parts = Vec::new();
+    for k in 1..=rules(space) {
+        let n = |s: &str| format!("if{k}{SEP}{s}");
+        if get(&n("on")) != Some(Value::Bool(true)) {
+            continue;
+        }
+        let (Some(Value::Cat(f)), Some(Value::Cat(b))) = (get(&n("feature")), get(&n("then"))) else { continue };
+        let at = match get(&n("at")) {
+            Some(Value::Float(x)) => x,
+            _ => 0.0,
+        };
+        let t = threshold(at, &get(&format!("scale{SEP}{f}")).unwrap_or(Value::Float(1.0)));
+        let word = if parts.is_empty() { "if" } else { "elif" };
+        parts.push(format!("{word} {f} ≥ {t}: {}", branch(&b)));
+    }
+    let Some(Value::Cat(o)) = get("otherwise") else { return parts.join(" ") };
+    if parts.is_empty() {
+        return branch(&o);
+    }
+    parts.push(format!("else: {}", branch(&o)));
+    parts.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn parse(text: &str) -> Result<crate::params::ParamsFile> {
+        crate::params::parse_str(text, Path::new("r.yaml"), &crate::extract::space)
+    }
+
+    const ROUTE: &str = "extractor: my-route\nbranches: [lists=records, readability]\nrules: 1\nparameters:\n  - {name: if1.feature, type: categorical, choices: [records, code_share], default: records}\n  - {name: lists.min_records, type: int, min: 2, max: 10, default: 3}\n";
+
+    #[test]
+    fn a_route_is_completed_and_described_as_a_tree() {
+        let f = parse(ROUTE).unwrap();
+        let s = &f.space;
+        assert!(is_route(s));
+        assert_eq!(s.members, ["lists", "readability"]);
+        assert_eq!(branch_entries(s), ["lists=records", "readability"]);
+        let st = s
+            .with_assignments(&s.defaults(), &["if1.on=true".into(), "if1.at=0.1".into(), "if1.then=lists".into()])
+            .unwrap();
+        let d = describe(s, &st);
+        assert!(d.starts_with("if records ≥ 6: records(min_records=3, min_chars=20"), "{d}");
+        assert!(d.contains("else: readability("), "{d}");
+        // The readability branch's parameters are active (otherwise), so are the lists'.
+        let idx = |n: &str| s.params.iter().position(|p| p.name == n).unwrap();
+        let act = activity(s, &st);
+        assert!(act[idx("lists.min_records")] && act[idx("readability.class_weight")] && act[idx("if1.at")]);
+        let off = s.with_assignments(&st, &["if1.on=false".into()]).unwrap();
+        let act = activity(s, &off);
+        assert!(!act[idx("lists.min_records")] && !act[idx("if1.at")] && act[idx("readability.class_weight")]);
+        let d = describe(s, &off);
+        assert!(d.starts_with("readability(") && !d.contains(" if "), "{d}");
+    }
+
+    #[test]
+    fn bad_routes_are_rejected_with_file_and_line() {
+        let msg = |t: String| parse(&t).unwrap_err().to_string();
+        let e = msg(ROUTE.replace("lists=records", "lists=nope"));
+        assert!(e.starts_with("r.yaml:2: branch 'lists': unknown extractor 'nope'"), "{e}");
+        let e = msg(ROUTE.replace("choices: [records, code_share]", "choices: [records, colour]"));
+        assert!(e.starts_with("r.yaml:5: parameter 'if1.feature': unknown feature 'colour' (known: words,"), "{e}");
+        let e = msg(ROUTE.replace("lists=records", "lists=my-route"));
+        assert!(e.starts_with("r.yaml:2: branch 'lists': 'my-route' is this route itself"), "{e}");
+        let e = msg(ROUTE.replace("lists=records", "lists=route"));
+        assert!(e.starts_with("r.yaml:2: branch 'lists': 'route' is a route: a route cannot be inside a route"), "{e}");
+        let e = msg(ROUTE.replace("lists.min_records", "lists.min_recs"));
+        assert!(e.starts_with("r.yaml:6: parameter 'lists.min_recs': branch 'lists' (records)"), "{e}");
+        let e = msg(ROUTE.replace("name: if1.feature", "name: if2.feature"));
+        assert!(e.starts_with("r.yaml:5: parameter 'if2.feature': there are 1 rules"), "{e}");
+    }
+}
