@@ -5,6 +5,7 @@ mod util;
 
 mod annotate;
 mod blocks;
+mod blogs;
 mod cli;
 mod collect;
 mod combine;

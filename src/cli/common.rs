@@ -132,5 +132,45 @@ pub fn describe(spec: &Spec) -> (&'static str, String) {
 /// Parses `--measure`: `lcs` (Gottron's LCS F1, the default), `bow` (WCXB's bag-of-words F1)
 /// or `shingle4` (the Scrapinghub benchmark's 4-word shingles).
 pub fn parse_measure(s: &str) -> Result<crate::eval::Measure> {
-    s.parse().map_err(Error::config)
+    match s.parse().map_err(Error::config)? {
+        crate::eval::Measure::Date => Err(Error::config("the date measure scores the date field: use --field date")),
+        m => Ok(m),
+    }
+}
+
+/// `--field NAME` (evaluate, compare, optimise): makes `set` the gold set of that field
+/// ([`crate::goldset::fields::restrict`]) and returns the measure to score it by: `date` pages
+/// are judged by "contains a rendering of the gold date", every other field by `measure`.
+pub fn field_mode(
+    set: &mut crate::goldset::GoldSet,
+    field: &str,
+    measure: crate::eval::Measure,
+) -> Result<crate::eval::Measure> {
+    crate::extract::segments::check_field(field)?;
+    crate::goldset::fields::restrict(set, field)?;
+    Ok(if field == "date" { crate::eval::Measure::Date } else { measure })
+}
+
+/// The extractor of `setting` seen through `--field NAME`; prints a note when its family gives
+/// no segments (it then scores 0 on the field, which is a result, not an error).
+pub fn field_extractor(setting: &Setting, field: &str) -> Result<Box<dyn crate::extract::Extractor>> {
+    let ex = crate::extract::build(setting)?;
+    if field != "body" && ex.segments(&crate::document::Document::parse("")).is_none() {
+        eprintln!("cetune: note: {} gives no segments: it scores 0 on field '{field}'", setting.extractor);
+    }
+    crate::extract::segments::FieldView::wrap(ex, field)
+}
+
+/// The line under a field's table: exact-words accuracy (title, author: pages whose returned
+/// words equal the gold's, F1 = 1), date accuracy (pages whose returned text contains the date).
+pub fn field_accuracy(field: &str, scores: &[crate::objective::score::DocScore]) -> String {
+    let correct = scores.iter().filter(|s| s.error.is_none() && s.prf.f1 >= 1.0).count();
+    let fired = scores.iter().filter(|s| s.error.is_none() && s.extract_words > 0).count();
+    let what = if field == "date" { "contains the gold date" } else { "exact words" };
+    format!(
+        "field {field}: {what} on {correct} of {} pages ({:.1}%); returned on {fired}; correct where returned {:.1}%",
+        scores.len(),
+        100.0 * correct as f64 / scores.len().max(1) as f64,
+        100.0 * correct as f64 / fired.max(1) as f64
+    )
 }

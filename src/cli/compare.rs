@@ -51,6 +51,9 @@ pub struct Args {
     /// or shingle4 (the Scrapinghub benchmark's 4-word shingles).
     #[arg(long, default_value = "lcs")]
     measure: String,
+    /// Score a gold field instead of the body (title, author, date, comments; see `evaluate`).
+    #[arg(long, default_value = "body")]
+    field: String,
     /// Add 95% confidence intervals of the macro and micro F1 from N bootstrap resamples of the
     /// pages (seeded; 0: none); also the resamples of the paired intervals (default 2000).
     #[arg(long, value_name = "N", default_value_t = 0)]
@@ -80,6 +83,13 @@ pub fn run(a: Args) -> Result<()> {
     let measure = super::common::parse_measure(&a.measure)?;
     if a.run.is_empty() && a.output.is_empty() {
         return Err(Error::config("give at least one --run RUN_DIR or --output NAME=PATH"));
+    }
+    crate::extract::segments::check_field(&a.field)?;
+    if a.field != "body" && !a.output.is_empty() {
+        return Err(Error::config(format!(
+            "--field {} scores a setting's segments; an --output text has none: score it with --field body",
+            a.field
+        )));
     }
     let mut rows: Vec<(String, Source)> = Vec::new();
     let mut families: Vec<String> = Vec::new();
@@ -130,10 +140,15 @@ pub fn run(a: Args) -> Result<()> {
     let limits = a.limits.limits()?;
     let mut set = native::open(&a.goldset, false)?;
     set.limits = limits;
+    let measure = super::common::field_mode(&mut set, &a.field, measure)?;
     // The set's name comes from its goldset.yaml: made one path component, it cannot climb out.
     let name = match measure {
         crate::eval::Measure::Lcs => format!("compare-{}", crate::paths::component(&set.name)),
         m => format!("compare-{}-{m}", crate::paths::component(&set.name)),
+    };
+    let name = match a.field.as_str() {
+        "body" | "date" => name,
+        f => format!("{name}-{f}"),
     };
     let out = match (&a.out, a.run.as_slice()) {
         (Some(out), _) => out.clone(),
@@ -148,7 +163,7 @@ pub fn run(a: Args) -> Result<()> {
             Source::Output(_) => None,
         })
         .collect();
-    let extractors = settings.iter().map(|s| crate::extract::build(s)).collect::<Result<Vec<_>>>()?;
+    let extractors = settings.iter().map(|s| super::common::field_extractor(s, &a.field)).collect::<Result<Vec<_>>>()?;
     let refs: Vec<&dyn crate::extract::Extractor> = extractors.iter().map(|e| e.as_ref()).collect();
     let docs: Vec<_> = set.docs.iter().collect();
     let bar = Progress::new(docs.len() as u64, "compare", a.quiet);

@@ -31,6 +31,11 @@ pub struct Args {
     /// or shingle4 (the Scrapinghub benchmark's 4-word shingles).
     #[arg(long, default_value = "lcs")]
     measure: String,
+    /// Score a gold field instead of the body: title, author (LCS F1 and exact-words accuracy),
+    /// date (contains a rendering of the gold date), comments (LCS F1), from the extractor's
+    /// segments (`extract --segments`); only documents carrying the field are scored.
+    #[arg(long, default_value = "body")]
+    field: String,
     /// Also score documents whose gold is empty.
     #[arg(long)]
     keep_empty: bool,
@@ -43,11 +48,13 @@ pub struct Args {
 pub fn run(a: Args) -> Result<()> {
     let (space, setting) = a.setting.resolve()?;
     let measure = super::common::parse_measure(&a.measure)?;
-    let ex = crate::extract::build(&setting)?;
+    crate::extract::segments::check_field(&a.field)?;
     let gs = a.goldset.clone().unwrap_or_else(default_goldset);
     let limits = a.limits.limits()?;
     let mut set = native::open(&gs, a.keep_empty)?;
     set.limits = limits;
+    let measure = super::common::field_mode(&mut set, &a.field, measure)?;
+    let ex = super::common::field_extractor(&setting, &a.field)?;
     let out = match &a.out {
         Some(out) => out.clone(),
         None => store::unique_dir(Path::new(&format!("results/evaluate-{}-{}", setting.extractor, timestamp())))?,
@@ -64,10 +71,14 @@ pub fn run(a: Args) -> Result<()> {
     let table = Table3 { packages: set.packages.clone(), package_docs: summary.package_docs.clone(), rows: vec![row] };
     write_per_document(&out.join("per-document.csv"), &set, &docs, &scores)?;
     write_per_package(&out.join("per-package.csv"), &set.packages, &summary)?;
+    let field = if a.field == "body" { String::new() } else { format!(", field {}", a.field) };
     let mut md = table.markdown(
-        &format!("F1 on {} ({} documents){}", set.name, docs.len(), measure_note(measure)),
+        &format!("F1 on {} ({} documents){}{field}", set.name, docs.len(), measure_note(measure)),
         set.credit.as_deref(),
     );
+    if a.field != "body" {
+        md += &format!("\n{}\n", super::common::field_accuracy(&a.field, &scores));
+    }
     md += &format!(
         "\nmedian F1 {:.3}; documents with F1 = 0: {}; errors: {}\n",
         summary.median_f1, summary.zero_f1, summary.errors
@@ -108,6 +119,7 @@ pub fn table_row(label: String, s: &Summary) -> Table3Row {
         micro_f1: s.averages.micro_avg.f1,
         errors: s.errors,
         ci: None,
+        fired: Some((s.fired, s.package_docs.iter().sum())),
     }
 }
 

@@ -43,6 +43,10 @@ pub struct Args {
     /// ending in `/`) gets one .txt per page, mirroring the input tree.
     #[arg(long, value_name = "FILE|DIR/")]
     out: Option<PathBuf>,
+    /// Print the posts of each page as JSON lines (`id`, `url`, `post`, `title`, `date`,
+    /// `author`, `body`, `comments`), for extractors that segment pages (`blogbuster`).
+    #[arg(long)]
+    segments: bool,
     /// Write pages as they finish instead of in input order (faster when pages vary).
     #[arg(long)]
     unordered: bool,
@@ -171,6 +175,13 @@ fn collection(a: &Args, ex: &dyn crate::extract::Extractor, limits: crate::limit
     let inputs = Inputs::new(&a.inputs, a.files_from.as_deref(), format, limits.max_page_bytes)?;
     let one_page = inputs.is_one_page();
     let out_format = match &a.format {
+        Some(_) if a.segments => return Err(Error::config("--segments writes its own JSON lines: drop --format")),
+        None if a.segments => {
+            if ex.segments(&crate::document::Document::parse("")).is_none() {
+                return Err(Error::config("--segments: this extractor does not segment pages (blogbuster does)"));
+            }
+            OutFormat::Segments
+        }
         Some(f) => f.parse()?,
         None if one_page => OutFormat::Txt,
         None => OutFormat::Jsonl,
@@ -179,6 +190,9 @@ fn collection(a: &Args, ex: &dyn crate::extract::Extractor, limits: crate::limit
     let read: Vec<PathBuf> = a.inputs.iter().chain(&a.files_from).chain(&a.setting.params).cloned().collect();
     let to_folder = a.out.as_ref().is_some_and(|o| o.is_dir() || o.to_string_lossy().ends_with('/'));
     let mut sink: Box<dyn Sink> = match &a.out {
+        Some(_) if to_folder && out_format == OutFormat::Segments => {
+            return Err(Error::config("--segments writes one file: give --out FILE, not a folder"));
+        }
         Some(_) if to_folder && out_format == OutFormat::Jsonl && a.format.is_some() => {
             return Err(Error::config("--format jsonl writes one file: give --out FILE, not a folder"));
         }

@@ -180,6 +180,17 @@ pub fn run(a: Action) -> Result<()> {
     }
 }
 
+/// The line counting the documents that carry each gold field (`fields: title 10, date 8`).
+fn field_counts(set: &crate::goldset::GoldSet) -> String {
+    let counts: Vec<String> = crate::goldset::fields::NAMES
+        .iter()
+        .map(|n| (n, set.docs.iter().filter(|d| d.fields.get(n).is_some()).count()))
+        .filter(|(_, c)| *c > 0)
+        .map(|(n, c)| format!("{n} {c}"))
+        .collect();
+    if counts.is_empty() { "fields: none".into() } else { format!("fields: {}", counts.join(", ")) }
+}
+
 fn stats(dir: &std::path::Path, quiet: bool, limits: crate::limits::Limits) -> Result<()> {
     let pages = native::list_pages(dir)?;
     let with_gold = pages.iter().filter(|p| p.gold.exists()).count();
@@ -225,6 +236,7 @@ fn stats(dir: &std::path::Path, quiet: bool, limits: crate::limits::Limits) -> R
     );
     let l: Vec<String> = langs.iter().map(|(k, v)| format!("{k} {v}")).collect();
     println!("languages: {}", l.join(", "));
+    println!("{}", field_counts(&set));
     let mut decodings: BTreeMap<&str, usize> = BTreeMap::new();
     for f in facts.iter().filter(|f| !f.decoding.is_empty()) {
         *decodings.entry(f.decoding).or_default() += 1;

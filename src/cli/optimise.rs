@@ -75,6 +75,10 @@ pub struct Args {
     /// shingle4 (the Scrapinghub benchmark's 4-word shingles); recorded in run.yaml.
     #[arg(long, default_value = "lcs")]
     measure: String,
+    /// Tune for a gold field instead of the body: title, author, date or comments (scored
+    /// through the extractor's segments, as `evaluate --field`); recorded in run.yaml.
+    #[arg(long, default_value = "body")]
+    field: String,
     /// Racing: each generation's new settings are first scored on a small stratified subset of
     /// the documents; those worse than the best so far by a one-sided paired t-test (α = 0.05)
     /// are dropped, the others go on to more documents until all (needs objective f1 or fbeta:B).
@@ -261,6 +265,10 @@ fn plan(a: &Args) -> Result<study::Plan> {
         objective,
         pick: a.pick.as_deref().map(str::parse).transpose()?,
         measure: super::common::parse_measure(&a.measure)?,
+        field: {
+            crate::extract::segments::check_field(&a.field)?;
+            a.field.clone()
+        },
         params_file: a.setting.params.as_ref().map(|p| p.display().to_string()),
         params_yaml,
         sets: a.setting.sets.clone(),

@@ -16,9 +16,13 @@ use std::path::{Path, PathBuf};
 pub enum OutFormat {
     /// The text of each page, then a newline (errors on standard error).
     Txt,
-    /// One JSON object a line: `id`, `url`, `text`, `words`, `language`, `error` (no timing, so
-    /// two runs over the same pages give the same bytes).
+    /// One JSON object a line: `id`, `url`, `text`, `words`, `language`, `error`, and
+    /// `segments` when the extractor segments pages (no timing, so two runs over the same pages
+    /// give the same bytes).
     Jsonl,
+    /// One JSON object a line per post of each page (`extract --segments`): `id`, `url`, `post`,
+    /// `title`, `date`, `author`, `body`, `comments`.
+    Segments,
 }
 
 impl std::str::FromStr for OutFormat {
@@ -51,6 +55,8 @@ pub fn jsonl_line(o: &Outcome) -> Vec<u8> {
         words: usize,
         language: Option<&'a str>,
         error: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        segments: Option<&'a [serde_json::Value]>,
     }
     let v = Line {
         id: &o.id,
@@ -59,10 +65,28 @@ pub fn jsonl_line(o: &Outcome) -> Vec<u8> {
         words: o.words,
         language: o.language.as_deref(),
         error: o.error.as_deref(),
+        segments: o.segments.as_deref(),
     };
     let mut line = serde_json::to_vec(&v).unwrap_or_default();
     line.push(b'\n');
     line
+}
+
+/// The `--segments` lines of an outcome: one JSON object per post, with the page's `id` and
+/// `url` first; nothing for a page without posts or a failed page.
+pub fn segment_lines(o: &Outcome) -> Vec<u8> {
+    let mut out = Vec::new();
+    for post in o.segments.iter().flatten() {
+        let mut m = serde_json::Map::new();
+        m.insert("id".into(), o.id.clone().into());
+        m.insert("url".into(), o.url.clone().map_or(serde_json::Value::Null, Into::into));
+        if let serde_json::Value::Object(fields) = post {
+            m.extend(fields.clone());
+        }
+        out.extend(serde_json::to_vec(&serde_json::Value::Object(m)).unwrap_or_default());
+        out.push(b'\n');
+    }
+    out
 }
 
 /// A stream of text or JSONL.
@@ -120,6 +144,7 @@ impl Sink for Stream {
     fn write(&mut self, o: &Outcome) -> Result<()> {
         let bytes = match self.format {
             OutFormat::Jsonl => jsonl_line(o),
+            OutFormat::Segments => segment_lines(o),
             OutFormat::Txt if o.error.is_some() => return Ok(()),
             OutFormat::Txt if self.headers => format!("==> {} <==\n{}\n\n", o.id, o.text).into_bytes(),
             OutFormat::Txt => format!("{}\n", o.text).into_bytes(),

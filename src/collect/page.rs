@@ -33,6 +33,9 @@ pub struct Outcome {
     pub error: Option<String>,
     /// What the page budgets cut (the page was extracted all the same).
     pub notes: Vec<String>,
+    /// The posts of the page with their fields, one JSON object each, when the extractor
+    /// segments pages (`Extractor::segments`).
+    pub segments: Option<Vec<serde_json::Value>>,
 }
 
 /// Reads, parses and extracts one page; the parse builds what `ex` needs and `more` (the
@@ -81,6 +84,7 @@ fn extract(html: &str, ex: &dyn Extractor, limits: &Limits, more: Needs, out: &m
         Ok(text) => {
             for_each_token(&text, TokenRule::default(), |_| out.words += 1);
             out.text = text;
+            out.segments = catch_unwind(AssertUnwindSafe(|| ex.segments(&doc).map(|s| s.to_json(&doc)))).ok().flatten();
         }
         Err(_) => out.error = Some(format!("{}: the extractor failed on this page", out.id)),
     }

@@ -27,6 +27,7 @@ pub mod lang;
 pub mod needs;
 pub mod page_features;
 pub mod parse;
+pub mod patterns;
 pub mod readability;
 pub mod scan;
 pub mod segments;
@@ -424,6 +425,7 @@ impl Document {
             paras: self.dom.paras.clone(),
             bp_blocks: self.dom.bp_blocks.clone(),
             rd: self.dom.rd.clone(),
+            patterns: self.dom.patterns.clone(),
         };
         let words = self.words.restricted(&new_index);
         let readability = self.readability.clone();

@@ -281,6 +281,8 @@ pub struct Dom {
     pub bp_blocks: Vec<BpBlock>,
     /// readability-lxml's attribute facts of each node (`readability.rs`; default for text).
     pub rd: super::readability::RdDom,
+    /// BlogBuster's pattern facts of each node (`patterns.rs`; zero for text nodes).
+    pub patterns: Vec<super::patterns::Masks>,
 }
 
 impl Dom {
@@ -433,6 +435,7 @@ fn flatten(doc: &Html) -> Dom {
                     HNode::Document | HNode::Fragment => {
                         dom.nodes.push(Node { tag: Tag::OTHER, parent: NONE, end: 0, text: NONE, href: false });
                         dom.rd.attrs.push(Default::default());
+                        dom.patterns.push(Default::default());
                         stack.push(0);
                     }
                     HNode::Element(el) => {
@@ -475,6 +478,7 @@ fn flatten(doc: &Html) -> Dom {
                         let parent = stack.last().copied().unwrap_or(NONE);
                         dom.nodes.push(Node { tag: t, parent, end: 0, text: NONE, href });
                         dom.rd.push(&el.name().to_ascii_lowercase(), el.attrs());
+                        dom.patterns.push(super::patterns::masks(el.attrs()));
                         stack.push((dom.nodes.len() - 1) as u32);
                     }
                     HNode::Text(txt) => {
@@ -513,6 +517,7 @@ fn flatten(doc: &Html) -> Dom {
                         let node = dom.nodes.len() as u32;
                         dom.nodes.push(Node { tag: Tag::OTHER, parent, end: node + 1, text: unit, href: false });
                         dom.rd.attrs.push(Default::default());
+                        dom.patterns.push(Default::default());
                         dom.info.push(TextInfo {
                             node,
                             chars: buf.chars().filter(|c| *c != ' ').count() as u32,

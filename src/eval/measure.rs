@@ -27,6 +27,9 @@ pub enum Measure {
     Bow,
     /// The Scrapinghub benchmark's 4-word shingles.
     Shingle4,
+    /// `--field date`: a page scores 1 when the returned text contains a rendering of its gold
+    /// date ([`super::date::contains`]; the gold is the ISO date), else 0.
+    Date,
 }
 
 /// The names `--measure` accepts.
@@ -39,6 +42,8 @@ impl std::str::FromStr for Measure {
             "lcs" => Ok(Measure::Lcs),
             "bow" => Ok(Measure::Bow),
             "shingle4" => Ok(Measure::Shingle4),
+            // Recorded by `optimise --field date` in run.yaml; not offered by `--measure`.
+            "date" => Ok(Measure::Date),
             _ => Err(format!("unknown measure '{s}' (expected {MEASURES})")),
         }
     }
@@ -50,6 +55,7 @@ impl std::fmt::Display for Measure {
             Measure::Lcs => "lcs",
             Measure::Bow => "bow",
             Measure::Shingle4 => "shingle4",
+            Measure::Date => "date",
         })
     }
 }
@@ -62,7 +68,7 @@ impl Measure {
     /// then 0.
     pub fn mean(self, scores: impl IntoIterator<Item = Prf>) -> Prf {
         match self {
-            Measure::Lcs | Measure::Bow => super::score::mean(scores),
+            Measure::Lcs | Measure::Bow | Measure::Date => super::score::mean(scores),
             Measure::Shingle4 => {
                 let (mut p, mut np, mut r, mut nr) = (0.0, 0usize, 0.0, 0usize);
                 for s in scores {

@@ -2,6 +2,7 @@
 //! their averages; and the benchmarks' measures beside it (`bow`, `shingle4`). Imports from the crate: nothing. It sees words, never HTML.
 
 pub mod bootstrap;
+pub mod date;
 pub mod lcs;
 pub mod measure;
 pub mod paired;

@@ -9,7 +9,11 @@
 //! - `union`, `intersection`: a word kept by any / by every member that is on;
 //! - `serial` (`A ▷ B`): the members in increasing `order`; each runs on the page reduced to
 //!   what the previous ones kept, markup intact ([`Document::reduced`]: the dropped words are gone
-//!   from both views, every tag and element stays), and the result is what the last one keeps.
+//!   from both views, every tag and element stays), and the result is what the last one keeps;
+//! - `fallback` (`A else B`): the members in increasing `order`; the result is what the first
+//!   member that returns anything keeps (a member that abstains on a page does not count there),
+//!   and its segments are the page's segments (`blogs.md` §14.1: "BlogBuster where it fires,
+//!   else readability").
 //!
 //! Then smoothing: gaps (runs of dropped words between kept ones) shorter than `max_gap` words are
 //! filled, and kept runs shorter than `min_run` words are dropped. No member on keeps nothing.
@@ -44,6 +48,8 @@ pub enum Combinator {
     Intersection,
     /// A pipeline: each member sees what the previous ones kept.
     Serial,
+    /// The first member (by `order`) that keeps anything on the page.
+    Fallback,
 }
 
 /// One member that is on.
@@ -114,6 +120,7 @@ pub fn build(setting: &Setting) -> Result<Box<dyn Extractor>> {
             "union" => Combinator::Union,
             "intersection" => Combinator::Intersection,
             "serial" => Combinator::Serial,
+            "fallback" => Combinator::Fallback,
             other => return Err(bad(format!("unknown combinator '{other}'"))),
         },
         Some(v) => return Err(bad(format!("parameter 'combinator' must be a choice, got {v}"))),
@@ -139,7 +146,7 @@ pub fn build(setting: &Setting) -> Result<Box<dyn Extractor>> {
         let key = hash_of((m, own.label(), soft));
         members.push((order, k, Member { ex, key, weight: num(&at("weight"), 1.0)?, soft }));
     }
-    if kind == Combinator::Serial {
+    if matches!(kind, Combinator::Serial | Combinator::Fallback) {
         members.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     }
     let v = num("v", members.iter().map(|m| m.2.weight).sum::<f64>() / 2.0)?;
@@ -153,9 +160,45 @@ pub fn build(setting: &Setting) -> Result<Box<dyn Extractor>> {
     }))
 }
 
+impl Combination {
+    /// `fallback`: the output of the first member that keeps anything on the page.
+    fn fired(&self, doc: &Document) -> Option<Arc<Vec<f32>>> {
+        self.members.iter().map(|m| output(m, doc)).find(|o| o.iter().any(|&x| x > 0.0))
+    }
+}
+
 impl Extractor for Combination {
     fn view(&self) -> View {
         View::Source
+    }
+
+    /// Under `fallback`, the segments of the member that fired (none when it does not segment
+    /// pages); `None` for the other combinators and when no member segments pages.
+    fn segments(&self, doc: &Document) -> Option<super::segments::Segments> {
+        let probe = Document::default();
+        if self.kind != Combinator::Fallback || self.members.iter().all(|m| m.ex.segments(&probe).is_none()) {
+            return None;
+        }
+        let m = self.members.iter().find(|m| output(m, doc).iter().any(|&x| x > 0.0));
+        let seg = m.and_then(|m| m.ex.segments(doc)).unwrap_or_default();
+        // A segment is a selection of the member's view; the combination's view is the words.
+        let to_words = |s: &Selection| {
+            let mut out = Selection::new(View::Source);
+            doc.select_words(&doc.mask(s), &mut out);
+            out
+        };
+        let posts = seg
+            .posts
+            .iter()
+            .map(|p| super::segments::Post {
+                body: to_words(&p.body),
+                title: p.title.as_ref().map(to_words),
+                date: p.date.as_ref().map(to_words),
+                author: p.author.as_ref().map(to_words),
+                comments: p.comments.as_ref().map(to_words),
+            })
+            .collect();
+        Some(super::segments::Segments { posts })
     }
 
     fn needs_package(&self) -> bool {
@@ -210,6 +253,10 @@ impl Extractor for Combination {
                 }
                 k
             }
+            Combinator::Fallback => match self.fired(doc) {
+                Some(o) => o.iter().map(|&x| x > 0.0).collect(),
+                None => vec![false; n],
+            },
         };
         smooth(&mut keep, self.min_run, self.max_gap);
         doc.select_words(&keep, out);

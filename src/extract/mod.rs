@@ -7,6 +7,7 @@
 
 pub mod baisa_diff;
 pub mod blocks;
+pub mod blogbuster;
 pub mod boilerpipe;
 pub mod bte;
 pub mod ccb;
@@ -24,6 +25,7 @@ pub mod readability;
 pub mod records;
 pub mod route;
 pub mod sections;
+pub mod segments;
 pub mod stopwords;
 pub mod structured;
 
@@ -56,6 +58,12 @@ pub trait Extractor: Send + Sync {
     /// ([`Document::blocks`]); the streaming commands then prepare those facts first.
     fn needs_package(&self) -> bool {
         false
+    }
+    /// The posts of the page with their fields (`blogs.md` §14.3), for families that segment a
+    /// page; `None` (the default) for those that do not. An empty list: the family found no post.
+    fn segments(&self, doc: &Document) -> Option<segments::Segments> {
+        let _ = doc;
+        None
     }
 }
 
@@ -99,6 +107,7 @@ pub const FAMILIES: &[Family] = &[
     family!("dsc", dsc::Dsc::build),
     family!("cetr", cetr::Cetr::build),
     family!("baisa_diff", baisa_diff::BaisaDiff::build),
+    family!("blogbuster", blogbuster::BlogBuster::build),
     family!("records", records::Records::build),
     family!("sections", sections::Sections::build),
     family!("structured", structured::Structured::build),
@@ -115,6 +124,7 @@ pub const COMBINATIONS: &[(&str, &str)] = &[
     ("combine", include_str!("../../params/combine.yaml")),
     ("lqf-then-accb", include_str!("../../params/lqf-then-accb.yaml")),
     ("vote-soft", include_str!("../../params/vote-soft.yaml")),
+    ("blog-fallback", include_str!("../../params/blog-fallback.yaml")),
     ("mixed", include_str!("../../params/mixed.yaml")),
     ("route", include_str!("../../params/route.yaml")),
 ];

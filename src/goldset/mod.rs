@@ -6,6 +6,7 @@
 //! The importers (`import/`) state their own, wider rule.
 
 pub mod decode;
+pub mod fields;
 pub mod import;
 pub mod native;
 pub mod sample;
@@ -35,6 +36,8 @@ pub struct GoldDoc {
     pub url: Option<String>,
     /// ISO 639-1 language, if known.
     pub lang: Option<String>,
+    /// Gold fields beside the text (title, author, date, comments), where the set has them.
+    pub fields: fields::Fields,
 }
 
 impl GoldDoc {

@@ -4,6 +4,7 @@
 //! pages and texts alone is already a valid gold set.
 
 use super::decode::{decode, read_bytes, read_raw, unpack};
+use super::fields::Fields;
 use super::{GoldDoc, GoldSet, Skipped};
 use crate::error::{Error, Result};
 use crate::eval::words::TokenRule;
@@ -22,9 +23,38 @@ pub struct DocMeta {
     /// ISO 639-1 language.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lang: Option<String>,
+    /// Gold field: the title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Gold field: the author.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub author: Option<String>,
+    /// Gold field: the publication date (ISO 8601, checked when read).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<super::fields::IsoDate>,
+    /// Gold field: the comments' text (long text: a sidecar `<id>.comments.txt`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comments: Option<String>,
     /// How its gold text was made with `cetune annotate`: who, from which pre-fill, when.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotated: Option<Annotated>,
+}
+
+impl DocMeta {
+    /// Its gold fields.
+    pub fn fields(&self) -> Fields {
+        Fields {
+            title: self.title.clone(),
+            author: self.author.clone(),
+            date: self.date.clone(),
+            comments: self.comments.clone(),
+        }
+    }
+
+    /// Sets its gold fields.
+    pub fn set_fields(&mut self, f: Fields) {
+        (self.title, self.author, self.date, self.comments) = (f.title, f.author, f.date, f.comments);
+    }
 }
 
 /// The record `cetune annotate` keeps of a saved gold text.
@@ -285,6 +315,11 @@ pub fn open(root: &Path, keep_empty: bool) -> Result<GoldSet> {
                 continue;
             }
             let meta = manifest.documents.get(&key).cloned().unwrap_or_default();
+            let mut fields = meta.fields();
+            let sidecar = pkg_dir.join(format!("{id}.comments.txt"));
+            if fields.comments.is_none() && sidecar.is_file() {
+                fields.comments = Some(read_raw(&sidecar, max).and_then(|raw| gold_text(raw, max))?);
+            }
             docs.push(GoldDoc {
                 package: pkg_index,
                 id: id.to_string(),
@@ -292,6 +327,7 @@ pub fn open(root: &Path, keep_empty: bool) -> Result<GoldSet> {
                 gold,
                 url: meta.url,
                 lang: meta.lang,
+                fields,
             });
             n += 1;
         }
@@ -571,14 +607,11 @@ pub fn copy_docs(set: &GoldSet, docs: &[&GoldDoc], out: &Path, source: String, f
         let raw = std::fs::read(&d.page).map_err(|e| Error::io(&d.page, "read", e))?;
         let gz = raw.starts_with(&[0x1f, 0x8b]);
         let page = if gz { read_bytes(&d.page, Limits::default().max_page_bytes)? } else { raw };
-        w.add(
-            &set.packages[d.package],
-            &d.id,
-            &page,
-            gz,
-            &d.gold,
-            DocMeta { url: d.url.clone(), lang: d.lang.clone(), annotated: None },
-        )?;
+        w.add(&set.packages[d.package], &d.id, &page, gz, &d.gold, {
+            let mut m = DocMeta { url: d.url.clone(), lang: d.lang.clone(), ..Default::default() };
+            m.set_fields(d.fields.clone());
+            m
+        })?;
     }
     w.finish()
 }
@@ -676,6 +709,30 @@ mod tests {
         std::fs::write(root.join(MANIFEST), "name: [unclosed\n").unwrap();
         let e = open(&root, false).unwrap_err();
         assert!(e.to_string().contains("goldset.yaml:"), "{e}");
+        std::fs::write(root.join(MANIFEST), "documents:\n  b/1: {title: T}\n  b/2: {date: May 2012}\n").unwrap();
+        let e = open(&root, false).unwrap_err().to_string();
+        assert!(e.contains("goldset.yaml:3:") && e.contains("'May 2012' is not an ISO 8601 date"), "{e}");
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn fields_come_from_the_manifest_and_a_comments_sidecar() {
+        let root = tmp("fields");
+        std::fs::create_dir_all(root.join("b")).unwrap();
+        for id in ["1", "2"] {
+            std::fs::write(root.join(format!("b/{id}.html")), "<p>x</p>").unwrap();
+            std::fs::write(root.join(format!("b/{id}.txt")), "x").unwrap();
+        }
+        std::fs::write(root.join("b/2.comments.txt"), "Nice post!").unwrap();
+        let yaml = "documents:\n  b/1: {title: A post, author: Ann, date: 2012-05-11, comments: Hi}\n";
+        std::fs::write(root.join(MANIFEST), yaml).unwrap();
+        let set = open(&root, false).unwrap();
+        let f = &set.docs[0].fields;
+        assert_eq!(
+            [f.get("title"), f.get("author"), f.get("date"), f.get("comments")],
+            [Some("A post"), Some("Ann"), Some("2012-05-11"), Some("Hi")]
+        );
+        assert_eq!(set.docs[1].fields.get("comments"), Some("Nice post!"));
         std::fs::remove_dir_all(&root).unwrap();
     }
 

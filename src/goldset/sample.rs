@@ -108,6 +108,7 @@ mod tests {
                     gold: "x".into(),
                     url: None,
                     lang: None,
+                    fields: Default::default(),
                 });
             }
         }

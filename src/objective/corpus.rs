@@ -383,6 +383,7 @@ mod tests {
             gold: String::new(),
             url: url.map(String::from),
             lang: None,
+            fields: Default::default(),
         }
     }
 

@@ -231,6 +231,8 @@ pub struct ExtractionProblem<'a> {
     genes: Space,
     objective: Objective,
     measure: Measure,
+    /// The gold field scored (`--field`), through the extractor's segments; `None`: the body.
+    field: Option<String>,
     /// Per-document scores of the genomes racing evaluates on subsets (by the genome's bits),
     /// so that a survivor moving on to more documents is scored only on the new ones.
     memo: HashMap<Vec<u64>, Vec<Option<DocScore>>>,
@@ -247,7 +249,23 @@ impl<'a> ExtractionProblem<'a> {
         measure: Measure,
     ) -> Self {
         let genes = gene_space_from(space, &base);
-        ExtractionProblem { corpus, space, base, genes, objective, measure, memo: HashMap::new() }
+        ExtractionProblem { corpus, space, base, genes, objective, measure, field: None, memo: HashMap::new() }
+    }
+
+    /// Scores gold field `field` (the corpus holds that field's gold) through each setting's
+    /// segments ([`crate::extract::segments::FieldView`]) instead of its keep-mask.
+    pub fn with_field(mut self, field: Option<String>) -> Self {
+        self.field = field.filter(|f| f != "body");
+        self
+    }
+
+    /// The extractor of a setting, seen through the field when one is scored.
+    fn build(&self, s: &Setting) -> Result<Box<dyn crate::extract::Extractor>> {
+        let ex = crate::extract::build(s)?;
+        match &self.field {
+            Some(f) => crate::extract::segments::FieldView::wrap(ex, f),
+            None => Ok(ex),
+        }
     }
 
     /// The setting a genome stands for.
@@ -263,7 +281,7 @@ impl<'a> ExtractionProblem<'a> {
 
     /// Scores one setting on the corpus entries `subset` (in that order).
     pub fn score_on(&self, s: &Setting, subset: &[usize]) -> Result<Fitness> {
-        let ex = crate::extract::build(s)?;
+        let ex = self.build(s)?;
         let t0 = Instant::now();
         let scores = score_subset(self.corpus, ex.as_ref(), self.measure, subset);
         let packages: Vec<usize> = subset.iter().map(|&i| self.corpus.entries[i].package).collect();
@@ -282,7 +300,7 @@ impl<'a> ExtractionProblem<'a> {
         let missing: Vec<usize> = subset.iter().copied().filter(|&i| known[i].is_none()).collect();
         let t0 = Instant::now();
         if !missing.is_empty() {
-            let ex = crate::extract::build(&self.space.from_genome(&self.base, g))?;
+            let ex = self.build(&self.space.from_genome(&self.base, g))?;
             let scores = score_subset(self.corpus, ex.as_ref(), self.measure, &missing);
             let known = self.memo.get_mut(&bits).ok_or_else(|| Error::bug("memo entry vanished"))?;
             for (i, s) in missing.into_iter().zip(scores) {

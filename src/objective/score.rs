@@ -62,6 +62,11 @@ pub fn score_entry(e: &Entry, ex: &dyn Extractor, measure: Measure, scratch: &mu
         Measure::Lcs => prf(e.gold.lcs_rows(&scratch.rows, &mut scratch.lcs), extract_words, gold_words),
         Measure::Bow => prf(e.gold.common_rows(&scratch.rows, &mut scratch.counts), extract_words, gold_words),
         Measure::Shingle4 => shingle_score(e, doc, &sel, scratch),
+        Measure::Date => {
+            let found = crate::eval::date::contains(&doc.render(&sel), &e.gold_text);
+            let v = if found { 1.0 } else { 0.0 };
+            Prf { precision: v, recall: v, f1: v }
+        }
     };
     scratch.sel = Some(sel);
     DocScore { prf: score, extract_words, gold_words, error: None }
@@ -123,6 +128,8 @@ pub struct Summary {
     pub zero_f1: usize,
     /// Median per-document F1.
     pub median_f1: f64,
+    /// Documents where the extractor returned at least one word (the `fired` column).
+    pub fired: usize,
 }
 
 /// Summarises per-document scores (`packages[i]` is the package of `scores[i]`), averaged as
@@ -148,5 +155,6 @@ pub fn summarise(packages: &[usize], n_packages: usize, scores: &[DocScore], mea
         errors: scores.iter().filter(|s| s.error.is_some()).count(),
         zero_f1: scores.iter().filter(|s| s.prf.f1 == 0.0).count(),
         median_f1,
+        fired: scores.iter().filter(|s| s.error.is_none() && s.extract_words > 0).count(),
     }
 }

@@ -15,7 +15,7 @@ use crate::error::Result;
 use serde_saphyr::Location;
 
 /// The combinators, in the order of the `combinator` parameter's choices.
-pub const COMBINATORS: &[&str] = &["vote", "union", "intersection", "serial"];
+pub const COMBINATORS: &[&str] = &["vote", "union", "intersection", "serial", "fallback"];
 
 /// Structure parameters of the whole combination.
 pub const GLOBAL: &[&str] = &["combinator", "v", "min_run", "max_gap"];
@@ -305,13 +305,14 @@ pub fn describe(space: &ParamSpace, setting: &Setting) -> Option<String> {
         }
         on.push((num(&format!("{m}{SEP}order")), k, text));
     }
-    if comb == "serial" {
+    if comb == "serial" || comb == "fallback" {
         on.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     }
     let parts: Vec<String> = on.into_iter().map(|(_, _, t)| t).collect();
     let mut out = match comb.as_str() {
         "vote" => format!("vote(v={}; {})", num("v"), parts.join(", ")),
         "serial" => format!("serial({})", parts.join(" ▷ ")),
+        "fallback" => format!("fallback({})", parts.join(" else ")),
         other => format!("{other}({})", parts.join(", ")),
     };
     let (run, gap) = (num("min_run"), num("max_gap"));

@@ -20,6 +20,9 @@ pub struct Table3Row {
     pub errors: usize,
     /// Bootstrap 95% half-widths of the macro and micro F1 (`compare --bootstrap N`).
     pub ci: Option<(f64, f64)>,
+    /// Pages where the setting returned anything, of the pages scored (the `fired` column: a
+    /// family that abstains is judged on where it fires).
+    pub fired: Option<(usize, usize)>,
 }
 
 /// The table.
@@ -50,6 +53,10 @@ impl Table3 {
         }
         let ci = self.rows.iter().any(|r| r.ci.is_some());
         head.extend(["macro P", "macro R", "**macro F1**", "micro F1", "errors"].map(String::from));
+        let fired = self.rows.iter().any(|r| r.fired.is_some());
+        if fired {
+            head.push("fired".into());
+        }
         if ci {
             head.extend(["macro F1 95% CI", "micro F1 95% CI"].map(String::from));
         }
@@ -66,6 +73,9 @@ impl Table3 {
                 f3(r.micro_f1),
                 r.errors.to_string(),
             ]);
+            if fired {
+                cells.push(r.fired.map_or("-".into(), |(k, n)| format!("{k}/{n}")));
+            }
             if ci {
                 let pm = |x: Option<f64>| x.map_or("-".into(), |x| format!("± {}", f3(x)));
                 cells.extend([pm(r.ci.map(|c| c.0)), pm(r.ci.map(|c| c.1))]);
@@ -91,6 +101,10 @@ impl Table3 {
         let mut head = vec!["setting".to_string()];
         head.extend(self.packages.iter().cloned());
         head.extend(["macro_precision", "macro_recall", "macro_f1", "micro_f1", "errors"].map(String::from));
+        let fired = self.rows.iter().any(|r| r.fired.is_some());
+        if fired {
+            head.extend(["fired", "scored"].map(String::from));
+        }
         let ci = self.rows.iter().any(|r| r.ci.is_some());
         if ci {
             head.extend(["macro_f1_ci", "micro_f1_ci"].map(String::from));
@@ -101,6 +115,10 @@ impl Table3 {
             rec.extend(r.per_package.iter().map(|v| v.map_or(String::new(), |x| format!("{x:.6}"))));
             rec.extend([r.macro_prf.0, r.macro_prf.1, r.macro_prf.2, r.micro_f1].map(|x| format!("{x:.6}")));
             rec.push(r.errors.to_string());
+            if fired {
+                let (k, n) = r.fired.unwrap_or_default();
+                rec.extend([k.to_string(), n.to_string()]);
+            }
             if ci {
                 rec.extend(
                     r.ci.map_or([String::new(), String::new()], |c| [format!("{:.6}", c.0), format!("{:.6}", c.1)]),
@@ -128,6 +146,7 @@ mod tests {
                 micro_f1: 0.45,
                 errors: 0,
                 ci: None,
+                fired: None,
             }],
         };
         let md = t.markdown("F1", Some("CC-BY"));
@@ -142,5 +161,9 @@ mod tests {
         let md = t.markdown("F1", None);
         assert!(md.contains("| errors | macro F1 95% CI | micro F1 95% CI |"), "{md}");
         assert!(md.contains("| **0.500** | 0.450 | 0 | ± 0.012 | ± 0.020 |"), "{md}");
+        t.rows[0].fired = Some((2, 5));
+        let md = t.markdown("F1", None);
+        assert!(md.contains("| errors | fired | macro F1 95% CI |"), "{md}");
+        assert!(md.contains("| 0.450 | 0 | 2/5 | ± 0.012 |"), "{md}");
     }
 }

@@ -151,6 +151,9 @@ pub struct RunRecord {
     /// the default `lcs`, so earlier run folders read (and rewrite) unchanged.
     #[serde(default = "lcs", skip_serializing_if = "is_lcs")]
     pub measure: String,
+    /// The gold field the fitness scores (`optimise --field`); absent: the body.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
     /// Worker threads.
     pub threads: usize,
     /// The optimiser's settings (seed, population, operators, stopping).

@@ -49,6 +49,8 @@ pub struct Plan {
     pub objective: Objective,
     /// How pages are scored (`lcs` by default).
     pub measure: crate::eval::Measure,
+    /// The gold field the fitness scores (`body`: the text, today's behaviour).
+    pub field: String,
     /// The optimiser's settings.
     pub config: Config,
     /// Worker threads (default: all cores).
@@ -141,6 +143,7 @@ pub fn start(plan: Plan, opts: &Options) -> Result<Summary> {
     let gs_path = crate::paths::absolute(&plan.goldset);
     let mut set = native::open(&gs_path, false)?;
     set.limits = opts.limits;
+    crate::goldset::fields::restrict(&mut set, &plan.field)?;
     let (train, _) = split_of(&set, &plan.config)?;
     let dir = match &plan.out {
         Some(out) => out.clone(),
@@ -166,7 +169,8 @@ pub fn start(plan: Plan, opts: &Options) -> Result<Summary> {
             packages: set.packages.len(),
         },
         objective: plan.objective.to_string(),
-        measure: plan.measure.to_string(),
+        measure: if plan.field == "date" { crate::eval::Measure::Date.to_string() } else { plan.measure.to_string() },
+        field: (plan.field != "body").then(|| plan.field.clone()),
         threads,
         config: plan.config.clone(),
         started: store::timestamp(),
@@ -298,6 +302,8 @@ pub fn resume_extended(dir: &Path, threads: Option<usize>, opts: &Options, exten
     let mut set = native::open(Path::new(&record.goldset.path), false)
         .map_err(|e| Error::config(format!("cannot resume: the run's gold set cannot be read: {e}")))?;
     set.limits = opts.limits;
+    crate::goldset::fields::restrict(&mut set, record.field.as_deref().unwrap_or("body"))
+        .map_err(|e| e.with_path(&dir.join(files::RUN)))?;
     if set.content_hash() != record.goldset.content_hash {
         return Err(Error::config(format!(
             "cannot resume: the gold set {} changed since the run started (pages, gold texts or goldset.yaml)",
@@ -554,7 +560,8 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
     crate::objective::corpus::check_some_read(&s.set, failed, docs.len())?;
     let objective: Objective = s.record.objective.parse()?;
     let measure = measure_of(&s.record)?;
-    let mut problem = ExtractionProblem::new(&corpus, &s.space, s.base.clone(), objective, measure);
+    let mut problem = ExtractionProblem::new(&corpus, &s.space, s.base.clone(), objective, measure)
+        .with_field(s.record.field.clone());
     if opts.ctrl_c {
         install_ctrl_c(opts.stop.clone());
     }
@@ -610,7 +617,8 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
     }
     let f = outcome.best.fitness;
     if let (Some(held_corpus), Some(fraction)) = (&held_corpus, config.validation) {
-        let mut held_problem = ExtractionProblem::new(held_corpus, &s.space, s.base.clone(), objective, measure);
+        let mut held_problem = ExtractionProblem::new(held_corpus, &s.space, s.base.clone(), objective, measure)
+            .with_field(s.record.field.clone());
         let rows = validation::evaluate(&mut held_problem, &trials, opts.top)?;
         validation::write(&s.dir, &rows)?;
         let best = rows.iter().find(|r| r.trial == outcome.best.number);

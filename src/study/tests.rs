@@ -37,6 +37,7 @@ fn plan(gs: &Path, out: PathBuf) -> Plan {
     let base = space.defaults();
     Plan {
         measure: crate::eval::Measure::Lcs,
+        field: "body".into(),
         params_yaml: crate::extract::family("lqf").unwrap().yaml.to_string(),
         params_file: None,
         sets: Vec::new(),

@@ -154,6 +154,7 @@ mod tests {
                     gold: String::new(),
                     url: None,
                     lang: None,
+                    fields: Default::default(),
                 });
             }
         }

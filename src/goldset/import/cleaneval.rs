@@ -31,7 +31,7 @@ pub fn read(src: &Path) -> Result<Vec<Item>> {
             Some((site, _)) if stem.matches('_').count() >= 2 => site.to_string(),
             _ => "cleaneval".to_string(),
         };
-        out.push(Item { package, id: stem, page, gold, url });
+        out.push(Item { package, id: stem, page, gold, url, fields: Default::default() });
     }
     Ok(out)
 }

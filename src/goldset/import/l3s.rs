@@ -33,10 +33,12 @@ pub fn read(src: &Path) -> Result<Vec<Item>> {
     for (stem, path) in files_with(&src.join("input"), ".html")? {
         let page = bytes(&path)?;
         let gold_path = src.join("GoldStandard").join(format!("{stem}.txt"));
-        let gold = if gold_path.exists() { Some(gold_text(&super::gold_file(&gold_path)?)) } else { None };
+        let annotated = if gold_path.exists() { Some(super::gold_file(&gold_path)?) } else { None };
+        let gold = annotated.as_deref().map(gold_text);
+        let fields = annotated.as_deref().map(fields_of).unwrap_or_default();
         let url = urls.get(&stem).cloned();
         let package = url.as_deref().map(host).unwrap_or_else(|| "unknown".to_string());
-        out.push(Item { package, id: stem, page, gold, url });
+        out.push(Item { package, id: stem, page, gold, url, fields });
     }
     Ok(out)
 }
@@ -140,6 +142,36 @@ pub fn gold_text(annotated: &str) -> String {
     out.trim().to_string()
 }
 
+/// The gold fields of an annotated page: `title` = the text of the headline selection
+/// (`x-nc-sel1`), `comments` = the text of the comment selection (`x-nc-sel5`) where the page
+/// marks one; text nodes whose innermost annotation is that class, whitespace collapsed.
+pub fn fields_of(annotated: &str) -> crate::goldset::fields::Fields {
+    let doc = Html::parse_document(annotated);
+    let mut parts: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+    for n in doc.tree.root().descendants() {
+        let Node::Text(txt) = n.value() else { continue };
+        let mut innermost = None;
+        let mut hidden = false;
+        for a in n.ancestors() {
+            if let Node::Element(el) = a.value() {
+                hidden |= invisible(el);
+                innermost = innermost.or(sel_class(el));
+            }
+        }
+        let slot = match innermost {
+            Some(1) => 0,
+            Some(5) => 1,
+            _ => continue,
+        };
+        let t = txt.split_whitespace().collect::<Vec<_>>().join(" ");
+        if !hidden && !t.is_empty() {
+            parts[slot].push(t);
+        }
+    }
+    let joined = |v: &[String]| Some(v.join(" ")).filter(|s| !s.is_empty());
+    crate::goldset::fields::Fields { title: joined(&parts[0]), comments: joined(&parts[1]), ..Default::default() }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,6 +185,8 @@ mod tests {
             <p><span class=\"x-nc-sel3\">By a reporter</span> <span class=\"x-nc-sel5\">comment</span></p>\
             <div class=\"x-nc-sel2 x-nc-invisible\">hidden</div><p>unlabelled</p></body></html>";
         assert_eq!(gold_text(page), "Body inside nav\nBig Headline\nFirst para bold end");
+        let f = fields_of(page);
+        assert_eq!((f.get("title"), f.get("comments"), f.get("author")), (Some("Big Headline"), Some("comment"), None));
     }
 
     #[test]

@@ -91,6 +91,8 @@ pub(crate) struct Item {
     page: Vec<u8>,
     gold: Option<String>,
     url: Option<String>,
+    /// Gold fields the source gives (title, author, date), if any.
+    fields: crate::goldset::fields::Fields,
 }
 
 /// Imports the set in `src` (laid out as `format`) into a native gold set in `out`.
@@ -127,14 +129,11 @@ pub fn import(format: Format, src: &Path, out: &Path, opts: &Options) -> Result<
         };
         let (html, how): (String, Decoding) = decode_html(&it.page);
         *rep.decodings.entry(how.name().to_string()).or_default() += 1;
-        w.add(
-            &it.package,
-            &it.id,
-            html.as_bytes(),
-            gz,
-            &gold,
-            DocMeta { url: it.url.filter(|u| !u.is_empty()), ..Default::default() },
-        )?;
+        w.add(&it.package, &it.id, html.as_bytes(), gz, &gold, {
+            let mut m = DocMeta { url: it.url.filter(|u| !u.is_empty()), ..Default::default() };
+            m.set_fields(it.fields);
+            m
+        })?;
         *rep.per_package.entry(it.package).or_default() += 1;
         rep.imported += 1;
     }

@@ -31,6 +31,7 @@ pub fn read(src: &Path) -> Result<Vec<Item>> {
             url: entry.and_then(|e| e.get("url")).and_then(Value::as_str).map(str::to_string),
             page: bytes(&path)?,
             id: stem,
+            fields: Default::default(),
         });
     }
     Ok(out)

@@ -4,6 +4,7 @@
 
 use super::{Item, bytes, files_with};
 use crate::error::{Error, Result};
+use crate::goldset::fields::{Fields, IsoDate};
 use serde_json::Value;
 use std::path::Path;
 
@@ -43,9 +44,28 @@ pub fn read(src: &Path) -> Result<Vec<Item>> {
             .or_else(|| gt.pointer("/_internal/page_type/primary").and_then(Value::as_str))
             .unwrap_or("unknown")
             .to_string();
-        out.push(Item { package, id: stem, page, gold, url });
+        let fields = fields_of(&gt);
+        out.push(Item { package, id: stem, page, gold, url, fields });
     }
     Ok(out)
+}
+
+/// The gold fields of a ground-truth record: `title`, `author`, `publish_date` (kept when it
+/// is an ISO 8601 date; WCXB writes `YYYY-MM-DD` or nothing). Empty strings are no value.
+fn fields_of(gt: &Value) -> Fields {
+    let get = |k: &str| {
+        gt.pointer(&format!("/ground_truth/{k}"))
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+    };
+    Fields {
+        title: get("title"),
+        author: get("author"),
+        date: get("publish_date").and_then(|d| IsoDate::parse(&d).ok()),
+        comments: None,
+    }
 }
 
 #[cfg(test)]
@@ -65,7 +85,10 @@ mod tests {
         std::fs::create_dir_all(d.join("html")).unwrap();
         std::fs::create_dir_all(d.join("ground-truth")).unwrap();
         let docs = [
-            ("0001", r#"{"url":"http://a","ground_truth":{"main_content":"Real text here"}}"#),
+            (
+                "0001",
+                r#"{"url":"http://a","ground_truth":{"main_content":"Real text here","title":" A title ","author":"Ann","publish_date":"2025-09-04"}}"#,
+            ),
             ("0002", r#"{"url":"","ground_truth":{"main_content":""}}"#),
             ("0003", r#"{"url":"http://c","ground_truth":{"title":"x"}}"#),
             ("0004", r#"{"url":"http://d","ground_truth":{"main_content":null}}"#),
@@ -89,6 +112,11 @@ mod tests {
         let set = crate::goldset::native::open(&out, false).unwrap();
         assert_eq!(set.docs[0].read_page(&Default::default()).unwrap().0, "<p>Real text here</p>");
         assert!(set.credit.unwrap().contains("CC-BY-4.0"));
+        let f = &set.docs[0].fields;
+        assert_eq!(
+            (f.get("title"), f.get("author"), f.get("date")),
+            (Some("A title"), Some("Ann"), Some("2025-09-04"))
+        );
         std::fs::remove_dir_all(&out).unwrap();
         std::fs::remove_dir_all(&d).unwrap();
     }

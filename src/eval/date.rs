@@ -1,0 +1,113 @@
+//! Dates in text: the renderings of a calendar day that count as "the date" when a returned
+//! text is checked against a gold date (`--field date`, the paper protocol of BlogBuster).
+//! Imports from the crate: nothing.
+
+/// English month names (dates are rendered in these and in numeric forms).
+const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+/// German and Italian month names (the synthetic blog set writes dates in both).
+const MONTHS_DE: [&str; 12] = [
+    "Januar",
+    "Februar",
+    "März",
+    "April",
+    "Mai",
+    "Juni",
+    "Juli",
+    "August",
+    "September",
+    "Oktober",
+    "November",
+    "Dezember",
+];
+const MONTHS_IT: [&str; 12] = [
+    "gennaio",
+    "febbraio",
+    "marzo",
+    "aprile",
+    "maggio",
+    "giugno",
+    "luglio",
+    "agosto",
+    "settembre",
+    "ottobre",
+    "novembre",
+    "dicembre",
+];
+
+/// Renderings of a date that count as "the date" in a text (`blogs.md` §13.3, extended by the
+/// German and Italian month names): `May 11, 2012`, `11 May 2012`, `May 11 2012`, `Mai 11,
+/// 2012`, `11. Mai 2012`, `11 maggio 2012`, abbreviated months, `5/11/12`, `05/11/2012`,
+/// `11/05/2012`, `11.05.2012`, `2012-05-11`, `5/11/2012`, `11/5/2012`, lower-cased.
+pub fn renderings(y: i32, m: u32, d: u32) -> Vec<String> {
+    let mut out = Vec::new();
+    for names in [MONTHS, MONTHS_DE, MONTHS_IT] {
+        let full = names[m as usize - 1];
+        let abbr: String = full.chars().take(3).collect();
+        for mon in [full.to_string(), abbr] {
+            out.push(format!("{mon} {d}, {y}"));
+            out.push(format!("{mon} {d} {y}"));
+            out.push(format!("{d} {mon} {y}"));
+            out.push(format!("{d}. {mon} {y}"));
+            out.push(format!("{d} {mon}, {y}"));
+        }
+    }
+    let yy = y % 100;
+    out.extend([
+        format!("{m}/{d}/{yy:02}"),
+        format!("{m:02}/{d:02}/{y}"),
+        format!("{d:02}/{m:02}/{y}"),
+        format!("{d:02}.{m:02}.{y}"),
+        format!("{d}.{m}.{y}"),
+        format!("{y}-{m:02}-{d:02}"),
+        format!("{m}/{d}/{y}"),
+        format!("{d}/{m}/{y}"),
+    ]);
+    out.iter().map(|s| s.to_lowercase()).collect()
+}
+
+/// True when `text` contains a rendering of the ISO 8601 date `iso` (`2012-05-11`, maybe with
+/// a time after it; case and runs of whitespace ignored). False when `iso` is not such a date.
+pub fn contains(text: &str, iso: &str) -> bool {
+    let num = |r: std::ops::Range<usize>| iso.get(r).and_then(|t| t.parse::<u32>().ok());
+    let (Some(y), Some(m), Some(d)) = (num(0..4), num(5..7), num(8..10)) else { return false };
+    if !(1..=12).contains(&m) {
+        return false;
+    }
+    let t = text.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+    renderings(y as i32, m, d).iter().any(|r| t.contains(r.as_str()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_date_is_found_in_its_english_german_italian_and_numeric_renderings() {
+        for t in [
+            "Posted on Friday, May 11, 2012 by Ann | 3 comments",
+            "11. Mai 2012",
+            "11 maggio 2012",
+            "on 11.05.2012",
+            "5/11/12",
+            "2012-05-11",
+        ] {
+            assert!(contains(t, "2012-05-11"), "{t}");
+        }
+        assert!(!contains("May 12, 2012", "2012-05-11"));
+        assert!(!contains("May 11, 2012", "not a date"));
+        assert_eq!(renderings(2012, 5, 11)[0], "may 11, 2012");
+    }
+}
