@@ -163,7 +163,8 @@ pub fn run(a: Args) -> Result<()> {
             Source::Output(_) => None,
         })
         .collect();
-    let extractors = settings.iter().map(|s| super::common::field_extractor(s, &a.field)).collect::<Result<Vec<_>>>()?;
+    let extractors =
+        settings.iter().map(|s| super::common::field_extractor(s, &a.field)).collect::<Result<Vec<_>>>()?;
     let refs: Vec<&dyn crate::extract::Extractor> = extractors.iter().map(|e| e.as_ref()).collect();
     let docs: Vec<_> = set.docs.iter().collect();
     let bar = Progress::new(docs.len() as u64, "compare", a.quiet);

@@ -231,11 +231,8 @@ impl Document {
         if !needs.source_index {
             (source.lines, source.index) = Default::default();
         }
-        let (mut dom, segments, cut) = if needs.dom {
-            parse::parse_full(&html, deadline)
-        } else {
-            (Dom::default(), Default::default(), None)
-        };
+        let (mut dom, segments, cut) =
+            if needs.dom { parse::parse_full(&html, deadline) } else { (Dom::default(), Default::default(), None) };
         let segments = std::sync::Arc::new(if needs.segments { segments } else { Default::default() });
         if let Some(at) = cut {
             notes.push(format!(
@@ -277,7 +274,10 @@ impl Document {
         } else {
             Default::default()
         });
-        (Document { source, dom, lang, words, stoplist, readability, id, blocks, features, segments, decoding: "" }, notes)
+        (
+            Document { source, dom, lang, words, stoplist, readability, id, blocks, features, segments, decoding: "" },
+            notes,
+        )
     }
 
     /// The hashes of a page's blocks ([`Blocks`]) alone, within the budgets of `limits`: what a
