@@ -2,7 +2,7 @@
 //! order so results do not depend on the number of threads.
 
 use super::corpus::{Corpus, Entry, Shingles, UNKNOWN, shingle_keys};
-use crate::document::{Selection, View};
+use crate::document::Selection;
 use crate::eval::Measure;
 use crate::eval::measure::shingle_prf;
 use crate::eval::score::{Averages, Prf, averages, prf};
@@ -75,17 +75,13 @@ pub fn score_entry(e: &Entry, ex: &dyn Extractor, measure: Measure, scratch: &mu
 /// The `shingle4` score of a selection: its units' `\w` tokens in order, as gold ids.
 fn shingle_score(e: &Entry, doc: &crate::document::Document, sel: &Selection, scratch: &mut Scratch) -> Prf {
     let gold = e.shingles.get_or_init(|| Shingles::of(&e.gold_text, e.rule));
-    let units = match sel.view {
-        View::Source => &doc.source.words,
-        View::Dom => &doc.dom.texts,
-        View::Blocks => &doc.segments.texts,
-    };
+    // Shingles run over the words as the extract renders them (a word split by inline tags is
+    // one word), the text a reader of `extract` and an independent scorer see.
+    let text = doc.render(sel);
     scratch.ids.clear();
-    for &u in &sel.units {
-        crate::eval::measure::for_each_word(units.get(u as usize), e.rule.latin1_only, |w| {
-            scratch.ids.push(gold.vocab.get(w).copied().unwrap_or(UNKNOWN))
-        });
-    }
+    crate::eval::measure::for_each_word(&text, e.rule.latin1_only, |w| {
+        scratch.ids.push(gold.vocab.get(w).copied().unwrap_or(UNKNOWN))
+    });
     scratch.shingles.clear();
     let (mut tp, mut extracted) = (0usize, 0usize);
     shingle_keys(&scratch.ids, |k| {
