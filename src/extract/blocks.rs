@@ -73,20 +73,25 @@ impl Blocks {
                 self.bias + s.row(b as usize).iter().zip(&self.weights).map(|(x, w)| f64::from(*x) * w).sum::<f64>()
             })
             .collect();
-        let p = (0..z.len())
-            .map(|i| {
-                let near = match (i.checked_sub(1).map(|j| z[j]), z.get(i + 1)) {
-                    (Some(a), Some(&b)) => (a + b) / 2.0,
-                    (Some(a), None) => a,
-                    (None, Some(&b)) => b,
-                    (None, None) => z[i],
-                };
-                let v = (1.0 - self.smooth) * z[i] + self.smooth * near;
-                1.0 / (1.0 + (-v).exp())
-            })
-            .collect();
-        (cand, p)
+        (cand, smoothed(&z, self.smooth))
     }
+}
+
+/// Probabilities of raw scores `z` (log-odds, in block order), each first moved by the share
+/// `smooth` towards the mean of its two neighbours.
+pub fn smoothed(z: &[f64], smooth: f64) -> Vec<f64> {
+    (0..z.len())
+        .map(|i| {
+            let near = match (i.checked_sub(1).map(|j| z[j]), z.get(i + 1)) {
+                (Some(a), Some(&b)) => (a + b) / 2.0,
+                (Some(a), None) => a,
+                (None, Some(&b)) => b,
+                (None, None) => z[i],
+            };
+            let v = (1.0 - smooth) * z[i] + smooth * near;
+            1.0 / (1.0 + (-v).exp())
+        })
+        .collect()
 }
 
 impl Extractor for Blocks {

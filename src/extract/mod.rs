@@ -7,6 +7,7 @@
 
 pub mod baisa_diff;
 pub mod blocks;
+pub mod blocktrees;
 pub mod blogbuster;
 pub mod boilerpipe;
 pub mod bte;
@@ -114,6 +115,7 @@ pub const FAMILIES: &[Family] = &[
     family!("code", code::Code::build),
     family!("full_hidden", full_hidden::FullHidden::build),
     family!("blocks", blocks::Blocks::build),
+    family!("blocktrees", blocktrees::Blocktrees::build),
 ];
 
 /// The combination table: combinations of families described in `params/` (`members:`),

@@ -5,6 +5,7 @@
 
 pub mod corpus;
 pub mod external;
+pub mod fit;
 pub mod needs;
 pub mod problem;
 pub mod score;

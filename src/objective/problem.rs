@@ -236,6 +236,11 @@ pub struct ExtractionProblem<'a> {
     /// Per-document scores of the genomes racing evaluates on subsets (by the genome's bits),
     /// so that a survivor moving on to more documents is scored only on the new ones.
     memo: HashMap<Vec<u64>, Vec<Option<DocScore>>>,
+    /// The fitted block models of the settings tried (`blocktrees`).
+    fits: super::fit::Fits,
+    /// Where fitted settings are fitted: `None`, out of fold on this corpus; `Some`, on that
+    /// corpus (a held-out validation set is scored by the model of the training pages).
+    fit_source: Option<&'a Corpus>,
 }
 
 impl<'a> ExtractionProblem<'a> {
@@ -249,7 +254,38 @@ impl<'a> ExtractionProblem<'a> {
         measure: Measure,
     ) -> Self {
         let genes = gene_space_from(space, &base);
-        ExtractionProblem { corpus, space, base, genes, objective, measure, field: None, memo: HashMap::new() }
+        ExtractionProblem {
+            corpus,
+            space,
+            base,
+            genes,
+            objective,
+            measure,
+            field: None,
+            memo: HashMap::new(),
+            fits: super::fit::Fits::default(),
+            fit_source: None,
+        }
+    }
+
+    /// Fitted settings are fitted on `source` (the training pages) instead of out of fold.
+    pub fn with_fit_source(mut self, source: &'a Corpus) -> Self {
+        self.fit_source = Some(source);
+        self
+    }
+
+    /// The per-document scores of `s` on `subset` (in that order). A setting fitted on gold
+    /// ([`super::fit::needs_fit`]) scores each page with the model of the other folds.
+    pub fn scores(&self, s: &Setting, subset: &[usize]) -> Result<Vec<DocScore>> {
+        if super::fit::needs_fit(s) {
+            let wrap = |ex: Box<dyn crate::extract::Extractor>| match &self.field {
+                Some(f) => crate::extract::segments::FieldView::wrap(ex, f),
+                None => Ok(ex),
+            };
+            return self.fits.scores(self.corpus, s, self.measure, subset, self.fit_source, &wrap);
+        }
+        let ex = self.build(s)?;
+        Ok(score_subset(self.corpus, ex.as_ref(), self.measure, subset))
     }
 
     /// Scores gold field `field` (the corpus holds that field's gold) through each setting's
@@ -281,9 +317,8 @@ impl<'a> ExtractionProblem<'a> {
 
     /// Scores one setting on the corpus entries `subset` (in that order).
     pub fn score_on(&self, s: &Setting, subset: &[usize]) -> Result<Fitness> {
-        let ex = self.build(s)?;
         let t0 = Instant::now();
-        let scores = score_subset(self.corpus, ex.as_ref(), self.measure, subset);
+        let scores = self.scores(s, subset)?;
         let packages: Vec<usize> = subset.iter().map(|&i| self.corpus.entries[i].package).collect();
         Ok(self.objective.fitness(&scores, &packages, self.measure, t0.elapsed().as_secs_f64() * 1000.0))
     }
@@ -300,8 +335,7 @@ impl<'a> ExtractionProblem<'a> {
         let missing: Vec<usize> = subset.iter().copied().filter(|&i| known[i].is_none()).collect();
         let t0 = Instant::now();
         if !missing.is_empty() {
-            let ex = self.build(&self.space.from_genome(&self.base, g))?;
-            let scores = score_subset(self.corpus, ex.as_ref(), self.measure, &missing);
+            let scores = self.scores(&self.space.from_genome(&self.base, g), &missing)?;
             let known = self.memo.get_mut(&bits).ok_or_else(|| Error::bug("memo entry vanished"))?;
             for (i, s) in missing.into_iter().zip(scores) {
                 known[i] = Some(s);

@@ -65,6 +65,7 @@ impl Setting {
         Setting {
             extractor: self.extractor.clone(),
             values: self.values.iter().map(|(n, v)| (format!("{ns}{SEP}{n}"), v.clone())).collect(),
+            model: self.model.clone(),
         }
     }
 
@@ -79,6 +80,7 @@ impl Setting {
                 .iter()
                 .filter_map(|(n, v)| n.strip_prefix(&prefix).map(|rest| (rest.to_string(), v.clone())))
                 .collect(),
+            model: self.model.clone(),
         }
     }
 }

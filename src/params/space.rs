@@ -227,6 +227,7 @@ impl ParamSpace {
         Setting {
             extractor: self.extractor.clone(),
             values: self.params.iter().map(|p| (p.name.clone(), p.default.clone())).collect(),
+            model: None,
         }
     }
 

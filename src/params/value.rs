@@ -35,6 +35,10 @@ pub struct Setting {
     pub extractor: String,
     /// `(name, value)` in the order of the parameter space.
     pub values: Vec<(String, Value)>,
+    /// A fitted model the setting applies (a sidecar file its settings file names with
+    /// `model:`, resolved against that file's folder), for the families fitted on gold
+    /// (`blocktrees`); `None` for every other setting.
+    pub model: Option<std::path::PathBuf>,
 }
 
 impl Setting {
@@ -114,6 +118,16 @@ impl SettingReader<'_> {
     pub fn choice<T: std::str::FromStr<Err = String>>(&mut self, name: &str) -> Result<T> {
         let v = self.cat(name)?;
         v.parse().map_err(|want: String| Error::config(format!("parameter '{name}' must be {want}, got {v}")))
+    }
+
+    /// The fitted model file the setting names (`model:` in its settings file), if any.
+    pub fn model(&self) -> Option<&std::path::Path> {
+        self.setting.model.as_deref()
+    }
+
+    /// The whole setting being read (a fitted family checks its model against it).
+    pub fn setting(&self) -> &Setting {
+        self.setting
     }
 
     /// Names of the setting's parameters that start with `prefix` (e.g. the stop-word filter's

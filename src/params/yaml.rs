@@ -53,6 +53,8 @@ struct RawFile {
     branches: Option<At<Vec<At<String>>>>,
     /// A route's number of rules.
     rules: Option<At<i64>>,
+    /// A fitted model the setting applies (`blocktrees`): a file beside this one.
+    model: Option<At<String>>,
     #[allow(dead_code)]
     about: Option<serde::de::IgnoredAny>,
 }
@@ -183,7 +185,22 @@ pub fn parse_str(text: &str, path: &Path, builtin: &Builtin) -> Result<ParamsFil
         let e = Error::config(msg).with_path(path);
         if loc.line() > 0 { e.with_line(loc.line() as usize, None) } else { e }
     };
-    let raw: RawFile = crate::yaml::from_str(text, path, |m| Error::config(format!("malformed parameter file: {m}")))?;
+    let mut raw: RawFile =
+        crate::yaml::from_str(text, path, |m| Error::config(format!("malformed parameter file: {m}")))?;
+    let model = raw.model.take();
+    let mut file = parse_raw(raw, builtin, &at)?;
+    if let Some(m) = model {
+        if m.value.trim().is_empty() {
+            return Err(at(m.referenced, "'model' must name a file".into()));
+        }
+        let dir = path.parent().unwrap_or(Path::new(""));
+        file.setting.model = Some(dir.join(&m.value));
+    }
+    Ok(file)
+}
+
+/// [`parse_str`] after reading the YAML: the space and the setting of the file's keys.
+fn parse_raw(raw: RawFile, builtin: &Builtin, at: &AtFn) -> Result<ParamsFile> {
     let none = serde_saphyr::Location::UNKNOWN;
     let known = raw.known_good.map_or((none, Vec::new()), |k| (k.referenced, k.value));
     let correlated = raw.correlated.map_or((none, Vec::new()), |c| (c.referenced, c.value));
@@ -451,6 +468,8 @@ pub fn settings_file(setting: &Setting, about: Option<&About>, description: Opti
         correlated: Option<&'a [Vec<String>]>,
         values: Values<'a>,
         #[serde(skip_serializing_if = "Option::is_none")]
+        model: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
         about: Option<&'a About>,
     }
     #[derive(serde::Serialize)]
@@ -531,6 +550,7 @@ pub fn settings_file(setting: &Setting, about: Option<&About>, description: Opti
         parameters: d.map(|d| d.params.iter().map(param).collect()),
         correlated: d.filter(|d| !d.correlated.is_empty()).map(|d| d.correlated.as_slice()),
         values: Values(&setting.values),
+        model: setting.model.as_ref().map(|m| m.display().to_string()),
         about,
     })
 }

@@ -618,7 +618,8 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
     let f = outcome.best.fitness;
     if let (Some(held_corpus), Some(fraction)) = (&held_corpus, config.validation) {
         let mut held_problem = ExtractionProblem::new(held_corpus, &s.space, s.base.clone(), objective, measure)
-            .with_field(s.record.field.clone());
+            .with_field(s.record.field.clone())
+            .with_fit_source(&corpus);
         let rows = validation::evaluate(&mut held_problem, &trials, opts.top)?;
         validation::write(&s.dir, &rows)?;
         let best = rows.iter().find(|r| r.trial == outcome.best.number);
@@ -633,7 +634,12 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
             gap: f.value - v,
         });
     }
-    s.record.paired = Some(paired_with_default(&corpus, &s.base, &best, measure)?);
+    s.record.paired = Some(paired_with_default(&problem, &corpus, &s.base, &best, measure)?);
+    if crate::objective::fit::needs_fit(&best) {
+        // The model best.yaml names: the winning setting fitted on the whole sample.
+        let model = crate::objective::fit::fit_all(&corpus, &best)?;
+        crate::paths::write_atomic(&s.dir.join(reports::MODEL), model.write().as_bytes())?;
+    }
     s.record.best = Some(BestRecord {
         fitness: f.value,
         precision: f.precision,
@@ -716,6 +722,7 @@ fn extend_limits(dir: &Path, record: &mut RunRecord, ck: &mut Checkpoint<State>,
 /// The best setting paired with the run's default on the tuning documents (per-document F1,
 /// 2000 paired bootstrap resamples, seed 1, and the Wilcoxon signed-rank test).
 fn paired_with_default(
+    problem: &ExtractionProblem,
     corpus: &Corpus,
     base: &Setting,
     best: &Setting,
@@ -723,6 +730,10 @@ fn paired_with_default(
 ) -> Result<store::PairedRecord> {
     let all: Vec<usize> = (0..corpus.entries.len()).collect();
     let f1 = |s: &Setting| -> Result<Vec<f64>> {
+        if crate::objective::fit::needs_fit(s) {
+            // Out of fold, as the search scored it.
+            return Ok(problem.scores(s, &all)?.iter().map(|d| d.prf.f1).collect());
+        }
         let ex = crate::extract::build(s)?;
         Ok(crate::objective::score::score_subset(corpus, ex.as_ref(), measure, &all).iter().map(|d| d.prf.f1).collect())
     };

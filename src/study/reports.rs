@@ -23,6 +23,9 @@ pub fn load_run(dir: &Path) -> Result<(RunRecord, ParamSpace, Setting)> {
     Ok((record, space, base))
 }
 
+/// The fitted model a fitted family's run writes beside its `best.yaml`, which names it.
+pub const MODEL: &str = "best.model";
+
 /// Writes `generations.csv`, `top.csv`, `top.md`, `best.yaml`, `importance.csv` and the plots
 /// from the trials, and with `html` the page `report.html` that gathers them with the run's
 /// settings and every table of the run folder. A `--objective pareto` run also gets
@@ -60,7 +63,11 @@ pub fn write_reports(
         None => crate::report::run::top(trials, 1).first().copied(),
     };
     if let Some(best) = best {
-        let s = space.from_genome(base, &best.genome);
+        let mut s = space.from_genome(base, &best.genome);
+        if crate::objective::fit::needs_fit(&s) {
+            // Fitted on the sample by the run (`execute`), beside this file.
+            s.model = Some(MODEL.into());
+        }
         let about = About {
             fitness: best.fitness.value,
             precision: best.fitness.precision,

@@ -1,0 +1,312 @@
+//! Fitting the supervised block model (`blocktrees`) on a corpus: block labels from the LCS
+//! alignment with the gold, k-fold out-of-fold scoring while tuning, and the final fit on the
+//! whole sample that a run writes beside its `best.yaml`.
+//!
+//! A block's label is the share of its evaluation tokens that one longest common subsequence
+//! with the gold pairs (`GoldIndex::matched_rows`, the alignment `annotate` uses), its weight
+//! the square root of its token count (the prototype's choice). Folds are dealt round-robin
+//! within each package, in corpus order, so every fold holds every package and the split does
+//! not depend on the seed or the number of threads.
+
+use super::corpus::{Corpus, Entry};
+use super::score::{DocScore, score_subset};
+use crate::document::View;
+use crate::document::segments::{HiddenText, N_FEATURES};
+use crate::error::{Error, Result};
+use crate::eval::Measure;
+use crate::extract::Extractor;
+use crate::extract::blocktrees::trees::{self, Rows};
+use crate::extract::blocktrees::{Blocktrees, Model, fit_key, hyper};
+use crate::params::Setting;
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// The family fitted here.
+pub const FAMILY: &str = "blocktrees";
+
+/// Most fitted settings kept (each holds k forests of a few hundred KB).
+const KEEP: usize = 64;
+
+/// True when `s` must be fitted on a corpus before it can score (a `blocktrees` setting
+/// without a model file).
+pub fn needs_fit(s: &Setting) -> bool {
+    s.extractor == FAMILY && s.model.is_none()
+}
+
+/// The training rows of one page: its candidate blocks with at least one token.
+pub fn page_rows(e: &Entry, hidden: HiddenText) -> Rows {
+    let mut r = Rows { f: N_FEATURES, ..Rows::default() };
+    let Some(doc) = &e.doc else { return r };
+    let rows = e.rows(View::Blocks);
+    let matched = e.gold.matched_rows(&rows.rows);
+    for b in 0..doc.segments.len() {
+        let toks = (rows.tok_starts[b + 1] - rows.tok_starts[b]) as usize;
+        if toks == 0 || !hidden.admits(doc.segments.hidden[b]) {
+            continue;
+        }
+        let hits = matched[rows.row_starts[b] as usize..rows.row_starts[b + 1] as usize].iter().filter(|m| **m).count();
+        r.x.extend_from_slice(doc.segments.row(b));
+        r.y.push(hits as f32 / toks as f32);
+        r.w.push((toks as f32).sqrt());
+    }
+    r
+}
+
+/// The fold of each entry: dealt round-robin within each package, in corpus order.
+pub fn folds_of(corpus: &Corpus, k: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..corpus.entries.len()).collect();
+    order.sort_by_key(|&i| (corpus.entries[i].package, i));
+    let mut fold = vec![0; order.len()];
+    for (c, &i) in order.iter().enumerate() {
+        fold[i] = c % k.max(1);
+    }
+    fold
+}
+
+/// Fits the model of `s` on the pages `pages` of `labelled` (their training rows).
+fn fit_pages(labelled: &[Rows], pages: &[usize], s: &Setting) -> Result<Model> {
+    let (h, _) = hyper(s)?;
+    let mut rows = Rows { f: N_FEATURES, ..Rows::default() };
+    for &p in pages {
+        let r = &labelled[p];
+        rows.x.extend_from_slice(&r.x);
+        rows.y.extend_from_slice(&r.y);
+        rows.w.extend_from_slice(&r.w);
+    }
+    Ok(Model { forest: trees::fit(&rows, &h), fit: fit_key(s) })
+}
+
+/// Fits the model of `s` on every page of `corpus` (what a run writes as `best.model`).
+pub fn fit_all(corpus: &Corpus, s: &Setting) -> Result<Model> {
+    let (_, hidden) = hyper(s)?;
+    let labelled: Vec<Rows> = corpus.entries.par_iter().map(|e| page_rows(e, hidden)).collect();
+    let all: Vec<usize> = (0..labelled.len()).collect();
+    fit_pages(&labelled, &all, s)
+}
+
+/// The fitted models of the settings a search has tried, and the labelled pages they share.
+#[derive(Default)]
+pub struct Fits {
+    labelled: Mutex<HashMap<String, Arc<Vec<Rows>>>>,
+    models: Mutex<Vec<(String, Arc<Vec<Arc<Model>>>)>>,
+}
+
+impl Fits {
+    fn labelled(&self, corpus: &Corpus, hidden: HiddenText) -> Arc<Vec<Rows>> {
+        let key = format!("{hidden:?}");
+        if let Some(l) = self.labelled.lock().ok().and_then(|m| m.get(&key).cloned()) {
+            return l;
+        }
+        let l = Arc::new(corpus.entries.par_iter().map(|e| page_rows(e, hidden)).collect::<Vec<_>>());
+        if let Ok(mut m) = self.labelled.lock() {
+            m.insert(key, l.clone());
+        }
+        l
+    }
+
+    /// The models of `s`: one per fold of `corpus` (fitted on the other folds) and the fold of
+    /// each entry; with `source`, one model fitted on all of `source` for every entry.
+    pub fn models(
+        &self,
+        corpus: &Corpus,
+        s: &Setting,
+        source: Option<&Corpus>,
+    ) -> Result<(Vec<usize>, Arc<Vec<Arc<Model>>>)> {
+        let k = match s.get("folds") {
+            Some(crate::params::Value::Int(k)) if *k >= 2 => *k as usize,
+            _ => return Err(Error::config("blocktrees: 'folds' must be an integer of at least 2")),
+        };
+        let folds = match source {
+            Some(_) => vec![0; corpus.entries.len()],
+            None => folds_of(corpus, k),
+        };
+        let key = format!("{}|{}", fit_key(s), source.is_some());
+        if let Some(m) = self.models.lock().ok().and_then(|v| v.iter().find(|(k, _)| *k == key).map(|(_, m)| m.clone()))
+        {
+            return Ok((folds, m));
+        }
+        let (_, hidden) = hyper(s)?;
+        let fitted: Vec<Arc<Model>> = match source {
+            Some(src) => vec![Arc::new(fit_all(src, s)?)],
+            None => {
+                let labelled = self.labelled(corpus, hidden);
+                (0..k)
+                    .into_par_iter()
+                    .map(|j| {
+                        let train: Vec<usize> = (0..folds.len()).filter(|&i| folds[i] != j).collect();
+                        fit_pages(&labelled, &train, s).map(Arc::new)
+                    })
+                    .collect::<Result<_>>()?
+            }
+        };
+        let fitted = Arc::new(fitted);
+        if let Ok(mut v) = self.models.lock() {
+            if v.len() >= KEEP {
+                v.remove(0);
+            }
+            v.push((key, fitted.clone()));
+        }
+        Ok((folds, fitted))
+    }
+
+    /// The scores of `s` on `subset` (in that order), each page scored by the model of its fold
+    /// (or of `source`); `wrap` turns each fold's extractor into the one scored (a field view).
+    pub fn scores(
+        &self,
+        corpus: &Corpus,
+        s: &Setting,
+        measure: Measure,
+        subset: &[usize],
+        source: Option<&Corpus>,
+        wrap: &dyn Fn(Box<dyn Extractor>) -> Result<Box<dyn Extractor>>,
+    ) -> Result<Vec<DocScore>> {
+        let (folds, models) = self.models(corpus, s, source)?;
+        let mut out = vec![DocScore::default(); subset.len()];
+        for (j, m) in models.iter().enumerate() {
+            let at: Vec<usize> = (0..subset.len()).filter(|&p| folds[subset[p]] == j).collect();
+            if at.is_empty() {
+                continue;
+            }
+            let ex = wrap(Blocktrees::from_model(s, m.clone())?)?;
+            let docs: Vec<usize> = at.iter().map(|&p| subset[p]).collect();
+            for (p, sc) in at.into_iter().zip(score_subset(corpus, ex.as_ref(), measure, &docs)) {
+                out[p] = sc;
+            }
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::Measure;
+    use crate::goldset::{GoldDoc, GoldSet};
+    use crate::objective::problem::{ExtractionProblem, Objective};
+
+    /// A deterministic stream of numbers in 0..n.
+    struct Lcg(u64);
+    impl Lcg {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (self.0 >> 33) % n
+        }
+        fn words(&mut self, n: u64) -> String {
+            (0..n).map(|_| format!("w{}", self.below(5000))).collect::<Vec<_>>().join(" ")
+        }
+    }
+
+    /// `pages` pages written under a fresh folder; `page(rng)` gives each page's HTML and gold.
+    fn set(name: &str, pages: usize, page: &dyn Fn(&mut Lcg) -> (String, String)) -> (GoldSet, std::path::PathBuf) {
+        let dir = std::env::temp_dir().join(format!("cetune-fit-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut rng = Lcg(7);
+        let docs = (0..pages)
+            .map(|k| {
+                let (html, gold) = page(&mut rng);
+                let path = dir.join(format!("{k}.html"));
+                std::fs::write(&path, html).unwrap();
+                GoldDoc {
+                    package: k % 2,
+                    id: format!("{k}"),
+                    page: path,
+                    gold,
+                    url: None,
+                    lang: None,
+                    fields: Default::default(),
+                }
+            })
+            .collect();
+        let set = GoldSet {
+            name: name.into(),
+            root: dir.clone(),
+            packages: vec!["a".into(), "b".into()],
+            docs,
+            token_rule: Default::default(),
+            skipped: vec![],
+            credit: None,
+            limits: Default::default(),
+        };
+        (set, dir)
+    }
+
+    /// Mean F1 of `values` over `corpus`: out of fold, or (with `source`) fitted on `source`.
+    fn fitness(corpus: &Corpus, values: &[&str], source: Option<&Corpus>) -> f64 {
+        let space = crate::extract::space(FAMILY).unwrap();
+        let vals: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+        let s = space.with_assignments(&space.defaults(), &vals).unwrap();
+        let p = ExtractionProblem::new(corpus, &space, s.clone(), Objective::F1, Measure::Lcs);
+        let p = match source {
+            Some(src) => p.with_fit_source(src),
+            None => p,
+        };
+        p.score(&s).unwrap().value
+    }
+
+    #[test]
+    fn the_fitted_model_finds_the_feature_only_content_carries() {
+        // Content and boilerplate paragraphs look alike, in random order; only the content sits
+        // inside <main> (one <main> per paragraph, so position says nothing).
+        let (gs, dir) = set("find", 30, &|r| {
+            let (mut html, mut gold) = (String::from("<body>"), String::new());
+            for _ in 0..8 {
+                let n = 8 + r.below(20);
+                let text = r.words(n);
+                if r.below(2) == 0 {
+                    html.push_str(&format!("<main><p>{text}.</p></main>"));
+                    gold.push_str(&format!("{text}\n"));
+                } else {
+                    html.push_str(&format!("<div><p>{text}.</p></div>"));
+                }
+            }
+            (format!("{html}</body>"), gold)
+        });
+        let docs: Vec<&GoldDoc> = gs.docs.iter().collect();
+        let corpus = Corpus::load(&gs, &docs, &|| ());
+        let fitted = fitness(&corpus, &["t=0.5"], None);
+        let all = fitness(&corpus, &["t=0.05", "group_semantic=false", "trees=10", "depth=1"], None);
+        assert!(fitted > 0.97, "out-of-fold F1 {fitted}");
+        assert!(all < 0.85, "without the semantic group {all}");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn out_of_fold_fitness_is_lower_than_in_fold_on_a_set_built_to_be_memorised() {
+        // Which paragraphs are gold is a coin toss: nothing generalises, deep trees memorise.
+        let (gs, dir) = set("memo", 30, &|r| {
+            let (mut html, mut gold) = (String::from("<body><div>"), String::new());
+            for _ in 0..8 {
+                let n = 3 + r.below(40);
+                let text = r.words(n);
+                html.push_str(&format!("<p>{text}</p>"));
+                if r.below(2) == 0 {
+                    gold.push_str(&format!("{text}\n"));
+                }
+            }
+            (format!("{html}</div></body>"), gold)
+        });
+        let docs: Vec<&GoldDoc> = gs.docs.iter().collect();
+        let corpus = Corpus::load(&gs, &docs, &|| ());
+        let deep = ["trees=300", "depth=6", "min_leaf=1", "learning_rate=0.5", "t=0.5"];
+        let in_fold = fitness(&corpus, &deep, Some(&corpus));
+        let out_of_fold = fitness(&corpus, &deep, None);
+        assert!(in_fold > 0.9, "in fold {in_fold}");
+        assert!(out_of_fold < in_fold - 0.2, "out of fold {out_of_fold}, in fold {in_fold}");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn labels_are_the_share_of_a_blocks_tokens_in_the_alignment_and_folds_hold_every_package() {
+        let (gs, dir) = set("labels", 4, &|_| {
+            ("<body><p>alpha beta gamma delta</p><p>one two</p></body>".into(), "alpha beta x delta one".into())
+        });
+        let docs: Vec<&GoldDoc> = gs.docs.iter().collect();
+        let corpus = Corpus::load(&gs, &docs, &|| ());
+        let r = page_rows(&corpus.entries[0], HiddenText::All);
+        assert_eq!(r.y, vec![0.75, 0.5]);
+        assert_eq!(r.w, vec![2.0, 2f32.sqrt()]);
+        assert_eq!(folds_of(&corpus, 2), vec![0, 0, 1, 1]);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
