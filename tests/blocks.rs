@@ -95,3 +95,29 @@ fn an_unknown_feature_group_or_hidden_kind_is_a_configuration_error_with_its_lin
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("must be one of none, noscript, streaming, all"), "{}", r.stderr);
 }
+
+#[test]
+fn a_fitted_block_model_is_written_beside_best_yaml_applied_from_it_and_refused_when_damaged() {
+    let set = table_set("blocktrees-fit", 10, 0);
+    let out = beside(&set, "run");
+    let (s, o) = (set.to_str().unwrap(), out.to_str().unwrap());
+    let fit = ["--individual", "trees=40,depth=2,min_leaf=2,t=0.5"];
+    let args = ["optimise", "-e", "blocktrees", "--goldset", s, "--out", o, "--seed", "3", "--population", "4"];
+    cetune(&[&args[..], &fit[..], &["--max-generations", "1", "-q"]].concat()).ok();
+    let best = out.join("best.yaml");
+    assert!(std::fs::read_to_string(&best).unwrap().contains("\nmodel: best.model\n"));
+    // Pages it has not seen: the model from the sidecar tells the table cells from the divs.
+    let held = table_set("blocktrees-held", 6, 4);
+    let ev = beside(&held, "fitted");
+    let (h, b, e) = (held.to_str().unwrap(), best.to_str().unwrap(), ev.to_str().unwrap());
+    cetune(&["evaluate", "--goldset", h, "--params", b, "--out", e, "-q"]).ok();
+    assert!(mean_f1(&ev) > 0.97, "fitted {}", mean_f1(&ev));
+    // A truncated model: one line naming the file, exit 2.
+    let model = out.join("best.model");
+    let text = std::fs::read_to_string(&model).unwrap();
+    std::fs::write(&model, &text[..text.len() / 2]).unwrap();
+    let r = cetune(&["extract", "--params", b, "-"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.starts_with(&format!("cetune: {}", model.display())), "{}", r.stderr);
+    assert_eq!(r.stderr.trim().lines().count(), 1, "{}", r.stderr);
+}
