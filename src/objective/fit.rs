@@ -85,11 +85,14 @@ pub fn fit_all(corpus: &Corpus, s: &Setting) -> Result<Model> {
     fit_pages(&labelled, &all, s)
 }
 
+/// The models of one setting, one per fold.
+pub type FoldModels = Arc<Vec<Arc<Model>>>;
+
 /// The fitted models of the settings a search has tried, and the labelled pages they share.
 #[derive(Default)]
 pub struct Fits {
     labelled: Mutex<HashMap<String, Arc<Vec<Rows>>>>,
-    models: Mutex<Vec<(String, Arc<Vec<Arc<Model>>>)>>,
+    models: Mutex<Vec<(String, FoldModels)>>,
 }
 
 impl Fits {
@@ -107,12 +110,7 @@ impl Fits {
 
     /// The models of `s`: one per fold of `corpus` (fitted on the other folds) and the fold of
     /// each entry; with `source`, one model fitted on all of `source` for every entry.
-    pub fn models(
-        &self,
-        corpus: &Corpus,
-        s: &Setting,
-        source: Option<&Corpus>,
-    ) -> Result<(Vec<usize>, Arc<Vec<Arc<Model>>>)> {
+    pub fn models(&self, corpus: &Corpus, s: &Setting, source: Option<&Corpus>) -> Result<(Vec<usize>, FoldModels)> {
         let k = match s.get("folds") {
             Some(crate::params::Value::Int(k)) if *k >= 2 => *k as usize,
             _ => return Err(Error::config("blocktrees: 'folds' must be an integer of at least 2")),
