@@ -112,6 +112,11 @@ fn a_fitted_block_model_is_written_beside_best_yaml_applied_from_it_and_refused_
     let (h, b, e) = (held.to_str().unwrap(), best.to_str().unwrap(), ev.to_str().unwrap());
     cetune(&["evaluate", "--goldset", h, "--params", b, "--out", e, "-q"]).ok();
     assert!(mean_f1(&ev) > 0.97, "fitted {}", mean_f1(&ev));
+    // compare --run applies the run's model to its best setting (the others have none).
+    let cmp = beside(&held, "compare");
+    let r = cetune(&["compare", "--goldset", h, "--run", o, "--top", "2", "--out", cmp.to_str().unwrap(), "-q"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("top 2 has no fitted model"), "{}", r.stderr);
     // A truncated model: one line naming the file, exit 2.
     let model = out.join("best.model");
     let text = std::fs::read_to_string(&model).unwrap();

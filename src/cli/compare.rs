@@ -99,7 +99,15 @@ pub fn run(a: Args) -> Result<()> {
         let trials = read_trials(&run.join(files::INDIVIDUALS), &space)?;
         let start = rows.len();
         for (k, t) in crate::report::run::top(&trials, a.top).iter().enumerate() {
-            let s = space.from_genome(&base, &t.genome);
+            // A fitted family's setting needs the run's model: only the best has one.
+            let Some(s) = crate::study::with_run_model(run, space.from_genome(&base, &t.genome))? else {
+                eprintln!(
+                    "cetune: warning: {}: top {} has no fitted model (only the best has): left out",
+                    run.display(),
+                    k + 1
+                );
+                continue;
+            };
             rows.push((
                 format!("top {} (fitness {:.3}): {}", k + 1, t.fitness.value, label(&space, &s)),
                 Source::Setting(s),
@@ -275,6 +283,7 @@ fn baseline_row(b: &str, rows: &mut Vec<(String, Source)>, default: Option<(Stri
             let t =
                 best.first().ok_or_else(|| Error::config(format!("--baseline {b}: the run has no individual yet")))?;
             let s = space.from_genome(&base, &t.genome);
+            let s = crate::study::with_run_model(p, s.clone())?.unwrap_or(s);
             (format!("{b} best: {}", label(&space, &s)), s)
         } else if p.is_file() {
             let f = crate::extract::load_file(p)?;

@@ -15,4 +15,4 @@ mod yaml;
 
 pub use space::{KnownGood, ParamSpace, ParamSpec, Spec, snap};
 pub use value::{Setting, SettingReader, Value};
-pub use yaml::{About, Builtin, ParamsFile, load_file, parse_str, read_file, settings_file};
+pub use yaml::{About, Builtin, ParamsFile, load_file, parse_str, read_file, read_model_file, settings_file};

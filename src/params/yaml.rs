@@ -172,6 +172,12 @@ pub fn read_file(path: &Path) -> Result<String> {
     crate::paths::read_capped_text(path, crate::yaml::MAX_BYTES as u64, "parameter file")
 }
 
+/// The text of a fitted model file a settings file names (`model:`), read through the bounded
+/// reader like the settings file itself.
+pub fn read_model_file(path: &Path) -> Result<String> {
+    crate::paths::read_capped_text(path, crate::yaml::MAX_BYTES as u64, "model file")
+}
+
 /// Bounds of int and float parameters must lie within ±this: integers stay exact as `f64`
 /// genes, and no range, mutation step or BLX interval can overflow.
 const MAX_BOUND: f64 = 1e15;

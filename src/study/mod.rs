@@ -12,7 +12,7 @@ pub mod pareto;
 mod reports;
 pub mod validation;
 
-pub use reports::{load_run, paired_line, write_reports};
+pub use reports::{load_run, paired_line, with_run_model, write_reports};
 
 use crate::error::{Error, Result};
 use crate::evolve::{self, Config, GenerationInfo, Observer, State, TerminationReason, Trial};

@@ -26,6 +26,21 @@ pub fn load_run(dir: &Path) -> Result<(RunRecord, ParamSpace, Setting)> {
 /// The fitted model a fitted family's run writes beside its `best.yaml`, which names it.
 pub const MODEL: &str = "best.model";
 
+/// `s` (a setting of the run in `dir`) with the run's fitted model attached when it needs one:
+/// `Ok(None)` when the run's `best.model` was fitted with other parameters (only the best
+/// setting has a model), so the caller can leave it out; a missing or damaged model is an error.
+pub fn with_run_model(dir: &Path, mut s: Setting) -> Result<Option<Setting>> {
+    if !crate::objective::fit::needs_fit(&s) {
+        return Ok(Some(s));
+    }
+    let path = dir.join(MODEL);
+    if crate::extract::blocktrees::read_model(&path)?.fit != crate::extract::blocktrees::fit_key(&s) {
+        return Ok(None);
+    }
+    s.model = Some(path);
+    Ok(Some(s))
+}
+
 /// Writes `generations.csv`, `top.csv`, `top.md`, `best.yaml`, `importance.csv` and the plots
 /// from the trials, and with `html` the page `report.html` that gathers them with the run's
 /// settings and every table of the run folder. A `--objective pareto` run also gets

@@ -309,27 +309,9 @@ fn cut(s: &str) -> String {
     s.chars().take(40).collect()
 }
 
-/// Most bytes of a model file read.
-const MAX_MODEL_BYTES: u64 = 64 << 20;
-
 /// Reads the model file `path` and checks it was fitted with `fit` (the setting's [`fit_key`]).
-/// Models are kept by path, so a command that builds the extractor many times reads it once.
 pub fn load(path: &Path, fit: &str) -> Result<Arc<Model>> {
-    static CACHE: std::sync::Mutex<Vec<(std::path::PathBuf, Arc<Model>)>> = std::sync::Mutex::new(Vec::new());
-    let cached = CACHE.lock().ok().and_then(|c| c.iter().find(|(p, _)| p == path).map(|(_, m)| m.clone()));
-    let m = match cached {
-        Some(m) => m,
-        None => {
-            let bytes = crate::paths::read_capped(path, MAX_MODEL_BYTES, "model file")?;
-            let text = String::from_utf8(bytes)
-                .map_err(|_| Error::config("not a cetune block model (not UTF-8 text)").with_path(path))?;
-            let m = Arc::new(Model::read(&text).map_err(|e| e.with_path(path))?);
-            if let Ok(mut c) = CACHE.lock() {
-                c.push((path.to_path_buf(), m.clone()));
-            }
-            m
-        }
-    };
+    let m = read_model(path)?;
     if m.fit != fit {
         return Err(Error::config(format!(
             "the model was fitted with {}, but the setting says {fit}: refit it (cetune optimise) or use its own best.yaml",
@@ -337,6 +319,24 @@ pub fn load(path: &Path, fit: &str) -> Result<Arc<Model>> {
         ))
         .with_path(path)
         .with_line(3, None));
+    }
+    Ok(m)
+}
+
+/// Reads the model file `path`. Models are kept by path, so a command that builds the
+/// extractor many times reads it once.
+pub fn read_model(path: &Path) -> Result<Arc<Model>> {
+    static CACHE: std::sync::Mutex<Vec<(std::path::PathBuf, Arc<Model>)>> = std::sync::Mutex::new(Vec::new());
+    let cached = CACHE.lock().ok().and_then(|c| c.iter().find(|(p, _)| p == path).map(|(_, m)| m.clone()));
+    if let Some(m) = cached {
+        return Ok(m);
+    }
+    // A settings file that names a missing or unreadable model is a configuration error.
+    let text =
+        crate::params::read_model_file(path).map_err(|e| Error { kind: crate::error::ErrorKind::Config, ..e })?;
+    let m = Arc::new(Model::read(&text).map_err(|e| e.with_path(path))?);
+    if let Ok(mut c) = CACHE.lock() {
+        c.push((path.to_path_buf(), m.clone()));
     }
     Ok(m)
 }

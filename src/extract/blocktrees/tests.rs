@@ -49,7 +49,7 @@ fn a_model_fitted_with_other_hyperparameters_is_refused_with_the_file() {
     assert_eq!(e.exit_code(), 2);
     assert!(e.to_string().starts_with(&format!("{}:3: the model was fitted with trees=3", p.display())), "{e}");
     let missing = load(&dir.join("none.model"), "trees=3").unwrap_err();
-    assert!(missing.to_string().contains("none.model"), "{missing}");
+    assert!(missing.to_string().contains("none.model") && missing.exit_code() == 2, "{missing}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
