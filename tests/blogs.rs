@@ -126,6 +126,29 @@ fn field_title_and_date_score_the_segments_and_a_family_without_segments_scores_
 }
 
 #[test]
+fn optimise_and_compare_take_a_field_too() {
+    let set = small("bb-opt-field");
+    let s = set.to_str().unwrap();
+    let run = tmp("bb-opt-field-run");
+    let r = run.to_str().unwrap();
+    // A GA whose fitness is the date field (a tiny budget: the point is the plumbing).
+    let args = ["optimise", "-e", "blogbuster", "--field", "date", "--goldset", s, "--out", r, "--force", "-q"];
+    cetune(&[&args[..], &["--max-generations", "1", "--population", "4", "--seed", "1"]].concat()).ok();
+    let best = std::fs::read_to_string(run.join("best.yaml")).unwrap();
+    assert!(best.contains("extractor: blogbuster"), "{best}");
+    let run_yaml = std::fs::read_to_string(run.join("run.yaml")).unwrap();
+    assert!(run_yaml.contains("--field date"), "{run_yaml}");
+    // compare scores the run's best and the defaults on the same field: the paper's rules find
+    // Blogger classic's 4 dated pages (its 3 post pages and its front page's 3 dates), none of
+    // Kubrick's.
+    let out = cetune(&["compare", "--goldset", s, "--run", r, "--with-defaults", "--field", "date", "-q"]).ok();
+    assert!(out.contains("(8 documents, measure date)"), "{out}");
+    assert!(out.contains("= Petasis & Petasis 2010 | 1.000 | 0.000 | 0.500 |") && out.contains("| 4/8 |"), "{out}");
+    let out = cetune(&["compare", "--goldset", s, "--run", r, "--with-defaults", "--field", "title", "-q"]).ok();
+    assert!(out.contains("(11 documents") && out.contains("= Petasis & Petasis 2010 | 1.000 |"), "{out}");
+}
+
+#[test]
 fn a_field_no_document_carries_and_a_malformed_field_are_one_line_usage_errors() {
     let set = small("bb-bad");
     let s = set.to_str().unwrap();
