@@ -218,7 +218,7 @@ mod tests {
             f(None, "css2", "p3"),
         ];
         let g3 = |f: f64| format!("{:.3}", Gain::Paper.of(f));
-        assert_eq!([g3(0.2), g3(0.4), g3(0.6)], ["0.093", "0.211", "0.265"], "printed 0.09, 0.21, 0.27");
+        assert_eq!([g3(0.2), g3(0.4), g3(0.6)], ["0.093", "0.212", "0.265"], "printed 0.09, 0.21, 0.27");
         let rules = rank(&filters, Gain::Paper, 0.0);
         let got: Vec<(&str, &str, String)> =
             rules.iter().map(|r| (r.attr.name(), r.value.as_str(), format!("{:.2}", r.gain))).collect();
