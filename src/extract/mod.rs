@@ -17,6 +17,7 @@ pub mod combine;
 pub mod crunch;
 pub mod density;
 pub mod dsc;
+pub mod feedwrapper;
 pub mod full;
 pub mod full_hidden;
 pub mod justext;
@@ -114,6 +115,7 @@ pub const FAMILIES: &[Family] = &[
     family!("code", code::Code::build),
     family!("full_hidden", full_hidden::FullHidden::build),
     family!("blocks", blocks::Blocks::build),
+    family!("feedwrapper", feedwrapper::FeedWrapper::build),
 ];
 
 /// The combination table: combinations of families described in `params/` (`members:`),
