@@ -56,7 +56,8 @@ impl Needs {
         features: false,
         wrapper: false,
     };
-    /// Everything a page can hold (what `Document::parse` builds).
+    /// Everything a page can hold (what `Document::parse` builds); `feedwrapper`'s package facts
+    /// ([`Needs::WRAPPER`]) only when asked for by name.
     pub const ALL: Needs = Needs {
         source: true,
         source_index: true,
@@ -69,7 +70,8 @@ impl Needs {
         blocks: true,
         segments: true,
         features: true,
-        wrapper: true,
+        // Package facts of one family, built from a second parse: asked for by name only.
+        wrapper: false,
     };
     /// The source view.
     pub const SOURCE: Needs = Needs { source: true, ..Needs::NONE };
