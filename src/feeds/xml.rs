@@ -165,8 +165,8 @@ pub fn parse(text: &str) -> Xml {
             i += 9 + end + 3.min(r.len() - end);
             continue;
         }
-        if rest.starts_with("<!--") {
-            i += rest[4..].find("-->").map_or(rest.len(), |e| 4 + e + 3);
+        if let Some(r) = rest.strip_prefix("<!--") {
+            i += r.find("-->").map_or(rest.len(), |e| 4 + e + 3);
             continue;
         }
         if rest.starts_with("<!") {
