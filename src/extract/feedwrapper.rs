@@ -19,8 +19,9 @@
 //! (`feeds::facts`, [`Needs::WRAPPER`]); an individual filters them by its thresholds, keeps the
 //! deepest matches, extends content matches to their nearest stop tag, and ranks. A property
 //! with fewer than 2 training pages holding a value gets no rule; without a content rule (or a
-//! page the rules miss) the family abstains: an empty extract. Wrappers learned once and saved
-//! (`cetune wrapper learn`) are applied by [`Wrapper`] instead.
+//! page the rules miss) the family abstains: an empty extract.
+//!
+//! Imports from the crate: `document`, `error`, `feeds` and `params`.
 
 use super::Extractor;
 use super::segments::{Post, Segments};

@@ -8,7 +8,8 @@
 //! - [`facts`]: what `feedwrapper` learns from a page (its candidate elements, their filter
 //!   triples, their similarity to the page's feed values), computed once when a set is loaded.
 //!
-//! Imports from the crate: `document`, `limits`.
+//! Imports from the crate: `document`, `eval` (the date renderings), `goldset` (a document's
+//! fields) and `limits`.
 
 pub mod facts;
 pub mod feed;
