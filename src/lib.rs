@@ -10,6 +10,7 @@
 //! - [`collect`]: extraction over a user's collection (folders, JSONL, WARC), streamed in order;
 //! - [`annotate`]: new gold sets from one's own pages, the local annotation server, its effort;
 //! - [`extract`]: the extractor families, one trait;
+//! - [`feeds`]: RSS/Atom feeds, the feed wrapper's matchers, rules and facts;
 //! - [`params`]: the YAML parameter descriptions and settings;
 //! - [`limits`]: the per-page budgets (size, attributes, tags, parse time);
 //! - [`eval`]: tokens, LCS, precision/recall/F1;
@@ -30,6 +31,7 @@ pub mod error;
 pub mod eval;
 pub mod evolve;
 pub mod extract;
+pub mod feeds;
 pub mod goldset;
 pub mod limits;
 pub mod objective;

@@ -10,6 +10,7 @@ mod cli;
 mod collect;
 mod combine;
 mod families;
+mod feeds;
 mod hostile;
 mod optimise;
 mod real_data;

@@ -34,6 +34,7 @@ pub mod segments;
 pub mod stoplists;
 pub mod tags;
 pub mod words;
+pub mod wrapper;
 
 pub use blocks::Blocks;
 pub use needs::Needs;
@@ -200,6 +201,9 @@ pub struct Document {
     /// Which rule decoded the page's bytes (`goldset::decode::Decoding::name`; "" when the
     /// page came as text), for `goldset stats` and the dump's `languages.csv`.
     pub decoding: &'static str,
+    /// `feedwrapper`'s facts of the page and of its package's other pages, when the loader
+    /// built them ([`Needs::wrapper`](needs::Needs)).
+    pub wrapper: Option<std::sync::Arc<wrapper::Facts>>,
 }
 
 /// The next document id.
@@ -275,7 +279,20 @@ impl Document {
             Default::default()
         });
         (
-            Document { source, dom, lang, words, stoplist, readability, id, blocks, features, segments, decoding: "" },
+            Document {
+                source,
+                dom,
+                lang,
+                words,
+                stoplist,
+                readability,
+                id,
+                blocks,
+                features,
+                segments,
+                decoding: "",
+                wrapper: None,
+            },
             notes,
         )
     }
@@ -443,6 +460,7 @@ impl Document {
                 features: self.features.clone(),
                 segments: self.segments.clone(),
                 decoding: self.decoding,
+                wrapper: self.wrapper.clone(),
             },
             back,
         )

@@ -35,6 +35,9 @@ pub struct Needs {
     /// The page features a route's conditions read
     /// ([`PageFeatures`](super::page_features::PageFeatures)).
     pub features: bool,
+    /// `feedwrapper`'s facts of the page and its package (built by the loader from the page's
+    /// attributes and the package's feed values, `feeds::facts`).
+    pub wrapper: bool,
 }
 
 impl Needs {
@@ -51,8 +54,10 @@ impl Needs {
         blocks: false,
         segments: false,
         features: false,
+        wrapper: false,
     };
-    /// Everything a page can hold (what `Document::parse` builds).
+    /// Everything a page can hold (what `Document::parse` builds); `feedwrapper`'s package facts
+    /// ([`Needs::WRAPPER`]) only when asked for by name.
     pub const ALL: Needs = Needs {
         source: true,
         source_index: true,
@@ -65,6 +70,8 @@ impl Needs {
         blocks: true,
         segments: true,
         features: true,
+        // Package facts of one family, built from a second parse: asked for by name only.
+        wrapper: false,
     };
     /// The source view.
     pub const SOURCE: Needs = Needs { source: true, ..Needs::NONE };
@@ -88,6 +95,8 @@ impl Needs {
     pub const SEGMENTS: Needs = Needs { segments: true, ..Needs::NONE };
     /// The page features.
     pub const FEATURES: Needs = Needs { features: true, ..Needs::NONE };
+    /// `feedwrapper`'s facts.
+    pub const WRAPPER: Needs = Needs { wrapper: true, ..Needs::NONE };
 
     /// What either needs.
     pub const fn or(self, o: Needs) -> Needs {
@@ -103,6 +112,7 @@ impl Needs {
             blocks: self.blocks || o.blocks,
             segments: self.segments || o.segments,
             features: self.features || o.features,
+            wrapper: self.wrapper || o.wrapper,
         }
     }
 
@@ -113,7 +123,15 @@ impl Needs {
         let mut n = self;
         n.lang |= n.paras;
         n.source |= n.words || n.source_index || n.features;
-        n.dom |= n.words || n.lang || n.paras || n.bp_blocks || n.readability || n.blocks || n.segments || n.features;
+        n.dom |= n.words
+            || n.lang
+            || n.paras
+            || n.bp_blocks
+            || n.readability
+            || n.blocks
+            || n.segments
+            || n.features
+            || n.wrapper;
         n
     }
 
@@ -132,6 +150,7 @@ impl Needs {
             (n.blocks, "blocks"),
             (n.segments, "segments"),
             (n.features, "features"),
+            (n.wrapper, "wrapper"),
         ];
         let names: Vec<&str> = all.iter().filter(|(on, _)| *on).map(|(_, s)| *s).collect();
         if names.is_empty() { "nothing".into() } else { names.join("+") }

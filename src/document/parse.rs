@@ -350,6 +350,56 @@ pub fn parse_full(html: &str, deadline: Option<std::time::Instant>) -> (Dom, sup
     (flatten(&doc), b.finish(), cut)
 }
 
+/// An element's attributes as `feedwrapper` reads them (`blogs.md` §13.4).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NodeAttrs {
+    /// The `id` value ("" when none; text nodes have none).
+    pub id: String,
+    /// The `class` value as written.
+    pub class: String,
+    /// 0-based position among the element children of its parent in the parsed tree (hidden
+    /// elements counted), as in the paper's paths.
+    pub position: u32,
+}
+
+/// [`parse_within`] plus, per flattened node (the same numbering), the element's
+/// [`NodeAttrs`]: what `feedwrapper`'s facts are built from, on demand, so no other reader pays
+/// for keeping attribute strings.
+pub fn parse_with_attrs(html: &str, deadline: Option<std::time::Instant>) -> (Dom, Vec<NodeAttrs>) {
+    let (doc, _) = tree_within(html, deadline);
+    let dom = flatten(&doc);
+    let mut attrs = Vec::with_capacity(dom.nodes.len());
+    let mut skip: Option<ego_tree::NodeId> = None;
+    let mut buf = String::new();
+    for edge in doc.tree.root().traverse() {
+        match edge {
+            ego_tree::iter::Edge::Open(n) if skip.is_none() => match n.value() {
+                HNode::Document | HNode::Fragment => attrs.push(NodeAttrs::default()),
+                HNode::Element(el) if skipped(el) => skip = Some(n.id()),
+                HNode::Element(el) => {
+                    let position = n.prev_siblings().filter(|s| s.value().is_element()).count() as u32;
+                    let id = el.attr("id").unwrap_or("").to_string();
+                    let class = el.attr("class").unwrap_or("").to_string();
+                    attrs.push(NodeAttrs { id, class, position });
+                }
+                HNode::Text(t) => {
+                    collapse(t, &mut buf);
+                    if !buf.is_empty() {
+                        attrs.push(NodeAttrs::default());
+                    }
+                }
+                _ => {}
+            },
+            ego_tree::iter::Edge::Close(n) if skip == Some(n.id()) => skip = None,
+            _ => {}
+        }
+    }
+    if attrs.len() != dom.nodes.len() {
+        attrs.clear();
+    }
+    (dom, attrs)
+}
+
 /// How deep `<noscript>` fragments are parsed inside each other.
 const MAX_NOSCRIPT_NESTING: u32 = 2;
 

@@ -18,6 +18,7 @@ pub mod combine;
 pub mod crunch;
 pub mod density;
 pub mod dsc;
+pub mod feedwrapper;
 pub mod full;
 pub mod full_hidden;
 pub mod justext;
@@ -116,6 +117,7 @@ pub const FAMILIES: &[Family] = &[
     family!("full_hidden", full_hidden::FullHidden::build),
     family!("blocks", blocks::Blocks::build),
     family!("blocktrees", blocktrees::Blocktrees::build),
+    family!("feedwrapper", feedwrapper::FeedWrapper::build),
 ];
 
 /// The combination table: combinations of families described in `params/` (`members:`),

@@ -118,4 +118,9 @@ impl Extractor for FieldView {
     fn needs_package(&self) -> bool {
         self.inner.needs_package()
     }
+
+    // Everything, as before, and what only the family asks for by name (`feedwrapper`'s facts).
+    fn needs(&self) -> crate::document::Needs {
+        crate::document::Needs::ALL | self.inner.needs()
+    }
 }

@@ -270,11 +270,16 @@ impl Corpus {
                 e
             })
             .collect();
-        if !needs.complete().blocks {
+        let needs = needs.complete();
+        if !needs.blocks && !needs.wrapper {
             return Corpus { name: set.name.clone(), packages: set.packages.clone(), entries };
         }
-        let hashes = entries.iter().map(|e| e.doc.as_ref().map(|d| d.blocks.hashes.clone())).collect();
-        let facts = PackageFacts { refs: references(docs), hashes };
+        let hashes = match needs.blocks {
+            true => entries.iter().map(|e| e.doc.as_ref().map(|d| d.blocks.hashes.clone())).collect(),
+            false => Vec::new(),
+        };
+        let wrapper = if needs.wrapper { wrapper_facts(set, docs) } else { Vec::new() };
+        let facts = PackageFacts { refs: references(docs), hashes, peers: peers(docs), wrapper };
         entries.par_iter_mut().enumerate().for_each(|(i, e)| {
             if let Some(doc) = &mut e.doc {
                 facts.attach(i, doc);
@@ -300,6 +305,39 @@ pub struct PackageFacts {
     refs: Vec<Vec<usize>>,
     /// Per document, the hashes of its blocks (`None` when the page could not be read).
     hashes: Vec<Option<Vec<u64>>>,
+    /// Per document, the other documents of its package in id order (`feedwrapper`'s training
+    /// pages).
+    peers: Vec<Vec<usize>>,
+    /// Per document, `feedwrapper`'s facts (empty when no extractor needs them).
+    wrapper: Vec<Option<std::sync::Arc<crate::document::wrapper::PageFacts>>>,
+}
+
+/// Each document's other documents of its package, in id order.
+fn peers(docs: &[&GoldDoc]) -> Vec<Vec<usize>> {
+    let mut by_package: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+    for (i, d) in docs.iter().enumerate() {
+        by_package.entry(d.package).or_default().push(i);
+    }
+    (0..docs.len())
+        .map(|i| {
+            let mut others: Vec<usize> = by_package[&docs[i].package].iter().copied().filter(|&j| j != i).collect();
+            others.sort_by(|&a, &b| docs[a].id.cmp(&docs[b].id));
+            others
+        })
+        .collect()
+}
+
+/// `feedwrapper`'s facts of every document (quietly: `None` for a page that cannot be read).
+fn wrapper_facts(set: &GoldSet, docs: &[&GoldDoc]) -> Vec<Option<std::sync::Arc<crate::document::wrapper::PageFacts>>> {
+    docs.par_iter()
+        .map(|d| {
+            let page = d.read_page(&set.limits).ok()?.0;
+            let v = crate::feeds::facts::Values::of(d);
+            std::panic::catch_unwind(|| crate::feeds::facts::of_html(&page, &set.limits, &v, false))
+                .ok()
+                .map(std::sync::Arc::new)
+        })
+        .collect()
 }
 
 /// A page URL's host (without `www.`) and directory (everything up to its last `/`, query and
@@ -339,23 +377,39 @@ pub fn references(docs: &[&GoldDoc]) -> Vec<Vec<usize>> {
 impl PackageFacts {
     /// Reads every page of `docs` (quietly: the loader warns when it reads them again) and keeps
     /// only its block hashes ([`Document::block_hashes`]).
-    pub fn of_pages(set: &GoldSet, docs: &[&GoldDoc]) -> PackageFacts {
-        let hashes = docs
-            .par_iter()
-            .map(|d| {
-                let page = d.read_page(&set.limits).ok()?.0;
-                std::panic::catch_unwind(|| Document::block_hashes(&page, &set.limits)).ok()
-            })
-            .collect();
-        PackageFacts { refs: references(docs), hashes }
+    /// Builds `feedwrapper`'s facts instead when `needs` asks for them ([`Needs::wrapper`]), and
+    /// the hashes only when it asks for the blocks.
+    pub fn of_pages(set: &GoldSet, docs: &[&GoldDoc], needs: Needs) -> PackageFacts {
+        let needs = needs.complete();
+        let hashes = match needs.blocks {
+            true => docs
+                .par_iter()
+                .map(|d| {
+                    let page = d.read_page(&set.limits).ok()?.0;
+                    std::panic::catch_unwind(|| Document::block_hashes(&page, &set.limits)).ok()
+                })
+                .collect(),
+            false => Vec::new(),
+        };
+        let wrapper = if needs.wrapper { wrapper_facts(set, docs) } else { Vec::new() };
+        PackageFacts { refs: references(docs), hashes, peers: peers(docs), wrapper }
     }
 
     /// Gives document `i` (parsed) the masks of its reference pages that could be read.
     pub fn attach(&self, i: usize, doc: &mut Document) {
-        let refs: Vec<&[u64]> =
-            self.refs.get(i).into_iter().flatten().filter_map(|&j| self.hashes[j].as_deref()).collect();
+        let refs: Vec<&[u64]> = self
+            .refs
+            .get(i)
+            .into_iter()
+            .flatten()
+            .filter_map(|&j| self.hashes.get(j).and_then(|h| h.as_deref()))
+            .collect();
         if !refs.is_empty() {
             doc.blocks.set_references(&refs);
+        }
+        if let Some(Some(own)) = self.wrapper.get(i) {
+            let train = self.peers[i].iter().filter_map(|&j| self.wrapper[j].clone()).collect();
+            doc.wrapper = Some(std::sync::Arc::new(crate::document::wrapper::Facts { own: own.clone(), train }));
         }
     }
 }

@@ -20,8 +20,8 @@ pub fn score_set(
     tick: &(dyn Fn() + Sync),
 ) -> Vec<Vec<DocScore>> {
     warn_skipped(set);
-    let facts = package_facts(set, docs, extractors.iter().any(|e| e.needs_package()));
     let needs = extractors.iter().fold(Needs::NONE, |n, e| n | e.needs());
+    let facts = package_facts(set, docs, extractors.iter().any(|e| e.needs_package()), needs);
     let per_doc: Vec<Vec<DocScore>> = docs
         .par_iter()
         .enumerate()
@@ -40,8 +40,8 @@ pub fn score_set(
 
 /// The facts of the other pages of each page's package, when an extractor needs them (an
 /// extra pass over the pages); else none.
-fn package_facts(set: &GoldSet, docs: &[&GoldDoc], needed: bool) -> PackageFacts {
-    if needed { PackageFacts::of_pages(set, docs) } else { PackageFacts::default() }
+fn package_facts(set: &GoldSet, docs: &[&GoldDoc], needed: bool, needs: Needs) -> PackageFacts {
+    if needed { PackageFacts::of_pages(set, docs, needs) } else { PackageFacts::default() }
 }
 
 /// The extracted text of a document, or `None` when its page could not be read (the loader
@@ -58,7 +58,7 @@ pub fn extract_set(
 ) {
     warn_skipped(set);
     let docs: Vec<&GoldDoc> = set.docs.iter().collect();
-    let facts = package_facts(set, &docs, ex.needs_package());
+    let facts = package_facts(set, &docs, ex.needs_package(), ex.needs());
     docs.par_iter().enumerate().for_each(|(i, d)| {
         let mut e = prepare(set, d, ex.needs() | more);
         if let Some(doc) = &mut e.doc {

@@ -1,0 +1,281 @@
+//! `feedwrapper`'s parameter-free facts of a page (`blogs.md` §13.3–§13.4, §13.8): the body's
+//! elements with rendered text (candidates) with their filter triples (`classes` and `ids`
+//! chains, absolute path), and the similarity of every candidate to the page's own feed values
+//! (title, author, date, content), kept when it could pass the lowest threshold of the
+//! parameter ranges. An individual then only filters these by its thresholds.
+
+use super::rules::{Window, dice, jaro_winkler, lcs_len, normalise};
+use crate::document::parse::{Dom, NONE, NodeAttrs};
+use crate::document::wrapper::{Cand, ContentMatch, Match, PageFacts};
+
+/// Scores below this are not kept (the lowest `theta_*` of the parameter ranges).
+pub const MIN_SCORE: f32 = 0.3;
+/// The widest date slack kept (characters).
+pub const MAX_SLACK: usize = 100;
+/// Words of the feed content the `word_prefix` matcher reads (`content_words`).
+pub const CONTENT_WORDS: usize = 30;
+/// Words of a candidate it reads.
+pub const CANDIDATE_WORDS: usize = 40;
+/// Characters the `jw_prefix` matcher reads (`content_prefix`).
+pub const CONTENT_PREFIX: usize = 200;
+/// Characters the `dice` matcher reads of each side.
+pub const DICE_CHARS: usize = 1000;
+
+/// The content stop-tag choices (`content_stop_tags`).
+pub const STOP_TAGS: [&[&str]; 3] =
+    [&["div"], &["div", "article", "section", "main"], &["div", "article", "section", "main", "td", "body"]];
+
+/// The feed values of one page (what it is trained on).
+#[derive(Debug, Clone, Default)]
+pub struct Values {
+    /// The `title` field.
+    pub title: Option<String>,
+    /// The gold text's first line (the pseudo-feed's title).
+    pub gold_title: Option<String>,
+    /// Author.
+    pub author: Option<String>,
+    /// Date, ISO 8601.
+    pub date: Option<String>,
+    /// The content text (the gold text).
+    pub content: Option<String>,
+}
+
+impl Values {
+    /// The values of a gold document: its fields and its gold text.
+    pub fn of(d: &crate::goldset::GoldDoc) -> Values {
+        let gold = d.gold.trim();
+        Values {
+            title: d.fields.title.clone(),
+            gold_title: gold.lines().map(str::trim).find(|l| !l.is_empty()).map(String::from),
+            author: d.fields.author.clone(),
+            date: d.fields.get("date").map(String::from),
+            content: (!gold.is_empty()).then(|| gold.to_string()),
+        }
+    }
+}
+
+/// FNV-1a of a string (0 is kept for null).
+fn hash(s: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in s.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h.max(1)
+}
+
+/// The text of node `i`'s subtree, rendered, cut after about `max` bytes.
+fn text_prefix(dom: &Dom, i: usize, max: usize) -> String {
+    let mut out = String::new();
+    let mut prev: Option<u32> = None;
+    for u in dom.units_in(i) {
+        if let Some(p) = prev {
+            out.push(if dom.texts.line(p as usize) != dom.texts.line(u as usize) { '\n' } else { ' ' });
+        }
+        out.push_str(dom.texts.get(u as usize));
+        prev = Some(u);
+        if out.len() >= max {
+            break;
+        }
+    }
+    out
+}
+
+/// Computes a page's facts from its flattened DOM and attributes
+/// ([`parse_with_attrs`](crate::document::parse::parse_with_attrs)) and its feed values;
+/// `keep_names` keeps the filter values' text (for `wrapper learn`).
+pub fn compute(dom: &Dom, attrs: &[NodeAttrs], v: &Values, keep_names: bool) -> PageFacts {
+    let n = dom.nodes.len();
+    let mut f = PageFacts { nodes: n as u32, ..PageFacts::default() };
+    if attrs.len() != n || n == 0 {
+        return f;
+    }
+    // Non-space characters of each node's subtree.
+    let mut cum = vec![0u32; n + 1];
+    for (k, node) in dom.nodes.iter().enumerate() {
+        let c = if node.is_text() { dom.info[node.text as usize].chars } else { 0 };
+        cum[k + 1] = cum[k] + c;
+    }
+    let chars = |i: usize| cum[dom.nodes[i].end as usize] - cum[i];
+    let mut bottom = vec![true; n];
+    for (k, node) in dom.nodes.iter().enumerate() {
+        if !node.is_text() && node.parent != NONE && chars(k) == chars(node.parent as usize) {
+            bottom[node.parent as usize] = false;
+        }
+    }
+    // Paths from the root, and the candidate index of each node.
+    let mut paths: Vec<String> = vec![String::new(); n];
+    let mut cand_of = vec![NONE; n];
+    let body = dom.body as usize;
+    let body_end = if body == 0 { n } else { dom.nodes[body].end as usize };
+    let mut names: std::collections::HashMap<u64, String> = Default::default();
+    for k in 1..n {
+        let node = dom.nodes[k];
+        if node.is_text() {
+            continue;
+        }
+        let parent = if node.parent == NONE { String::new() } else { paths[node.parent as usize].clone() };
+        paths[k] = format!("{parent}/{}[{}]", node.tag.name(), attrs[k].position);
+        if k < body || k >= body_end || chars(k) == 0 {
+            continue;
+        }
+        // ids and classes of the element, then of its ancestors while they hold the same text.
+        let (mut ids, mut classes): (Vec<&str>, Vec<&str>) = (Vec::new(), Vec::new());
+        let mut a = k;
+        loop {
+            let at = &attrs[a];
+            if !at.id.trim().is_empty() {
+                ids.push(at.id.trim());
+            }
+            for c in at.class.split_whitespace() {
+                if !classes.contains(&c) {
+                    classes.push(c);
+                }
+            }
+            let p = dom.nodes[a].parent;
+            if p == NONE || p as usize == 0 || chars(p as usize) != chars(k) {
+                break;
+            }
+            a = p as usize;
+        }
+        let mut triple = [0u64; 3];
+        for (slot, s) in [(0, classes.join(",")), (1, ids.join(",")), (2, paths[k].clone())] {
+            if !s.is_empty() {
+                triple[slot] = hash(&s);
+                if keep_names {
+                    names.insert(triple[slot], s);
+                }
+            }
+        }
+        cand_of[k] = f.cands.len() as u32;
+        f.cands.push(Cand { node: k as u32, end: node.end, bottom: bottom[k], triple });
+    }
+    f.names = names.into_iter().collect();
+    f.names.sort_unstable();
+    f.has = [
+        v.title.as_deref().is_some_and(|t| !t.trim().is_empty()),
+        v.gold_title.is_some(),
+        v.author.as_deref().is_some_and(|t| !t.trim().is_empty()),
+        v.date.is_some(),
+        v.content.is_some(),
+    ];
+    let short = |value: &str, out: &mut Vec<Match>| {
+        let value = normalise(value);
+        if value.is_empty() {
+            return;
+        }
+        let max = 3 * value.chars().count() + 20;
+        for (c, cand) in f.cands.iter().enumerate().filter(|(_, c)| c.bottom) {
+            if chars(cand.node as usize) as usize > max {
+                continue;
+            }
+            let t = normalise(&text_prefix(dom, cand.node as usize, 4 * max));
+            if t.chars().count() > max {
+                continue;
+            }
+            let s = if t == value { 1.0 } else { jaro_winkler(&value, &t, Window::Standard) as f32 };
+            if s >= MIN_SCORE {
+                out.push(Match { cand: c as u32, score: s });
+            }
+        }
+    };
+    let mut title = [Vec::new(), Vec::new()];
+    if let Some(t) = &v.title {
+        short(t, &mut title[0]);
+    }
+    if let Some(t) = &v.gold_title {
+        short(t, &mut title[1]);
+    }
+    let mut author = Vec::new();
+    if let Some(a) = &v.author {
+        short(a, &mut author);
+    }
+    let mut date = Vec::new();
+    if let Some(d) = v.date.as_deref().and_then(ymd) {
+        let renderings = crate::eval::date::renderings(d.0, d.1, d.2);
+        let longest = renderings.iter().map(String::len).max().unwrap_or(0);
+        for (c, cand) in f.cands.iter().enumerate().filter(|(_, c)| c.bottom) {
+            if chars(cand.node as usize) as usize > longest + MAX_SLACK {
+                continue;
+            }
+            let t = normalise(&text_prefix(dom, cand.node as usize, 4 * (longest + MAX_SLACK)));
+            let slack = renderings.iter().filter(|r| t.contains(r.as_str())).map(|r| t.len() - r.len()).min();
+            if let Some(s) = slack.filter(|&s| s <= MAX_SLACK) {
+                date.push(Match { cand: c as u32, score: s as f32 });
+            }
+        }
+    }
+    let mut content = Vec::new();
+    if let Some(text) = &v.content {
+        let value = normalise(text);
+        let vw: Vec<&str> = value.split_whitespace().take(CONTENT_WORDS).collect();
+        let vprefix: String = value.chars().take(CONTENT_PREFIX).collect();
+        let vdice: String = value.chars().take(DICE_CHARS).collect();
+        for (c, cand) in f.cands.iter().enumerate().filter(|(_, c)| c.bottom) {
+            let t = normalise(&text_prefix(dom, cand.node as usize, DICE_CHARS + 200));
+            let tw: Vec<&str> = t.split_whitespace().take(CANDIDATE_WORDS).collect();
+            let word = lcs_len(&vw, &tw) as f32 / vw.len().max(1) as f32;
+            let tprefix: String = t.chars().take(CONTENT_PREFIX).collect();
+            let jw = jaro_winkler(&vprefix, &tprefix, Window::Standard) as f32;
+            let tdice: String = t.chars().take(DICE_CHARS).collect();
+            let di = dice(&vdice, &tdice) as f32;
+            if word.max(jw).max(di) < MIN_SCORE {
+                continue;
+            }
+            let ext = STOP_TAGS.map(|stops| {
+                let mut a = cand.node as usize;
+                loop {
+                    if stops.contains(&dom.nodes[a].tag.name()) && cand_of[a] != NONE {
+                        return cand_of[a];
+                    }
+                    let p = dom.nodes[a].parent;
+                    if p == NONE || p as usize == 0 {
+                        return c as u32;
+                    }
+                    a = p as usize;
+                }
+            });
+            content.push(ContentMatch { cand: c as u32, scores: [word, jw, di], words: tw.len() as u32, ext });
+        }
+    }
+    (f.title, f.author, f.date, f.content) = (title, author, date, content);
+    f
+}
+
+/// Year, month and day of an ISO 8601 date.
+fn ymd(iso: &str) -> Option<(i32, u32, u32)> {
+    let y = iso.get(0..4)?.parse().ok()?;
+    let m = iso.get(5..7)?.parse().ok()?;
+    let d = iso.get(8..10)?.parse().ok()?;
+    ((1..=12).contains(&m) && (1..=31).contains(&d)).then_some((y, m, d))
+}
+
+/// A page's facts from its HTML, within the budgets of `limits` (the same budgeted text and
+/// parse as the page's `Document`, so node numbers agree).
+pub fn of_html(html: &str, limits: &crate::limits::Limits, v: &Values, keep_names: bool) -> PageFacts {
+    let deadline = std::time::Instant::now().checked_add(limits.max_parse);
+    let (html, _) = crate::document::budget::apply(html, limits);
+    let (dom, attrs) = crate::document::parse::parse_with_attrs(&html, deadline);
+    compute(&dom, &attrs, v, keep_names)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn triples_chain_ids_and_classes_while_the_text_is_the_same() {
+        let html = r#"<html><head><title>Hello there</title></head><body><div id="main"><div class="post" id="post-1"><h2 class="entry-title"><a class="t">Hello there</a></h2><span class="author vcard"><a class="url fn n">Ann Lee</a></span><div class="entry"><p>one two three</p></div></div></div></body></html>"#;
+        let v = Values { title: Some("Hello there".into()), author: Some("Ann Lee".into()), ..Values::default() };
+        let f = of_html(html, &Default::default(), &v, true);
+        let name = |h: u64| f.names.iter().find(|(k, _)| *k == h).map(|(_, s)| s.as_str());
+        let exact: Vec<&Match> = f.title[0].iter().filter(|m| m.score >= 1.0).collect();
+        assert_eq!(exact.len(), 1, "<title> is not a candidate, and only the deepest holder is");
+        let t = f.cands[exact[0].cand as usize];
+        assert_eq!(name(t.triple[0]), Some("t,entry-title"));
+        assert_eq!(name(t.triple[1]), None);
+        assert_eq!(name(t.triple[2]), Some("/html[0]/body[1]/div[0]/div[0]/h2[0]/a[0]"));
+        let a = f.author.iter().find(|m| m.score >= 1.0).unwrap();
+        assert_eq!(name(f.cands[a.cand as usize].triple[0]), Some("url,fn,n,author,vcard"), "Table 7's chain");
+    }
+}
