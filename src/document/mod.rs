@@ -200,6 +200,9 @@ pub struct Document {
     /// Which rule decoded the page's bytes (`goldset::decode::Decoding::name`; "" when the
     /// page came as text), for `goldset stats` and the dump's `languages.csv`.
     pub decoding: &'static str,
+    /// The decoded HTML as parsed (within the budgets), kept only when [`Needs::html`] asks for
+    /// it: what an external extractor's worker reads.
+    pub html: Option<std::sync::Arc<str>>,
 }
 
 /// The next document id.
@@ -275,7 +278,20 @@ impl Document {
             Default::default()
         });
         (
-            Document { source, dom, lang, words, stoplist, readability, id, blocks, features, segments, decoding: "" },
+            Document {
+                html: needs.html.then(|| std::sync::Arc::from(&*html)),
+                source,
+                dom,
+                lang,
+                words,
+                stoplist,
+                readability,
+                id,
+                blocks,
+                features,
+                segments,
+                decoding: "",
+            },
             notes,
         )
     }
@@ -443,6 +459,8 @@ impl Document {
                 features: self.features.clone(),
                 segments: self.segments.clone(),
                 decoding: self.decoding,
+                // The reduced page has no HTML of its own (an external member reads none).
+                html: None,
             },
             back,
         )

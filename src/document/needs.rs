@@ -35,6 +35,10 @@ pub struct Needs {
     /// The page features a route's conditions read
     /// ([`PageFeatures`](super::page_features::PageFeatures)).
     pub features: bool,
+    /// The page's decoded HTML itself, kept in the [`Document`](super::Document) for the
+    /// external extractors (worker processes that parse it themselves). No built-in family reads
+    /// it, so it is not part of [`Needs::ALL`]: a corpus keeps the HTML only for an external one.
+    pub html: bool,
 }
 
 impl Needs {
@@ -51,6 +55,7 @@ impl Needs {
         blocks: false,
         segments: false,
         features: false,
+        html: false,
     };
     /// Everything a page can hold (what `Document::parse` builds).
     pub const ALL: Needs = Needs {
@@ -65,6 +70,7 @@ impl Needs {
         blocks: true,
         segments: true,
         features: true,
+        html: false,
     };
     /// The source view.
     pub const SOURCE: Needs = Needs { source: true, ..Needs::NONE };
@@ -88,6 +94,8 @@ impl Needs {
     pub const SEGMENTS: Needs = Needs { segments: true, ..Needs::NONE };
     /// The page features.
     pub const FEATURES: Needs = Needs { features: true, ..Needs::NONE };
+    /// The page's HTML.
+    pub const HTML: Needs = Needs { html: true, ..Needs::NONE };
 
     /// What either needs.
     pub const fn or(self, o: Needs) -> Needs {
@@ -103,6 +111,7 @@ impl Needs {
             blocks: self.blocks || o.blocks,
             segments: self.segments || o.segments,
             features: self.features || o.features,
+            html: self.html || o.html,
         }
     }
 
@@ -132,6 +141,7 @@ impl Needs {
             (n.blocks, "blocks"),
             (n.segments, "segments"),
             (n.features, "features"),
+            (n.html, "html"),
         ];
         let names: Vec<&str> = all.iter().filter(|(on, _)| *on).map(|(_, s)| *s).collect();
         if names.is_empty() { "nothing".into() } else { names.join("+") }
