@@ -21,6 +21,9 @@
 //!   peak memory of `optimise` on WCXB dev against its HTML, and the first README command on a
 //!   clean clone (with `CETUNE_BENCH_CLEAN_CLONE=1`: it builds everything from scratch).
 //!
+//! - `cargo bench -- external`: the external extractors' JSON-lines protocol, cost per page with
+//!   a trivial Python worker (issue 27; runs only this).
+//!
 //! `cargo bench -- collect` runs only the collection part; `cargo bench -- families [NAME ...]` only the
 //! per-family individuals (of the families named, or all; `cetr:variant=tm` sets parameters), as
 //! does `CETUNE_BENCH_FAMILIES=dsc,cetr cargo bench`.

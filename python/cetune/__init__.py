@@ -13,6 +13,15 @@ External extractors (any ``f(html, **params) -> str``) are served to the CLI by
 Optuna's samplers and storages.
 """
 
-from ._cetune import Extractor, __version__, evaluate, score, space
+try:
+    from ._cetune import Extractor, __version__, evaluate, score, space
+except ImportError as _missing:  # the worker side (cetune.worker) is pure Python and runs without it
+    _why = _missing
+
+    def __getattr__(name: str):
+        if name in __all__:
+            raise ImportError(f"cetune's extension module is not built ({_why}); pip install ./python") from _why
+        raise AttributeError(name)
+
 
 __all__ = ["Extractor", "evaluate", "score", "space", "__version__"]
