@@ -21,6 +21,9 @@
 //!   peak memory of `optimise` on WCXB dev against its HTML, and the first README command on a
 //!   clean clone (with `CETUNE_BENCH_CLEAN_CLONE=1`: it builds everything from scratch).
 //!
+//! - `cargo bench -- external`: the external extractors' JSON-lines protocol, cost per page with
+//!   a trivial Python worker (issue 27; runs only this).
+//!
 //! `cargo bench -- collect` runs only the collection part; `cargo bench -- families [NAME ...]` only the
 //! per-family individuals (of the families named, or all; `cetr:variant=tm` sets parameters), as
 //! does `CETUNE_BENCH_FAMILIES=dsc,cetr cargo bench`.
@@ -162,6 +165,12 @@ fn main() {
     if only_targets {
         println!("machine: {cores} cores; {}; {}\n", cpu_model(), load());
         targets_bench(&shared, &tmp);
+        let _ = std::fs::remove_dir_all(&tmp);
+        return;
+    }
+    if std::env::args().skip(1).any(|a| a == "external") {
+        println!("machine: {cores} cores; {}; {}\n", cpu_model(), load());
+        external_bench(&tmp);
         let _ = std::fs::remove_dir_all(&tmp);
         return;
     }
@@ -510,6 +519,44 @@ fn targets_bench(shared: &Path, tmp: &Path) {
             "<= 150 s (<= 90 s)",
         );
     }
+}
+
+/// `cargo bench -- external`: the worker protocol's cost per page (issue 27's target, <= 0.5 ms):
+/// a trivial Python worker (it answers every page with the empty text) on small pages, one
+/// thread, against the `full` family on the same parsed pages; the difference is the round trip
+/// (JSON encoding, two pipes, the worker's JSON decoding and encoding) plus the alignment of an
+/// empty text.
+fn external_bench(tmp: &Path) {
+    let worker = tmp.join("null_worker.py");
+    std::fs::create_dir_all(tmp).unwrap();
+    std::fs::write(
+        &worker,
+        "import json, sys\nprint(json.dumps({'name': 'null', 'version': '0'}), flush=True)\nfor line in sys.stdin:\n    print(json.dumps({'id': json.loads(line)['id'], 'text': ''}), flush=True)\n",
+    )
+    .unwrap();
+    let yaml = format!("extractor: external\ncommand: python3 {}\n", worker.display());
+    let ext = extract::build(&extract::parse_str(&yaml, Path::new("null.yaml")).unwrap().setting).unwrap();
+    let full = extract::build(&extract::space("full").unwrap().defaults()).unwrap();
+    let pages: Vec<Document> = (0..2000)
+        .map(|i| {
+            let html = format!("<html><body><p>page {i}: a short paragraph of a few words</p></body></html>");
+            let needs = ext.needs() | full.needs();
+            Document::parse_for(&html, &cetune::limits::Limits::default(), needs).0
+        })
+        .collect();
+    let per_page = |ex: &dyn extract::Extractor| {
+        median(
+            (0..5)
+                .map(|_| time(|| pages.iter().map(|d| extract::extract_text(ex, d).len()).sum::<usize>()).0)
+                .collect(),
+        ) / pages.len() as f64
+    };
+    let (e, f) = (per_page(ext.as_ref()), per_page(full.as_ref()));
+    row(
+        "external worker protocol, per page (trivial Python worker, 1 thread, minus `full`)",
+        format!("{:.3} ms ({:.3} - {:.3})", (e - f) * 1e3, e * 1e3, f * 1e3),
+        "<= 0.5 ms",
+    );
 }
 
 fn cpu_model() -> String {

@@ -9,6 +9,7 @@ mod blogs;
 mod cli;
 mod collect;
 mod combine;
+mod external;
 mod families;
 mod feeds;
 mod hostile;

@@ -86,7 +86,11 @@ fn extract(html: &str, ex: &dyn Extractor, limits: &Limits, more: Needs, out: &m
             out.text = text;
             out.segments = catch_unwind(AssertUnwindSafe(|| ex.segments(&doc).map(|s| s.to_json(&doc)))).ok().flatten();
         }
-        Err(_) => out.error = Some(format!("{}: the extractor failed on this page", out.id)),
+        Err(payload) => {
+            let why =
+                crate::extract::failure(payload.as_ref()).unwrap_or_else(|| "the extractor failed on this page".into());
+            out.error = Some(format!("{}: {why}", out.id))
+        }
     }
 }
 

@@ -204,6 +204,9 @@ pub struct Document {
     /// `feedwrapper`'s facts of the page and of its package's other pages, when the loader
     /// built them ([`Needs::wrapper`](needs::Needs)).
     pub wrapper: Option<std::sync::Arc<wrapper::Facts>>,
+    /// The decoded HTML as parsed (within the budgets), kept only when [`Needs::html`] asks for
+    /// it: what an external extractor's worker reads.
+    pub html: Option<std::sync::Arc<str>>,
 }
 
 /// The next document id.
@@ -280,6 +283,7 @@ impl Document {
         });
         (
             Document {
+                html: needs.html.then(|| std::sync::Arc::from(&*html)),
                 source,
                 dom,
                 lang,
@@ -461,6 +465,8 @@ impl Document {
                 segments: self.segments.clone(),
                 decoding: self.decoding,
                 wrapper: self.wrapper.clone(),
+                // The reduced page has no HTML of its own (an external member reads none).
+                html: None,
             },
             back,
         )

@@ -38,6 +38,10 @@ pub struct Needs {
     /// `feedwrapper`'s facts of the page and its package (built by the loader from the page's
     /// attributes and the package's feed values, `feeds::facts`).
     pub wrapper: bool,
+    /// The page's decoded HTML itself, kept in the [`Document`](super::Document) for the
+    /// external extractors (worker processes that parse it themselves). No built-in family reads
+    /// it, so it is not part of [`Needs::ALL`]: a corpus keeps the HTML only for an external one.
+    pub html: bool,
 }
 
 impl Needs {
@@ -55,6 +59,7 @@ impl Needs {
         segments: false,
         features: false,
         wrapper: false,
+        html: false,
     };
     /// Everything a page can hold (what `Document::parse` builds); `feedwrapper`'s package facts
     /// ([`Needs::WRAPPER`]) only when asked for by name.
@@ -72,6 +77,7 @@ impl Needs {
         features: true,
         // Package facts of one family, built from a second parse: asked for by name only.
         wrapper: false,
+        html: false,
     };
     /// The source view.
     pub const SOURCE: Needs = Needs { source: true, ..Needs::NONE };
@@ -97,6 +103,8 @@ impl Needs {
     pub const FEATURES: Needs = Needs { features: true, ..Needs::NONE };
     /// `feedwrapper`'s facts.
     pub const WRAPPER: Needs = Needs { wrapper: true, ..Needs::NONE };
+    /// The page's HTML.
+    pub const HTML: Needs = Needs { html: true, ..Needs::NONE };
 
     /// What either needs.
     pub const fn or(self, o: Needs) -> Needs {
@@ -113,6 +121,7 @@ impl Needs {
             segments: self.segments || o.segments,
             features: self.features || o.features,
             wrapper: self.wrapper || o.wrapper,
+            html: self.html || o.html,
         }
     }
 
@@ -151,6 +160,7 @@ impl Needs {
             (n.segments, "segments"),
             (n.features, "features"),
             (n.wrapper, "wrapper"),
+            (n.html, "html"),
         ];
         let names: Vec<&str> = all.iter().filter(|(on, _)| *on).map(|(_, s)| *s).collect();
         if names.is_empty() { "nothing".into() } else { names.join("+") }

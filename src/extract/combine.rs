@@ -133,16 +133,24 @@ pub fn build(setting: &Setting) -> Result<Box<dyn Extractor>> {
     let mut members = Vec::new();
     for (k, m) in names.iter().enumerate() {
         let at = |s: &str| format!("{m}{SEP}{s}");
-        let space = super::space(m).map_err(|e| bad(format!("unknown member '{m}': {}", e.message)))?;
-        if !space.members.is_empty() {
+        // An external member (its command is among the setting's parameters) has no built-in
+        // space: the combination's own checked its values.
+        let external = setting.get(&at(crate::params::external::COMMAND)).is_some();
+        let space = match external {
+            true => None,
+            false => Some(super::space(m).map_err(|e| bad(format!("unknown member '{m}': {}", e.message)))?),
+        };
+        if space.as_ref().is_some_and(|s| !s.members.is_empty()) {
             return Err(bad(format!("member '{m}' is itself a combination")));
         }
         if !flag(&at("on"), true)? {
             continue;
         }
-        let mut own = setting.scoped(m, m);
+        let mut own = setting.scoped(m, if external { crate::params::external::NAME } else { m });
         own.values.retain(|(n, _)| !PER_MEMBER.contains(&n.as_str()));
-        let own = space.check_setting(&own).map_err(|e| bad(format!("member '{m}': {}", e.message)))?;
+        if let Some(space) = &space {
+            own = space.check_setting(&own).map_err(|e| bad(format!("member '{m}': {}", e.message)))?;
+        }
         let ex = super::build(&own).map_err(|e| bad(format!("member '{m}': {}", e.message)))?;
         // Only a vote weighs confidences: under the other combinators `soft` is inactive (and a
         // member's key must not depend on it, so equal pipelines share their cache entries).

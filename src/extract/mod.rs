@@ -18,6 +18,7 @@ pub mod combine;
 pub mod crunch;
 pub mod density;
 pub mod dsc;
+pub mod external;
 pub mod feedwrapper;
 pub mod full;
 pub mod full_hidden;
@@ -67,6 +68,24 @@ pub trait Extractor: Send + Sync {
         let _ = doc;
         None
     }
+}
+
+/// Why an extractor failed on one page (an external worker's error, crash or timeout): the
+/// payload it unwinds with ([`fail`]), which the callers that turn a failed page into an error
+/// row read back with [`failure`].
+#[derive(Debug)]
+pub struct Failed(pub String);
+
+/// Ends the extraction of this page with `message` as its error row, without the panic hook's
+/// report (this is not a bug).
+pub fn fail(message: String) -> ! {
+    std::panic::resume_unwind(Box::new(Failed(message)))
+}
+
+/// The message of a page's failure, from the payload of a caught unwind: [`fail`]'s, or `None`
+/// for a panic (a bug, reported by the caller's own words).
+pub fn failure(payload: &(dyn std::any::Any + Send)) -> Option<String> {
+    payload.downcast_ref::<Failed>().map(|f| f.0.clone())
 }
 
 /// A family's constructor: reads its parameters from a setting (each exactly once).
@@ -283,6 +302,9 @@ pub fn build(setting: &Setting) -> Result<Box<dyn Extractor>> {
     if combine::is_combination(setting) {
         return combine::build(setting);
     }
+    if setting.extractor == params::external::NAME {
+        return external::build(setting);
+    }
     let f = family(&setting.extractor)?;
     let mut reader = setting.reader();
     let ex = (f.build)(&mut reader)?;
@@ -295,6 +317,9 @@ pub fn build(setting: &Setting) -> Result<Box<dyn Extractor>> {
 /// member selects DOM units, the word map. Everything when the space's defaults do not build.
 pub fn space_needs(space: &ParamSpace) -> Needs {
     let needs_of = |name: &str| -> Option<Needs> {
+        if space.param(&format!("{name}.{}", params::external::COMMAND)).is_some() {
+            return Some(Needs::SOURCE | Needs::HTML);
+        }
         let ex = build(&self::space(name).ok()?.defaults()).ok()?;
         Some(ex.needs() | if ex.view() == View::Dom { Needs::WORDS } else { Needs::NONE })
     };

@@ -47,8 +47,9 @@ pub fn score_entry(e: &Entry, ex: &dyn Extractor, measure: Measure, scratch: &mu
     sel.view = ex.view();
     sel.units.clear();
     let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ex.extract(doc, &mut sel)));
-    if ran.is_err() {
-        return DocScore { gold_words, error: Some(EXTRACTOR_FAILED.into()), ..Default::default() };
+    if let Err(payload) = ran {
+        let error = crate::extract::failure(payload.as_ref()).unwrap_or_else(|| EXTRACTOR_FAILED.into());
+        return DocScore { gold_words, error: Some(error), ..Default::default() };
     }
     let rows = e.rows(sel.view);
     scratch.rows.clear();

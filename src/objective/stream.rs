@@ -67,7 +67,12 @@ pub fn extract_set(
         let out = match &e.doc {
             Some(doc) => {
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| crate::extract::extract_text(ex, doc)))
-                    .map_err(|_| Some(super::score::EXTRACTOR_FAILED.to_string()))
+                    .map_err(|p| {
+                        Some(
+                            crate::extract::failure(p.as_ref())
+                                .unwrap_or_else(|| super::score::EXTRACTOR_FAILED.into()),
+                        )
+                    })
             }
             None => Err(None),
         };

@@ -60,6 +60,10 @@ pub fn complete(
         if name.contains(SEP) {
             return Err(at(m.referenced, format!("member name '{name}' must not contain '{SEP}'")));
         }
+        if let Some(s) = super::external::member_space(space, name, at)? {
+            spaces.push((name.to_string(), s));
+            continue;
+        }
         let s = builtin(name).map_err(|e| at(m.referenced, format!("unknown member '{name}': {}", e.message)))?;
         if !s.members.is_empty() {
             return Err(at(m.referenced, format!("member '{name}' is itself a combination; members are families")));

@@ -8,6 +8,7 @@
 
 pub mod combine;
 pub mod compose;
+pub mod external;
 pub mod route;
 mod space;
 mod value;

@@ -55,6 +55,12 @@ struct RawFile {
     rules: Option<At<i64>>,
     /// A fitted model the setting applies (`blocktrees`): a file beside this one.
     model: Option<At<String>>,
+    /// An external extractor's worker command (`extractor: external`).
+    command: Option<At<String>>,
+    /// An external extractor's per-page budget, seconds.
+    timeout: Option<At<f64>>,
+    /// An external extractor's handshake budget, seconds.
+    startup: Option<At<f64>>,
     #[allow(dead_code)]
     about: Option<serde::de::IgnoredAny>,
 }
@@ -240,8 +246,16 @@ fn parse_raw(raw: RawFile, builtin: &Builtin, at: &AtFn) -> Result<ParamsFile> {
     if let Some(r) = raw.rules {
         return Err(at(r.referenced, "'rules' belongs to a route (a file with 'branches')".into()));
     }
-    let space = match (raw.parameters, raw.members) {
+    let keys = super::external::Keys { command: raw.command, timeout: raw.timeout, startup: raw.startup };
+    // An external extractor has no built-in description: its parameters are the file's (none
+    // when its worker takes none).
+    let parameters = match raw.parameters {
+        None if raw.extractor.value == super::external::NAME && raw.members.is_none() => Some(Vec::new()),
+        ps => ps,
+    };
+    let space = match (parameters, raw.members) {
         (ps, Some(members)) => {
+            super::external::refuse(&keys, true, &at)?;
             let ps = ps.unwrap_or_default();
             let names: Vec<(String, serde_saphyr::Location)> =
                 ps.iter().map(|p| (p.name.value.clone(), p.name.referenced)).collect();
@@ -254,8 +268,17 @@ fn parse_raw(raw: RawFile, builtin: &Builtin, at: &AtFn) -> Result<ParamsFile> {
             }
             space
         }
-        (Some(ps), None) => build_space(&raw.extractor.value, raw.description, ps, correlated.1, known.1, &at)?,
+        (Some(ps), None) => {
+            let mut space = build_space(&raw.extractor.value, raw.description, ps, correlated.1, Vec::new(), &at)?;
+            super::external::complete(&mut space, keys, &at)?;
+            for k in known.1 {
+                let setting = mapping_setting(&space, &k.values, &format!("known_good '{}'", k.label), &at)?;
+                space.known_good.push(KnownGood { label: k.label, setting });
+            }
+            space
+        }
         (None, None) => {
+            super::external::refuse(&keys, false, &at)?;
             if !known.1.is_empty() || !correlated.1.is_empty() {
                 let loc = if known.1.is_empty() { correlated.0 } else { known.0 };
                 return Err(at(loc, "'known_good' and 'correlated' need 'parameters'".into()));

@@ -94,7 +94,11 @@ pub fn write_reports(
         };
         // A combination that is not compiled in (or differs from the compiled-in one of its
         // name) carries its description, so that its best.yaml loads back anywhere.
-        let own = !space.members.is_empty() && crate::extract::space(&space.extractor).ok().as_ref() != Some(space);
+        // An external extractor has no compiled-in description at all.
+        let external = space.extractor == crate::params::external::NAME
+            || space.params.iter().any(|p| p.name.ends_with(&format!(".{}", crate::params::external::COMMAND)));
+        let own = (!space.members.is_empty() || external)
+            && crate::extract::space(&space.extractor).ok().as_ref() != Some(space);
         let text = format!(
             "# The best individual of this run; use it with `cetune evaluate --params` or `cetune extract --params`.\n{}",
             settings_file(&s, Some(&about), own.then_some(space))?

@@ -1,0 +1,27 @@
+"""cetune for Python: tuned web content extraction.
+
+>>> import cetune
+>>> ex = cetune.Extractor("lqf", t=0.3)            # a family with parameter overrides
+>>> ex = cetune.Extractor(params="best.yaml")       # a tuned setting (a run's best.yaml)
+>>> ex.extract("<html>...</html>")                  # the main text of one page
+>>> ex.extract_many(pages, threads=4)               # many pages in parallel, GIL released
+>>> cetune.score(gold, text, measure="lcs")         # (precision, recall, f1)
+>>> cetune.evaluate("goldsets/default", "lqf")      # one dict per document
+
+External extractors (any ``f(html, **params) -> str``) are served to the CLI by
+``python -m cetune.worker module:function``; ``cetune.optuna`` runs cetune's extractors under
+Optuna's samplers and storages.
+"""
+
+try:
+    from ._cetune import Extractor, __version__, evaluate, score, space
+except ImportError as _missing:  # the worker side (cetune.worker) is pure Python and runs without it
+    _why = _missing
+
+    def __getattr__(name: str):
+        if name in __all__:
+            raise ImportError(f"cetune's extension module is not built ({_why}); pip install ./python") from _why
+        raise AttributeError(name)
+
+
+__all__ = ["Extractor", "evaluate", "score", "space", "__version__"]

@@ -1,0 +1,46 @@
+"""Type stubs of cetune's extension module."""
+
+from os import PathLike
+from typing import Any, Iterable, Optional, Union
+
+__version__: str
+
+Page = Union[str, bytes]
+Value = Union[bool, int, float, str]
+
+class Extractor:
+    """A configured extractor: a family or combination by name, or a parameter file.
+
+    Raises ValueError (bad name, parameter or file content) or OSError (unreadable file) with
+    cetune's one-line message.
+    """
+
+    def __init__(
+        self,
+        name: Optional[str] = None,
+        *,
+        params: Optional[Union[str, PathLike[str]]] = None,
+        **overrides: Value,
+    ) -> None: ...
+    @property
+    def name(self) -> str:
+        """The extractor's registry name."""
+    @property
+    def params(self) -> dict[str, Value]:
+        """Every parameter's value, in the order of the space."""
+    def extract(self, html: Page, url: Optional[str] = None) -> str:
+        """The main text of one page; RuntimeError when the extractor fails on it."""
+    def extract_many(self, pages: Iterable[Page], threads: Optional[int] = None) -> list[str]:
+        """The main text of each page, in order, extracted in parallel with the GIL released."""
+
+def score(gold: str, text: str, measure: str = "lcs") -> tuple[float, float, float]:
+    """(precision, recall, f1) of ``text`` against ``gold`` by ``lcs``, ``bow`` or ``shingle4``."""
+
+def evaluate(
+    goldset: Union[str, PathLike[str]], params: str, measure: str = "lcs", **overrides: Value
+) -> list[dict[str, Any]]:
+    """One dict per document of a native gold set: package, id, precision, recall, f1,
+    extract_words, gold_words, error."""
+
+def space(params: str) -> dict[str, Any]:
+    """A parameter space (a family name or a parameter file) as plain data."""

@@ -1,0 +1,283 @@
+//! `cetune._cetune`: the Python face of the cetune library. `Extractor` runs any family,
+//! combination or external extractor on pages (`extract_many` in parallel with the GIL
+//! released), `score` scores a text against a gold text, `evaluate` scores a setting over a gold
+//! set per document, `space` describes a parameter space for the Optuna bridge. Errors are
+//! cetune's one-line messages: `OSError` for files, `ValueError` for bad input or configuration,
+//! `RuntimeError` for a page the extractor failed on.
+
+use cetune::document::Document;
+use cetune::error::{Error, ErrorKind};
+use cetune::extract;
+use cetune::limits::Limits;
+use cetune::params::{ParamSpace, Setting, Spec, Value};
+use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use std::path::Path;
+
+/// cetune's error as a Python exception with its one-line message.
+fn py_err(e: Error) -> PyErr {
+    match e.kind {
+        ErrorKind::Io | ErrorKind::Input => PyOSError::new_err(e.to_string()),
+        _ => PyValueError::new_err(e.to_string()),
+    }
+}
+
+/// A Python value as the text `--set name=value` takes.
+fn set_text(v: &Bound<'_, PyAny>) -> PyResult<String> {
+    if let Ok(b) = v.extract::<bool>() {
+        return Ok(b.to_string());
+    }
+    if let Ok(s) = v.cast::<PyString>() {
+        return Ok(s.to_string());
+    }
+    Ok(v.str()?.to_string())
+}
+
+/// A page given as `str` or `bytes` (decoded as cetune decodes pages: BOM, declared charset,
+/// detection), line endings normalised.
+fn page_text(page: &Bound<'_, PyAny>) -> PyResult<String> {
+    if let Ok(b) = page.cast::<PyBytes>() {
+        return Ok(cetune::goldset::decode::decode(b.as_bytes()).0);
+    }
+    let s: String = page.extract().map_err(|_| PyValueError::new_err("a page is str or bytes"))?;
+    Ok(cetune::goldset::decode::normalise_newlines(s))
+}
+
+/// A configured extractor: a family by name with parameter overrides, or a parameter file
+/// (a `params/*.yaml` description, a run's `best.yaml`, an external extractor's file).
+#[pyclass(module = "cetune._cetune", frozen)]
+struct Extractor {
+    ex: Box<dyn cetune::extract::Extractor>,
+    setting: Setting,
+    limits: Limits,
+}
+
+impl Extractor {
+    /// The text of one decoded page, or why there is none.
+    fn run(&self, html: &str) -> Result<String, String> {
+        let needs = self.ex.needs();
+        let limits = &self.limits;
+        let parsed =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| Document::parse_for(html, limits, needs)));
+        let Ok((doc, _)) = parsed else { return Err("the HTML parser failed on this page".into()) };
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| extract::extract_text(self.ex.as_ref(), &doc)))
+            .map_err(|p| extract::failure(p.as_ref()).unwrap_or_else(|| "the extractor failed on this page".into()))
+    }
+}
+
+#[pymethods]
+impl Extractor {
+    /// Extractor(name=None, *, params=None, **overrides): a family or combination by name
+    /// (`"readability"`) or a parameter file (`params="best.yaml"`), with parameter overrides
+    /// as keyword arguments (`t=0.3`, `**{"lqf.t": 0.3}`).
+    #[new]
+    #[pyo3(signature = (name=None, *, params=None, **overrides))]
+    fn new(
+        name: Option<&str>,
+        params: Option<std::path::PathBuf>,
+        overrides: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let (space, base) = resolve(name, params.as_deref())?;
+        let mut sets = Vec::new();
+        if let Some(o) = overrides {
+            for (k, v) in o.iter() {
+                sets.push(format!("{}={}", k.extract::<String>()?, set_text(&v)?));
+            }
+        }
+        let setting = space.with_assignments(&base, &sets).map_err(py_err)?;
+        let ex = extract::build(&setting).map_err(py_err)?;
+        Ok(Extractor { ex, setting, limits: Limits::default() })
+    }
+
+    /// The extractor's registry name (`readability`, `external`, a combination's name).
+    #[getter]
+    fn name(&self) -> String {
+        self.setting.extractor.clone()
+    }
+
+    /// The setting: every parameter's value, in the order of the space.
+    #[getter]
+    fn params<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (n, v) in &self.setting.values {
+            d.set_item(n, value_py(py, v)?)?;
+        }
+        Ok(d)
+    }
+
+    /// extract(html, url=None) -> str: the main text of one page (`str` or `bytes`).
+    #[pyo3(signature = (html, url=None))]
+    fn extract(&self, py: Python<'_>, html: &Bound<'_, PyAny>, url: Option<&str>) -> PyResult<String> {
+        let _ = url;
+        let text = page_text(html)?;
+        py.detach(|| self.run(&text)).map_err(PyRuntimeError::new_err)
+    }
+
+    /// extract_many(pages, threads=None) -> list[str]: the main text of each page, in order,
+    /// extracted in parallel on `threads` threads (default: one per core) with the GIL released.
+    /// A page the extractor fails on raises RuntimeError naming its index.
+    #[pyo3(signature = (pages, threads=None))]
+    fn extract_many(&self, py: Python<'_>, pages: &Bound<'_, PyAny>, threads: Option<usize>) -> PyResult<Vec<String>> {
+        let mut texts = Vec::new();
+        for p in pages.try_iter()? {
+            texts.push(page_text(&p?)?);
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.unwrap_or(0))
+            .build()
+            .map_err(|e| PyValueError::new_err(format!("threads: {e}")))?;
+        let out: Vec<Result<String, String>> = py.detach(|| {
+            use rayon::prelude::*;
+            pool.install(|| texts.par_iter().map(|t| self.run(t)).collect())
+        });
+        out.into_iter()
+            .enumerate()
+            .map(|(i, r)| r.map_err(|m| PyRuntimeError::new_err(format!("page {i}: {m}"))))
+            .collect()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Extractor({:?}, {})", self.setting.extractor, self.setting.label())
+    }
+}
+
+/// The space and base setting of a name or a file.
+fn resolve(name: Option<&str>, params: Option<&Path>) -> PyResult<(ParamSpace, Setting)> {
+    match (name, params) {
+        (None, Some(p)) | (Some(_), Some(p)) => {
+            if !p.exists() {
+                return Err(pyo3::exceptions::PyFileNotFoundError::new_err(format!(
+                    "{}: parameter file not found",
+                    p.display()
+                )));
+            }
+            let f = extract::load_file(p).map_err(py_err)?;
+            if let Some(n) = name.filter(|n| *n != f.space.extractor) {
+                let msg = format!("{n} disagrees with {}, which is for '{}'", p.display(), f.space.extractor);
+                return Err(PyValueError::new_err(msg));
+            }
+            Ok((f.space, f.setting))
+        }
+        (Some(n), None) => {
+            let s = extract::space(n).map_err(py_err)?;
+            let d = s.defaults();
+            Ok((s, d))
+        }
+        (None, None) => {
+            Err(PyValueError::new_err("name an extractor (Extractor(\"lqf\")) or a parameter file (params=...)"))
+        }
+    }
+}
+
+fn value_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        Value::Float(x) => x.into_pyobject(py)?.into_any(),
+        Value::Int(i) => i.into_pyobject(py)?.into_any(),
+        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
+        Value::Cat(c) => c.into_pyobject(py)?.into_any(),
+    })
+}
+
+/// score(gold, text, measure="lcs") -> (precision, recall, f1): the text scored against the
+/// gold text by cetune's measure (`lcs`, `bow` or `shingle4`), exactly as `cetune score` does.
+#[pyfunction]
+#[pyo3(signature = (gold, text, measure="lcs"))]
+fn score(gold: &str, text: &str, measure: &str) -> PyResult<(f64, f64, f64)> {
+    let m: cetune::eval::Measure = measure.parse().map_err(|e: String| PyValueError::new_err(e))?;
+    let (s, _, _) = cetune::eval::text::score_text(text, gold, Default::default(), m);
+    Ok((s.precision, s.recall, s.f1))
+}
+
+/// evaluate(goldset, params, measure="lcs", **overrides) -> list[dict]: one dict per document
+/// of a gold set in cetune's native format (`package`, `id`, `precision`, `recall`, `f1`,
+/// `extract_words`, `gold_words`, `error`); `params` is a family name or a parameter file.
+#[pyfunction]
+#[pyo3(signature = (goldset, params, measure="lcs", **overrides))]
+fn evaluate<'py>(
+    py: Python<'py>,
+    goldset: std::path::PathBuf,
+    params: &str,
+    measure: &str,
+    overrides: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyList>> {
+    let file = Path::new(params);
+    let (space, base) = if file.is_file() { resolve(None, Some(file))? } else { resolve(Some(params), None)? };
+    let mut sets = Vec::new();
+    if let Some(o) = overrides {
+        for (k, v) in o.iter() {
+            sets.push(format!("{}={}", k.extract::<String>()?, set_text(&v)?));
+        }
+    }
+    let setting = space.with_assignments(&base, &sets).map_err(py_err)?;
+    let m: cetune::eval::Measure = measure.parse().map_err(|e: String| PyValueError::new_err(e))?;
+    let ex = extract::build(&setting).map_err(py_err)?;
+    let set = cetune::goldset::native::open(&goldset, false).map_err(py_err)?;
+    let docs: Vec<_> = set.docs.iter().collect();
+    let scores = py.detach(|| cetune::objective::stream::score_set(&set, &docs, &[ex.as_ref()], m, &|| {}).remove(0));
+    let out = PyList::empty(py);
+    for (d, s) in docs.iter().zip(&scores) {
+        let row = PyDict::new(py);
+        row.set_item("package", &set.packages[d.package])?;
+        row.set_item("id", &d.id)?;
+        row.set_item("precision", s.prf.precision)?;
+        row.set_item("recall", s.prf.recall)?;
+        row.set_item("f1", s.prf.f1)?;
+        row.set_item("extract_words", s.extract_words)?;
+        row.set_item("gold_words", s.gold_words)?;
+        row.set_item("error", s.error.clone())?;
+        out.append(row)?;
+    }
+    Ok(out)
+}
+
+/// space(name_or_file) -> dict: a parameter space as plain data for the Optuna bridge:
+/// `{"extractor", "members", "params": [{"name", "type", "min", "max", "step", "choices",
+/// "default", "tune"}]}`.
+#[pyfunction]
+fn space<'py>(py: Python<'py>, params: &str) -> PyResult<Bound<'py, PyDict>> {
+    let file = Path::new(params);
+    let (space, _) = if file.is_file() { resolve(None, Some(file))? } else { resolve(Some(params), None)? };
+    let d = PyDict::new(py);
+    d.set_item("extractor", &space.extractor)?;
+    d.set_item("members", &space.members)?;
+    let ps = PyList::empty(py);
+    for p in &space.params {
+        let e = PyDict::new(py);
+        e.set_item("name", &p.name)?;
+        match &p.spec {
+            Spec::Float { min, max, step } => {
+                e.set_item("type", "float")?;
+                e.set_item("min", min)?;
+                e.set_item("max", max)?;
+                e.set_item("step", step)?;
+            }
+            Spec::Int { min, max } => {
+                e.set_item("type", "int")?;
+                e.set_item("min", min)?;
+                e.set_item("max", max)?;
+            }
+            Spec::Categorical { choices } => {
+                e.set_item("type", "categorical")?;
+                e.set_item("choices", choices)?;
+            }
+            Spec::Bool => e.set_item("type", "bool")?,
+        }
+        e.set_item("default", value_py(py, &p.default)?)?;
+        e.set_item("tune", p.tune)?;
+        ps.append(e)?;
+    }
+    d.set_item("params", ps)?;
+    Ok(d)
+}
+
+/// The extension module.
+#[pymodule]
+fn _cetune(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Extractor>()?;
+    m.add_function(wrap_pyfunction!(score, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(space, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

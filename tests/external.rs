@@ -1,0 +1,244 @@
+//! External extractors: a worker process speaking JSON lines is a family (optimise, evaluate,
+//! best.yaml), a member of a combination, and its failures (crash, hang, garbage, an error reply)
+//! are error rows while a worker that never shakes hands is one configuration error.
+
+use crate::util::{cetune, cetune_within, read_csv, tmp, write};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The README's minimal worker: keeps the `<p>` paragraphs of at least `min_words` words.
+const PARAGRAPHS: &str = r#"import json, re, sys
+print(json.dumps({"name": "paragraphs", "version": "1.0"}), flush=True)
+for line in sys.stdin:
+    req = json.loads(line)
+    paras = re.findall(r"<p>(.*?)</p>", req["html"], re.S)
+    keep = [p for p in paras if len(p.split()) >= req["params"]["min_words"]]
+    print(json.dumps({"id": req["id"], "text": "\n".join(keep)}), flush=True)
+"#;
+
+/// A worker that misbehaves on the pages that ask it to (and in `silent` mode never says hello).
+const HOSTILE: &str = r#"import json, sys, time
+mode = sys.argv[1]
+if mode == "silent":
+    time.sleep(60)
+print(json.dumps({"name": "hostile", "version": "0"}), flush=True)
+for line in sys.stdin:
+    req = json.loads(line)
+    html = req["html"]
+    if "CRASH" in html:
+        sys.exit(3)
+    if "HANG" in html:
+        time.sleep(60)
+    if "GARBAGE" in html:
+        print("this is not json", flush=True)
+        continue
+    if "REFUSE" in html:
+        print(json.dumps({"id": req["id"], "error": "no article here"}), flush=True)
+        continue
+    body = html.split("<p>")[2].split("</p>")[0]
+    print(json.dumps({"id": req["id"], "text": body}), flush=True)
+"#;
+
+fn worker(dir: &Path, name: &str, code: &str) -> String {
+    let p = dir.join(name);
+    write(&p, code);
+    format!("python3 {}", p.display())
+}
+
+/// A gold set of pages whose body is one paragraph among navigation (`tag` marks a page for the
+/// hostile worker).
+fn gold_set(dir: &Path, tags: &[&str]) -> PathBuf {
+    let set = dir.join("set");
+    for (i, tag) in tags.iter().enumerate() {
+        let body = format!("{tag} the story number {i} tells of rivers and mountains and the people living there");
+        write(
+            &set.join(format!("p/{i}.html")),
+            format!("<html><body><p>Home News</p><p>{body}</p><p>Share it</p></body></html>"),
+        );
+        write(&set.join(format!("p/{i}.txt")), &body);
+    }
+    set
+}
+
+#[test]
+fn an_external_worker_is_a_family_that_optimise_evaluate_and_best_yaml_run() {
+    let dir = tmp("external-family");
+    let command = worker(&dir, "paragraphs.py", PARAGRAPHS);
+    let params = dir.join("paragraphs.yaml");
+    write(
+        &params,
+        format!(
+            "extractor: external\ncommand: {command}\ntimeout: 20\nparameters:\n  - {{name: min_words, type: int, min: 1, max: 20, default: 1}}\n"
+        ),
+    );
+    let set = gold_set(&dir, &["", "", "", ""]);
+    let p = params.to_str().unwrap();
+    // One page: the parameter reaches the worker.
+    let page = set.join("p/0.html");
+    let all = cetune(&["extract", "--params", p, page.to_str().unwrap()]).ok();
+    assert_eq!(
+        all.trim(),
+        "Home News\nthe story number 0 tells of rivers and mountains and the people living there\nShare it"
+    );
+    let long = cetune(&["extract", "--params", p, "--set", "min_words=3", page.to_str().unwrap()]).ok();
+    assert_eq!(long.trim(), "the story number 0 tells of rivers and mountains and the people living there");
+    // A search over the worker's parameter finds min_words >= 3 (F1 = 1 on every page).
+    let run = dir.join("run");
+    let (s, r) = (set.to_str().unwrap(), run.to_str().unwrap());
+    cetune(&[
+        "optimise",
+        "--params",
+        p,
+        "--goldset",
+        s,
+        "--population",
+        "6",
+        "--max-generations",
+        "3",
+        "--seed",
+        "3",
+        "--out",
+        r,
+        "-q",
+    ])
+    .ok();
+    let best = std::fs::read_to_string(run.join("best.yaml")).unwrap();
+    assert!(best.contains("fitness: 1.0"), "{best}");
+    // best.yaml carries the description and the command: it runs anywhere.
+    let ev = dir.join("ev");
+    let b = run.join("best.yaml");
+    let out =
+        cetune(&["evaluate", "--params", b.to_str().unwrap(), "--goldset", s, "--out", ev.to_str().unwrap(), "-q"])
+            .ok();
+    assert!(out.contains("errors: 0"), "{out}");
+    let rows = read_csv(&ev.join("per-document.csv"));
+    assert!(rows[1..].iter().all(|r| r[4] == "1.000000"), "{rows:?}");
+}
+
+#[test]
+fn a_crashing_a_hanging_and_a_garbage_printing_worker_give_error_rows_and_the_run_goes_on() {
+    let dir = tmp("external-hostile");
+    let command = worker(&dir, "hostile.py", HOSTILE);
+    let params = dir.join("hostile.yaml");
+    write(&params, format!("extractor: external\ncommand: {command} serve\ntimeout: 1\nstartup: 20\n"));
+    let set = gold_set(&dir, &["", "CRASH", "", "HANG", "", "GARBAGE", "", "REFUSE", ""]);
+    let ev = dir.join("ev");
+    let args = [
+        "evaluate",
+        "--params",
+        params.to_str().unwrap(),
+        "--goldset",
+        set.to_str().unwrap(),
+        "--out",
+        ev.to_str().unwrap(),
+        "-q",
+    ];
+    let run = cetune_within(&args, Duration::from_secs(60));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("errors: 4"), "{}", run.stdout);
+    let rows = read_csv(&ev.join("per-document.csv"));
+    let error = |id: &str| rows.iter().find(|r| r[1] == id).map(|r| r[7].clone()).unwrap();
+    assert!(error("1").contains("hostile 0: the worker exited on this page (exit status: 3"), "{}", error("1"));
+    assert!(error("3").contains("the worker gave no answer within 1 s"), "{}", error("3"));
+    assert!(error("5").contains("is not a JSON reply to this page") && error("5").contains("'this is not json'"));
+    assert_eq!(error("7"), "hostile 0: the worker failed on this page: no article here");
+    // Every other page, before and after each failure, is scored by a (restarted) worker.
+    for id in ["0", "2", "4", "6", "8"] {
+        let r = rows.iter().find(|r| r[1] == id).unwrap();
+        assert_eq!((r[4].as_str(), r[7].as_str()), ("1.000000", ""), "{r:?}");
+    }
+}
+
+#[test]
+fn a_worker_that_never_shakes_hands_is_one_clear_error_and_exit_2() {
+    let dir = tmp("external-silent");
+    let command = worker(&dir, "hostile.py", HOSTILE);
+    let params = dir.join("silent.yaml");
+    write(&params, format!("extractor: external\ncommand: {command} silent\nstartup: 0.5\n"));
+    let page = dir.join("p.html");
+    write(&page, "<p>words</p>");
+    let r = cetune_within(
+        &["extract", "--params", params.to_str().unwrap(), page.to_str().unwrap()],
+        Duration::from_secs(30),
+    );
+    assert_eq!(r.code, 2);
+    assert_eq!(
+        r.stderr.trim(),
+        format!("cetune: external extractor `{command} silent`: the worker did not answer its handshake within 0.5 s")
+    );
+    // A command that is not a worker at all (it prints no handshake and exits).
+    write(&params, "extractor: external\ncommand: \"true\"\n");
+    let r = cetune(&["extract", "--params", params.to_str().unwrap(), page.to_str().unwrap()]);
+    assert_eq!(r.code, 2);
+    assert_eq!(
+        r.stderr.trim(),
+        "cetune: external extractor `true`: the worker exited before its handshake (exit status: 0)"
+    );
+}
+
+#[test]
+fn external_keys_are_checked_where_they_are_written() {
+    let dir = tmp("external-yaml");
+    let p = dir.join("x.yaml");
+    let page = dir.join("p.html");
+    write(&page, "<p>words</p>");
+    let check = |yaml: &str, message: &str| {
+        write(&p, yaml);
+        let r = cetune(&["extract", "--params", p.to_str().unwrap(), page.to_str().unwrap()]);
+        assert_eq!((r.code, r.stderr.trim()), (2, format!("cetune: {}:{message}", p.display()).as_str()));
+    };
+    check(
+        "extractor: lqf\ncommand: python3 w.py\n",
+        "2: 'command' belongs to an external extractor (extractor: external)",
+    );
+    check(
+        "extractor: external\ntimeout: 5\n",
+        " an external extractor needs 'command:' (the worker to run, e.g. `python3 -m cetune.worker mymodule:extract`)",
+    );
+    check(
+        "extractor: external\ncommand: w\ntimeout: -1\n",
+        "3: 'timeout' must be a number of seconds in (0, 86400], got -1",
+    );
+}
+
+#[test]
+fn an_external_worker_is_a_member_of_a_combination_through_the_word_alignment() {
+    let dir = tmp("external-member");
+    let command = worker(&dir, "paragraphs.py", PARAGRAPHS);
+    let params = dir.join("pair.yaml");
+    write(
+        &params,
+        format!(
+            "extractor: pair\nmembers: [full, para]\nparameters:\n  - {{name: combinator, type: categorical, choices: [vote, union, intersection], default: intersection}}\n  - {{name: para.command, type: categorical, choices: [\"{command}\"], default: \"{command}\", tune: false}}\n  - {{name: para.min_words, type: int, min: 1, max: 20, default: 3}}\n"
+        ),
+    );
+    let set = gold_set(&dir, &["", ""]);
+    let page = set.join("p/1.html");
+    let (p, pg) = (params.to_str().unwrap(), page.to_str().unwrap());
+    // full ∩ para: the worker's paragraph, aligned to the page's words.
+    let both = cetune(&["extract", "--params", p, pg]).ok();
+    assert_eq!(both.trim(), "the story number 1 tells of rivers and mountains and the people living there");
+    let union = cetune(&["extract", "--params", p, "--set", "combinator=union", pg]).ok();
+    assert!(union.starts_with("Home News\nthe story"), "{union}");
+    // The combination runs a search, and its best.yaml loads back.
+    let run = dir.join("run");
+    let (s, r) = (set.to_str().unwrap(), run.to_str().unwrap());
+    cetune(&[
+        "optimise",
+        "--params",
+        p,
+        "--goldset",
+        s,
+        "--population",
+        "4",
+        "--max-generations",
+        "2",
+        "--out",
+        r,
+        "-q",
+    ])
+    .ok();
+    let b = run.join("best.yaml");
+    let best = cetune(&["extract", "--params", b.to_str().unwrap(), pg]).ok();
+    assert!(best.contains("the story number 1"), "{best}");
+}
