@@ -4,9 +4,9 @@
 //! holds what the running extractor reads and nothing else. Imports from the crate: nothing.
 
 /// The views and facts of a page that a reader needs. Facts imply the views they are made of
-/// ([`Needs::complete`]); what is not needed is never built (a view, the language, the
-/// readability tree, the blocks) or dropped right after the parse (jusText's paragraphs,
-/// boilerpipe's blocks), and stays empty in the [`Document`](super::Document).
+/// ([`Needs::complete`]); what is not needed is never built, not even inside the DOM walk
+/// (jusText's paragraphs, boilerpipe's blocks, readability's attribute facts, BlogBuster's
+/// pattern masks, the block view), and stays empty in the [`Document`](super::Document).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub struct Needs {
     /// The source token stream ([`Source`](super::Source)).
@@ -35,6 +35,8 @@ pub struct Needs {
     /// The page features a route's conditions read
     /// ([`PageFeatures`](super::page_features::PageFeatures)).
     pub features: bool,
+    /// BlogBuster's class and id pattern masks of each element ([`Dom::patterns`](super::Dom)).
+    pub patterns: bool,
 }
 
 impl Needs {
@@ -51,6 +53,7 @@ impl Needs {
         blocks: false,
         segments: false,
         features: false,
+        patterns: false,
     };
     /// Everything a page can hold (what `Document::parse` builds).
     pub const ALL: Needs = Needs {
@@ -65,6 +68,7 @@ impl Needs {
         blocks: true,
         segments: true,
         features: true,
+        patterns: true,
     };
     /// The source view.
     pub const SOURCE: Needs = Needs { source: true, ..Needs::NONE };
@@ -88,6 +92,8 @@ impl Needs {
     pub const SEGMENTS: Needs = Needs { segments: true, ..Needs::NONE };
     /// The page features.
     pub const FEATURES: Needs = Needs { features: true, ..Needs::NONE };
+    /// BlogBuster's pattern masks.
+    pub const PATTERNS: Needs = Needs { patterns: true, ..Needs::NONE };
 
     /// What either needs.
     pub const fn or(self, o: Needs) -> Needs {
@@ -103,17 +109,27 @@ impl Needs {
             blocks: self.blocks || o.blocks,
             segments: self.segments || o.segments,
             features: self.features || o.features,
+            patterns: self.patterns || o.patterns,
         }
     }
 
     /// These needs with what they are built from: the word map needs both views; the language,
     /// the paragraphs (their stop words depend on the language), boilerpipe's blocks, the
-    /// readability tree and the blocks need the DOM.
+    /// readability tree, the blocks, the block view, the page features and the pattern masks
+    /// need the DOM (the page features also count the source view's words).
     pub const fn complete(self) -> Needs {
         let mut n = self;
         n.lang |= n.paras;
         n.source |= n.words || n.source_index || n.features;
-        n.dom |= n.words || n.lang || n.paras || n.bp_blocks || n.readability || n.blocks || n.segments || n.features;
+        n.dom |= n.words
+            || n.lang
+            || n.paras
+            || n.bp_blocks
+            || n.readability
+            || n.blocks
+            || n.segments
+            || n.features
+            || n.patterns;
         n
     }
 
@@ -132,6 +148,7 @@ impl Needs {
             (n.blocks, "blocks"),
             (n.segments, "segments"),
             (n.features, "features"),
+            (n.patterns, "patterns"),
         ];
         let names: Vec<&str> = all.iter().filter(|(on, _)| *on).map(|(_, s)| *s).collect();
         if names.is_empty() { "nothing".into() } else { names.join("+") }

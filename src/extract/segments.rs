@@ -118,4 +118,8 @@ impl Extractor for FieldView {
     fn needs_package(&self) -> bool {
         self.inner.needs_package()
     }
+
+    fn needs(&self) -> crate::document::Needs {
+        self.inner.needs()
+    }
 }
