@@ -354,10 +354,12 @@ fn targets_bench(shared: &Path, tmp: &Path, parts: &[&str]) {
         n += 1;
     }
     let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/reference");
+    // CETUNE_BENCH_RUNS (3) runs of each timing, for a shorter run on a loaded machine.
+    let runs: usize = std::env::var("CETUNE_BENCH_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(3);
     let extract = |family: &str| {
         let out = tmp.join(format!("out-{family}/"));
         let best = reference.join(family).join("best.yaml");
-        let runs: Vec<f64> = (0..3)
+        let runs: Vec<f64> = (0..runs)
             .map(|_| {
                 let _ = std::fs::remove_dir_all(&out);
                 run_cli(&[
@@ -385,7 +387,7 @@ fn targets_bench(shared: &Path, tmp: &Path, parts: &[&str]) {
             .filter(|p| p.exists());
         let traf_secs = traf.map(|t| {
             median(
-                (0..3)
+                (0..runs)
                     .map(|_| {
                         let out = tmp.join("out-trafilatura");
                         let _ = std::fs::remove_dir_all(&out);
@@ -424,9 +426,7 @@ fn targets_bench(shared: &Path, tmp: &Path, parts: &[&str]) {
         }
     }
     if part("parse") {
-        // Parsing for one view only, 1 thread, over the same pages; CETUNE_BENCH_RUNS (3) runs
-        // of each, for a shorter run on a loaded machine.
-        let runs: usize = std::env::var("CETUNE_BENCH_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(3);
+        // Parsing for one view only, 1 thread, over the same pages.
         let texts: Vec<String> = std::fs::read_dir(&pages)
             .unwrap()
             .map(|e| cetune::goldset::decode::decode_html(&std::fs::read(e.unwrap().path()).unwrap()).0)
