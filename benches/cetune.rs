@@ -20,6 +20,8 @@
 //!   `bin/trafilatura`; skipped with a message without either), parsing for one view only, the
 //!   peak memory of `optimise` on WCXB dev against its HTML, and the first README command on a
 //!   clean clone (with `CETUNE_BENCH_CLEAN_CLONE=1`: it builds everything from scratch).
+//!   `cargo bench -- targets parse extract` runs only those parts (of `extract`, `parse`,
+//!   `optimise`, `clone`); `CETUNE_BENCH_RUNS=1` times each extract and parse row once.
 //!
 //! `cargo bench -- collect` runs only the collection part; `cargo bench -- families [NAME ...]` only the
 //! per-family individuals (of the families named, or all; `cetr:variant=tm` sets parameters), as
