@@ -20,6 +20,8 @@
 //!   `bin/trafilatura`; skipped with a message without either), parsing for one view only, the
 //!   peak memory of `optimise` on WCXB dev against its HTML, and the first README command on a
 //!   clean clone (with `CETUNE_BENCH_CLEAN_CLONE=1`: it builds everything from scratch).
+//!   `cargo bench -- targets parse extract` runs only those parts (of `extract`, `parse`,
+//!   `optimise`, `clone`); `CETUNE_BENCH_RUNS=1` times each extract and parse row once.
 //!
 //! - `cargo bench -- external`: the external extractors' JSON-lines protocol, cost per page with
 //!   a trivial Python worker (issue 27; runs only this).
@@ -164,7 +166,9 @@ fn main() {
     }
     if only_targets {
         println!("machine: {cores} cores; {}; {}\n", cpu_model(), load());
-        targets_bench(&shared, &tmp);
+        // `cargo bench -- targets parse optimise`: only those parts (extract, parse, optimise, clone).
+        let parts: Vec<&str> = words.iter().skip(1).map(String::as_str).collect();
+        targets_bench(&shared, &tmp, &parts);
         let _ = std::fs::remove_dir_all(&tmp);
         return;
     }
@@ -324,7 +328,7 @@ fn main() {
 
     collect_bench(&shared, &tmp);
     println!();
-    targets_bench(&shared, &tmp);
+    targets_bench(&shared, &tmp, &[]);
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
@@ -335,8 +339,10 @@ fn load() -> String {
 }
 
 /// The rows of issue 25's targets table, each beside its target (and moonshot), with the load
-/// average measured right after it.
-fn targets_bench(shared: &Path, tmp: &Path) {
+/// average measured right after it. `parts` picks some of `extract`, `parse`, `optimise` and
+/// `clone` (none: all of them).
+fn targets_bench(shared: &Path, tmp: &Path, parts: &[&str]) {
+    let part = |p: &str| parts.is_empty() || parts.contains(&p);
     println!("| measure (issue 25) | median | target (moonshot) | load after |\n|---|---|---|---|");
     let trow = |what: &str, value: String, target: &str| println!("| {what} | {value} | {target} | {} |", load());
     // The WCXB dev pages as a folder of plain .html files, which both tools read.
@@ -359,10 +365,12 @@ fn targets_bench(shared: &Path, tmp: &Path) {
         n += 1;
     }
     let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/reference");
+    // CETUNE_BENCH_RUNS (3) runs of each timing, for a shorter run on a loaded machine.
+    let runs: usize = std::env::var("CETUNE_BENCH_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(3);
     let extract = |family: &str| {
         let out = tmp.join(format!("out-{family}/"));
         let best = reference.join(family).join("best.yaml");
-        let runs: Vec<f64> = (0..3)
+        let runs: Vec<f64> = (0..runs)
             .map(|_| {
                 let _ = std::fs::remove_dir_all(&out);
                 run_cli(&[
@@ -381,143 +389,169 @@ fn targets_bench(shared: &Path, tmp: &Path) {
             .collect();
         median(runs)
     };
-    let rd = extract("readability");
-    let tccb = extract("tccb");
-    let traf = std::env::var_os("CETUNE_BENCH_TRAFILATURA")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("CETUNE_BENCH_VENV").map(|v| PathBuf::from(v).join("bin/trafilatura")))
-        .filter(|p| p.exists());
-    let traf_secs = traf.map(|t| {
-        median(
-            (0..3)
-                .map(|_| {
-                    let out = tmp.join("out-trafilatura");
-                    let _ = std::fs::remove_dir_all(&out);
-                    let started = Instant::now();
-                    let st = Command::new(&t)
-                        .args(["--input-dir", pages.to_str().unwrap(), "-o", out.to_str().unwrap(), "--parallel", "2"])
-                        .stdout(Stdio::null())
-                        .stderr(Stdio::null())
-                        .status()
-                        .expect("run trafilatura");
-                    assert!(st.success(), "trafilatura failed");
-                    started.elapsed().as_secs_f64()
-                })
-                .collect(),
-        )
-    });
-    for (family, secs, target) in [("readability", rd, ">= 10x (>= 20x)"), ("tccb", tccb, ">= 20x (>= 40x)")] {
-        let value = match traf_secs {
-            Some(t) => format!("{:.1}x: cetune {secs:.2} s, trafilatura --parallel 2 {t:.1} s", t / secs),
-            None => format!(
-                "cetune {secs:.2} s; trafilatura skipped: set CETUNE_BENCH_TRAFILATURA (or CETUNE_BENCH_VENV) to run it"
-            ),
-        };
-        trow(
-            &format!("extract, tuned {family}, {n} WCXB dev pages as a folder, 2 threads, vs trafilatura"),
-            value,
-            target,
-        );
-    }
-    // Parsing for one view only, 1 thread, over the same pages.
-    let texts: Vec<String> = std::fs::read_dir(&pages)
-        .unwrap()
-        .map(|e| cetune::goldset::decode::decode_html(&std::fs::read(e.unwrap().path()).unwrap()).0)
-        .collect();
-    let mb = texts.iter().map(String::len).sum::<usize>() as f64 / 1e6;
-    let limits = cetune::limits::Limits::default();
-    let needs_of = |family: &str| {
-        let setting = cetune::extract::load_file(&reference.join(family).join("best.yaml")).unwrap();
-        extract::build(&setting.space.defaults()).unwrap().needs()
-    };
-    for (what, needs, target) in [
-        ("the source view only (TCCB's needs)", needs_of("tccb"), ">= 40 MB/s (>= 80 MB/s)"),
-        ("the DOM view only (readability's needs)", needs_of("readability"), ">= 40 MB/s (>= 80 MB/s)"),
-        ("both views and every fact (before issue 25)", cetune::document::Needs::ALL, ""),
-    ] {
-        let secs = median(
-            (0..3)
-                .map(|_| {
-                    time(|| {
-                        texts
-                            .iter()
-                            .map(|p| Document::parse_for(p, &limits, needs).0.source.tokens.len())
-                            .sum::<usize>()
+    if part("extract") {
+        let rd = extract("readability");
+        let tccb = extract("tccb");
+        let traf = std::env::var_os("CETUNE_BENCH_TRAFILATURA")
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("CETUNE_BENCH_VENV").map(|v| PathBuf::from(v).join("bin/trafilatura")))
+            .filter(|p| p.exists());
+        let traf_secs = traf.map(|t| {
+            median(
+                (0..runs)
+                    .map(|_| {
+                        let out = tmp.join("out-trafilatura");
+                        let _ = std::fs::remove_dir_all(&out);
+                        let started = Instant::now();
+                        let st = Command::new(&t)
+                            .args([
+                                "--input-dir",
+                                pages.to_str().unwrap(),
+                                "-o",
+                                out.to_str().unwrap(),
+                                "--parallel",
+                                "2",
+                            ])
+                            .stdout(Stdio::null())
+                            .stderr(Stdio::null())
+                            .status()
+                            .expect("run trafilatura");
+                        assert!(st.success(), "trafilatura failed");
+                        started.elapsed().as_secs_f64()
                     })
-                    .0
+                    .collect(),
+            )
+        });
+        for (family, secs, target) in [("readability", rd, ">= 10x (>= 20x)"), ("tccb", tccb, ">= 20x (>= 40x)")] {
+            let value = match traf_secs {
+                Some(t) => format!("{:.1}x: cetune {secs:.2} s, trafilatura --parallel 2 {t:.1} s", t / secs),
+                None => format!(
+                    "cetune {secs:.2} s; trafilatura skipped: set CETUNE_BENCH_TRAFILATURA (or CETUNE_BENCH_VENV) to run it"
+                ),
+            };
+            trow(
+                &format!("extract, tuned {family}, {n} WCXB dev pages as a folder, 2 threads, vs trafilatura"),
+                value,
+                target,
+            );
+        }
+    }
+    if part("parse") {
+        // Parsing for one view only, 1 thread, over the same pages.
+        let texts: Vec<String> = std::fs::read_dir(&pages)
+            .unwrap()
+            .map(|e| cetune::goldset::decode::decode_html(&std::fs::read(e.unwrap().path()).unwrap()).0)
+            .collect();
+        let mb = texts.iter().map(String::len).sum::<usize>() as f64 / 1e6;
+        let limits = cetune::limits::Limits::default();
+        let needs_of = |family: &str| {
+            let setting = cetune::extract::load_file(&reference.join(family).join("best.yaml")).unwrap();
+            extract::build(&setting.space.defaults()).unwrap().needs()
+        };
+        for (what, needs, target) in [
+            ("the source view only (TCCB's needs)", needs_of("tccb"), ">= 40 MB/s (>= 80 MB/s)"),
+            ("the DOM view only (readability's needs)", needs_of("readability"), ">= 40 MB/s (>= 80 MB/s)"),
+            ("both views and every fact (before issue 25)", cetune::document::Needs::ALL, ""),
+        ] {
+            let secs = median(
+                (0..runs)
+                    .map(|_| {
+                        time(|| {
+                            texts
+                                .iter()
+                                .map(|p| Document::parse_for(p, &limits, needs).0.source.tokens.len())
+                                .sum::<usize>()
+                        })
+                        .0
+                    })
+                    .collect(),
+            );
+            trow(&format!("parse for {what}, 1 thread, {mb:.0} MB"), format!("{:.1} MB/s", mb / secs), target);
+        }
+        // What the parse spends before either view: the budgets' pre-scan (attributes, markup,
+        // depth), one lexer pass over the tags for each.
+        let secs = median(
+            (0..runs)
+                .map(|_| {
+                    time(|| texts.iter().map(|p| cetune::document::budget::apply(p, &limits).0.len()).sum::<usize>()).0
                 })
                 .collect(),
         );
-        trow(&format!("parse for {what}, 1 thread, {mb:.0} MB"), format!("{:.1} MB/s", mb / secs), target);
+        trow(&format!("of which the budgets' pre-scan, 1 thread, {mb:.0} MB"), format!("{:.1} MB/s", mb / secs), "");
+        drop(texts);
     }
-    drop(texts);
-    // optimise's peak memory on all of WCXB dev, as run.yaml reports it.
-    let wcxb = tmp.join("wcxb-native");
-    if !wcxb.join("goldset.yaml").exists() {
-        let opts = Options { keep_empty: false, force: true };
-        import("wcxb".parse().unwrap(), &shared.join("wcxb-dev"), &wcxb, &opts).expect("import WCXB dev");
-    }
-    for family in ["tccb", "readability"] {
-        let out = tmp.join(format!("opt-{family}"));
-        let yaml = format!("params/{family}.yaml");
-        let (secs, peak) = run_cli(&[
-            "optimise",
-            "--params",
-            &yaml,
-            "--goldset",
-            wcxb.to_str().unwrap(),
-            "--max-generations",
-            "2",
-            "--out",
-            out.to_str().unwrap(),
-            "-q",
-            "--force",
-        ]);
-        let run = std::fs::read_to_string(out.join("run.yaml")).unwrap();
-        let field = |k: &str| {
-            run.lines()
-                .find_map(|l| l.trim().strip_prefix(&format!("{k}:")))
-                .map_or("?".to_string(), |v| v.trim().to_string())
-        };
-        trow(
-            &format!("optimise {family} on all WCXB dev (2 generations), peak memory against the HTML"),
-            format!(
-                "{}x HTML: peak {} MB for {} MB of HTML, {} KB per page (run.yaml; polled {peak:.0} MiB, {secs:.0} s)",
-                field("per_html_mb"),
-                field("peak_rss_mb"),
-                field("html_mb"),
-                field("per_page_kb")
-            ),
-            "<= 1.5x (<= 0.75x)",
-        );
+    if part("optimise") {
+        // optimise's peak memory on all of WCXB dev, as run.yaml reports it.
+        let wcxb = tmp.join("wcxb-native");
+        if !wcxb.join("goldset.yaml").exists() {
+            let opts = Options { keep_empty: false, force: true };
+            import("wcxb".parse().unwrap(), &shared.join("wcxb-dev"), &wcxb, &opts).expect("import WCXB dev");
+        }
+        for family in ["tccb", "readability"] {
+            let out = tmp.join(format!("opt-{family}"));
+            let yaml = format!("params/{family}.yaml");
+            let (secs, peak) = run_cli(&[
+                "optimise",
+                "--params",
+                &yaml,
+                "--goldset",
+                wcxb.to_str().unwrap(),
+                "--max-generations",
+                "2",
+                "--out",
+                out.to_str().unwrap(),
+                "-q",
+                "--force",
+            ]);
+            let run = std::fs::read_to_string(out.join("run.yaml")).unwrap();
+            let field = |k: &str| {
+                run.lines()
+                    .find_map(|l| l.trim().strip_prefix(&format!("{k}:")))
+                    .map_or("?".to_string(), |v| v.trim().to_string())
+            };
+            trow(
+                &format!("optimise {family} on all WCXB dev (2 generations), peak memory against the HTML"),
+                format!(
+                    "{}x HTML: peak {} MB for {} MB of HTML, {} KB per page (run.yaml; polled {peak:.0} MiB, {secs:.0} s)",
+                    field("per_html_mb"),
+                    field("peak_rss_mb"),
+                    field("html_mb"),
+                    field("per_page_kb")
+                ),
+                "<= 1.5x (<= 0.75x)",
+            );
+        }
     }
     // The first README command on a clean clone: builds everything (crates from the local cache).
-    if std::env::var_os("CETUNE_BENCH_CLEAN_CLONE").is_some() {
-        let clone = tmp.join("clone");
-        let root = env!("CARGO_MANIFEST_DIR");
-        let st = Command::new("git").args(["clone", "-q", root, clone.to_str().unwrap()]).status().expect("git clone");
-        assert!(st.success(), "git clone failed");
-        let started = Instant::now();
-        let st = Command::new("cargo")
-            .args(["run", "--release", "--", "optimise", "--params", "params/accb.yaml", "-q"])
-            .current_dir(&clone)
-            .env_remove("CARGO_TARGET_DIR")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .expect("cargo run");
-        assert!(st.success(), "the first README command failed on a clean clone");
-        trow(
-            "first README command on a clean clone (cargo run --release -- optimise --params params/accb.yaml), crates cached",
-            format!("{:.0} s", started.elapsed().as_secs_f64()),
-            "<= 150 s (<= 90 s)",
-        );
-    } else {
-        trow(
-            "first README command on a clean clone",
-            "skipped: set CETUNE_BENCH_CLEAN_CLONE=1 (a full build)".into(),
-            "<= 150 s (<= 90 s)",
-        );
+    if part("clone") {
+        if std::env::var_os("CETUNE_BENCH_CLEAN_CLONE").is_some() {
+            let clone = tmp.join("clone");
+            let root = env!("CARGO_MANIFEST_DIR");
+            let st =
+                Command::new("git").args(["clone", "-q", root, clone.to_str().unwrap()]).status().expect("git clone");
+            assert!(st.success(), "git clone failed");
+            let started = Instant::now();
+            let st = Command::new("cargo")
+                .args(["run", "--release", "--", "optimise", "--params", "params/accb.yaml", "-q"])
+                .current_dir(&clone)
+                .env_remove("CARGO_TARGET_DIR")
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .expect("cargo run");
+            assert!(st.success(), "the first README command failed on a clean clone");
+            trow(
+                "first README command on a clean clone (cargo run --release -- optimise --params params/accb.yaml), crates cached",
+                format!("{:.0} s", started.elapsed().as_secs_f64()),
+                "<= 150 s (<= 90 s)",
+            );
+        } else {
+            trow(
+                "first README command on a clean clone",
+                "skipped: set CETUNE_BENCH_CLEAN_CLONE=1 (a full build)".into(),
+                "<= 150 s (<= 90 s)",
+            );
+        }
     }
 }
 

@@ -138,12 +138,15 @@ pub fn apply<'a>(html: &'a str, limits: &Limits) -> (Cow<'a, str>, Vec<String>) 
     let cut = markup_cut(html.as_bytes(), limits.max_markup);
     let b = &html.as_bytes()[..cut.unwrap_or(html.len())];
     let mut drop: Vec<(usize, usize)> = Vec::new(); // byte ranges to remove
+    // The depth limit reads the same tags: in this pass too, used when no budget changed the page.
+    let mut depth = Depth::default();
     tags(b, limits.max_attrs, |t| {
         if let Some(from) = t.attrs_cut {
             // Up to the `>` (or the page end), which stays.
             let to = if t.end > 0 && b.get(t.end - 1) == Some(&b'>') { t.end - 1 } else { t.end };
             drop.push((from, to));
         }
+        depth.step(b, t);
     });
     let mut notes = Vec::new();
     if let Some(at) = cut {
@@ -172,10 +175,25 @@ pub fn apply<'a>(html: &'a str, limits: &Limits) -> (Cow<'a, str>, Vec<String>) 
         out.push_str(&html[copied..b.len()]);
         Cow::Owned(out)
     };
-    // The depth limit here too, so that a page it cuts carries a note saying so.
-    match limit_depth_noted(&within) {
-        (Cow::Borrowed(_), _) => (within, notes),
-        (Cow::Owned(limited), note) => {
+    // The depth limit here too, so that a page it cuts carries a note saying so: from the pass
+    // above when the page is unchanged (the usual case), else over the page within budgets.
+    let owned = |c: Cow<'_, str>| match c {
+        Cow::Owned(s) => Some(s),
+        Cow::Borrowed(_) => None,
+    };
+    let (limited, note) = match &within {
+        Cow::Borrowed(page) => {
+            let (c, note) = depth.finish(page);
+            (owned(c), note)
+        }
+        Cow::Owned(page) => {
+            let (c, note) = limit_depth_noted(page);
+            (owned(c), note)
+        }
+    };
+    match limited {
+        None => (within, notes),
+        Some(limited) => {
             notes.extend(note);
             (Cow::Owned(limited), notes)
         }
@@ -335,10 +353,25 @@ fn implied_close(open: &NameStack, name: &str) -> Option<usize> {
 /// need no end tags (1,100 `<option>`s) is not cut.
 pub fn limit_depth_noted(html: &str) -> (Cow<'_, str>, Option<String>) {
     let b = html.as_bytes();
-    let mut open = NameStack::default();
-    let mut dropped = NameStack::default(); // start tags removed for depth, innermost last
-    let mut cuts: Vec<(usize, usize)> = Vec::new();
-    tags(b, usize::MAX, |t| {
+    let mut depth = Depth::default();
+    tags(b, usize::MAX, |t| depth.step(b, t));
+    depth.finish(html)
+}
+
+/// The depth limit's state over one lexer pass ([`limit_depth_noted`]), so that [`apply`] can
+/// run it in the same pass as the attribute budget.
+#[derive(Default)]
+struct Depth {
+    open: NameStack,
+    /// Start tags removed for depth, innermost last.
+    dropped: NameStack,
+    cuts: Vec<(usize, usize)>,
+}
+
+impl Depth {
+    /// Reads tag `t` of page `b`.
+    fn step(&mut self, b: &[u8], t: &TagSpan) {
+        let (open, dropped, cuts) = (&mut self.open, &mut self.dropped, &mut self.cuts);
         let raw = &b[t.start + 1 + usize::from(t.is_end)..t.end];
         let len = raw.iter().position(|c| is_space(*c) || matches!(c, b'/' | b'>')).unwrap_or(raw.len());
         let name = Name::new(&raw[..len]);
@@ -353,7 +386,7 @@ pub fn limit_depth_noted(html: &str) -> (Cow<'_, str>, Option<String>) {
             }
             return;
         }
-        if let Some(i) = implied_close(&open, name.as_str()) {
+        if let Some(i) = implied_close(open, name.as_str()) {
             open.truncate(i);
             dropped.clear();
         }
@@ -366,22 +399,27 @@ pub fn limit_depth_noted(html: &str) -> (Cow<'_, str>, Option<String>) {
             dropped.push(name);
             cuts.push((t.start, t.end));
         }
-    });
-    if cuts.is_empty() {
-        return (Cow::Borrowed(html), None);
     }
-    let dropped_starts = cuts.iter().filter(|(s, _)| b.get(s + 1) != Some(&b'/')).count();
-    let mut out = String::with_capacity(html.len());
-    let mut copied = 0;
-    for (from, to) in cuts {
-        out.push_str(&html[copied..from]);
-        copied = to;
+
+    /// The page the pass read (`html`) with the cut tags removed, and the note.
+    fn finish(self, html: &str) -> (Cow<'_, str>, Option<String>) {
+        let b = html.as_bytes();
+        if self.cuts.is_empty() {
+            return (Cow::Borrowed(html), None);
+        }
+        let dropped_starts = self.cuts.iter().filter(|(s, _)| b.get(s + 1) != Some(&b'/')).count();
+        let mut out = String::with_capacity(html.len());
+        let mut copied = 0;
+        for (from, to) in self.cuts {
+            out.push_str(&html[copied..from]);
+            copied = to;
+        }
+        out.push_str(&html[copied..]);
+        let note = format!(
+            "elements nested deeper than {MAX_DEPTH}: {dropped_starts} start tag(s) beyond that depth were dropped, their text kept (the depth limit)"
+        );
+        (Cow::Owned(out), Some(note))
     }
-    out.push_str(&html[copied..]);
-    let note = format!(
-        "elements nested deeper than {MAX_DEPTH}: {dropped_starts} start tag(s) beyond that depth were dropped, their text kept (the depth limit)"
-    );
-    (Cow::Owned(out), Some(note))
 }
 
 #[cfg(test)]

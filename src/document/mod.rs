@@ -231,16 +231,56 @@ impl Document {
     /// budget covers both views: what is left of it when the source view is built bounds the
     /// DOM parse.
     pub fn parse_for(html: &str, limits: &Limits, needs: Needs) -> (Document, Vec<String>) {
-        let needs = needs.complete();
+        Document::parse_each(html, limits, &[needs]).pop().expect("one needs, one document")
+    }
+
+    /// The documents [`Document::parse_for`] builds for each of `needs`, from one budget
+    /// pre-scan, one source scan and one HTML tree of the page (how a check compares several
+    /// needs on one page without parsing it again for each).
+    pub fn parse_each(html: &str, limits: &Limits, needs: &[Needs]) -> Vec<(Document, Vec<String>)> {
+        let any = needs.iter().fold(Needs::NONE, |a, n| a | n.complete());
         let deadline = std::time::Instant::now().checked_add(limits.max_parse);
-        let (html, mut notes) = budget::apply(html, limits);
-        let mut source = if needs.source { scan::scan(&html) } else { Source::default() };
+        let (html, notes) = budget::apply(html, limits);
+        let mut source = if any.source { scan::scan(&html) } else { Source::default() };
+        let (tree, cut) = match any.dom {
+            true => {
+                let (t, cut) = parse::tree(&html, deadline);
+                (Some(t), cut)
+            }
+            false => (None, None),
+        };
+        let mut out = Vec::with_capacity(needs.len());
+        for (i, n) in needs.iter().enumerate() {
+            let src = if i + 1 == needs.len() { std::mem::take(&mut source) } else { source.clone() };
+            out.push(Document::assemble(&html, src, tree.as_ref(), cut, n.complete(), notes.clone(), limits));
+        }
+        out
+    }
+
+    /// A document of the needs `needs` (completed) from a page's parts: the page within its
+    /// budgets, its source view, its tree (when some needs read the DOM) and where the
+    /// parse-time budget cut it.
+    fn assemble(
+        html: &str,
+        source: Source,
+        tree: Option<&parse::Tree>,
+        cut: Option<usize>,
+        needs: Needs,
+        mut notes: Vec<String>,
+        limits: &Limits,
+    ) -> (Document, Vec<String>) {
+        let mut source = if needs.source { source } else { Source::default() };
         if !needs.source_index {
             (source.lines, source.index) = Default::default();
         }
-        let (mut dom, segments, cut) =
-            if needs.dom { parse::parse_full(&html, deadline) } else { (Dom::default(), Default::default(), None) };
-        let segments = std::sync::Arc::new(if needs.segments { segments } else { Default::default() });
+        let (mut dom, segments, cut) = match tree {
+            Some(t) if needs.dom => {
+                let (dom, segments) = parse::views(t, needs);
+                (dom, segments, cut)
+            }
+            _ => (Dom::default(), Default::default(), None),
+        };
+        let segments = std::sync::Arc::new(segments);
         if let Some(at) = cut {
             notes.push(format!(
                 "parsing took longer than {:.1} s (the parse-time budget): the DOM view holds only the first {at} bytes",
@@ -256,16 +296,9 @@ impl Document {
         let words = if needs.words { WordMap::build(&dom.texts, &source.words) } else { WordMap::default() };
         let readability =
             std::sync::Arc::new(if needs.readability { readability::build(&dom) } else { Default::default() });
+        // What no one needs was not built in the walk ([`parse::views`]).
         if needs.readability {
             dom.rd.shrink()
-        } else {
-            dom.rd = Default::default()
-        }
-        if !needs.paras {
-            dom.paras = Vec::new();
-        }
-        if !needs.bp_blocks {
-            dom.bp_blocks = Vec::new();
         }
         // A page in a corpus lives as long as the run: give back what the buffers grew beyond
         // their contents (up to half of each).
@@ -277,7 +310,7 @@ impl Document {
         let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let blocks = if needs.blocks { Blocks::of(&dom) } else { Blocks::default() };
         let features = std::sync::Arc::new(if needs.features {
-            page_features::compute(&dom, source.words.len(), &html)
+            page_features::compute(&dom, source.words.len(), html)
         } else {
             Default::default()
         });
@@ -308,7 +341,7 @@ impl Document {
     pub fn block_hashes(html: &str, limits: &Limits) -> Vec<u64> {
         let deadline = std::time::Instant::now().checked_add(limits.max_parse);
         let (html, _) = budget::apply(html, limits);
-        Blocks::of(&parse::parse_within(&html, deadline).0).hashes
+        Blocks::of(&parse::parse_for(&html, deadline, Needs::DOM).0).hashes
     }
 
     /// Sets the page language (metadata wins over detection) and recounts what depends on it:

@@ -4,9 +4,9 @@
 //! holds what the running extractor reads and nothing else. Imports from the crate: nothing.
 
 /// The views and facts of a page that a reader needs. Facts imply the views they are made of
-/// ([`Needs::complete`]); what is not needed is never built (a view, the language, the
-/// readability tree, the blocks) or dropped right after the parse (jusText's paragraphs,
-/// boilerpipe's blocks), and stays empty in the [`Document`](super::Document).
+/// ([`Needs::complete`]); what is not needed is never built, not even inside the DOM walk
+/// (jusText's paragraphs, boilerpipe's blocks, readability's attribute facts, BlogBuster's
+/// pattern masks, the block view), and stays empty in the [`Document`](super::Document).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub struct Needs {
     /// The source token stream ([`Source`](super::Source)).
@@ -42,6 +42,8 @@ pub struct Needs {
     /// external extractors (worker processes that parse it themselves). No built-in family reads
     /// it, so it is not part of [`Needs::ALL`]: a corpus keeps the HTML only for an external one.
     pub html: bool,
+    /// BlogBuster's class and id pattern masks of each element ([`Dom::patterns`](super::Dom)).
+    pub patterns: bool,
 }
 
 impl Needs {
@@ -60,6 +62,7 @@ impl Needs {
         features: false,
         wrapper: false,
         html: false,
+        patterns: false,
     };
     /// Everything a page can hold (what `Document::parse` builds); `feedwrapper`'s package facts
     /// ([`Needs::WRAPPER`]) only when asked for by name.
@@ -78,6 +81,7 @@ impl Needs {
         // Package facts of one family, built from a second parse: asked for by name only.
         wrapper: false,
         html: false,
+        patterns: true,
     };
     /// The source view.
     pub const SOURCE: Needs = Needs { source: true, ..Needs::NONE };
@@ -105,6 +109,8 @@ impl Needs {
     pub const WRAPPER: Needs = Needs { wrapper: true, ..Needs::NONE };
     /// The page's HTML.
     pub const HTML: Needs = Needs { html: true, ..Needs::NONE };
+    /// BlogBuster's pattern masks.
+    pub const PATTERNS: Needs = Needs { patterns: true, ..Needs::NONE };
 
     /// What either needs.
     pub const fn or(self, o: Needs) -> Needs {
@@ -122,12 +128,14 @@ impl Needs {
             features: self.features || o.features,
             wrapper: self.wrapper || o.wrapper,
             html: self.html || o.html,
+            patterns: self.patterns || o.patterns,
         }
     }
 
     /// These needs with what they are built from: the word map needs both views; the language,
     /// the paragraphs (their stop words depend on the language), boilerpipe's blocks, the
-    /// readability tree and the blocks need the DOM.
+    /// readability tree, the blocks, the block view, the page features and the pattern masks
+    /// need the DOM (the page features also count the source view's words).
     pub const fn complete(self) -> Needs {
         let mut n = self;
         n.lang |= n.paras;
@@ -140,7 +148,8 @@ impl Needs {
             || n.blocks
             || n.segments
             || n.features
-            || n.wrapper;
+            || n.wrapper
+            || n.patterns;
         n
     }
 
@@ -161,6 +170,7 @@ impl Needs {
             (n.features, "features"),
             (n.wrapper, "wrapper"),
             (n.html, "html"),
+            (n.patterns, "patterns"),
         ];
         let names: Vec<&str> = all.iter().filter(|(on, _)| *on).map(|(_, s)| *s).collect();
         if names.is_empty() { "nothing".into() } else { names.join("+") }

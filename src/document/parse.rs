@@ -3,6 +3,7 @@
 //! The walk is iterative, so deeply nested pages cannot overflow the stack. The page is fed to
 //! the parser in chunks, so a parse-time budget can stop it between two.
 
+use super::needs::Needs;
 use super::tags::{Tag, VOID, tag};
 use super::{Units, sep};
 use scraper::Html;
@@ -337,17 +338,53 @@ const CHUNK: usize = 1 << 16;
 /// Parses a page into the flattened DOM, handing the parser no more of the page once
 /// `deadline` has passed; then also returns how many bytes (of the depth-limited page) it read.
 pub fn parse_within(html: &str, deadline: Option<std::time::Instant>) -> (Dom, Option<usize>) {
-    let (doc, cut) = tree_within(html, deadline);
-    (flatten(&doc), cut)
+    let (doc, cut) = tree_within(&limit_depth(html), deadline);
+    (flatten(&doc, Needs::ALL), cut)
 }
 
-/// [`parse_within`] plus the block view ([`super::segments`]) of the same tree: hidden text
-/// included and flagged, `<noscript>` parsed as with scripts off.
+/// [`parse_within`] plus the block view of the same tree: every fact ([`parse_for`]).
 pub fn parse_full(html: &str, deadline: Option<std::time::Instant>) -> (Dom, super::segments::Segments, Option<usize>) {
+    parse_for(&limit_depth(html), deadline, Needs::ALL)
+}
+
+/// [`parse_within`] building only the facts of `needs` (already completed), with the block view
+/// when needed ([`views`]). `html` is within its budgets already ([`super::budget::apply`], which
+/// limits the depth too), so it is not scanned again here.
+pub fn parse_for(
+    html: &str,
+    deadline: Option<std::time::Instant>,
+    needs: Needs,
+) -> (Dom, super::segments::Segments, Option<usize>) {
+    let (tree, cut) = tree(html, deadline);
+    let (dom, segments) = views(&tree, needs);
+    (dom, segments, cut)
+}
+
+/// A page's parsed HTML tree, from which [`views`] builds the DOM and block views (for several
+/// needs, it is parsed once).
+pub struct Tree(Html);
+
+/// The tree of a page within its budgets already (as [`parse_for`]), fed to the parser until
+/// `deadline`; with the bytes read when cut.
+pub fn tree(html: &str, deadline: Option<std::time::Instant>) -> (Tree, Option<usize>) {
     let (doc, cut) = tree_within(html, deadline);
-    let mut b = super::segments::Builder::default();
-    walk_all(doc.tree.root(), &mut b, 0);
-    (flatten(&doc), b.finish(), cut)
+    (Tree(doc), cut)
+}
+
+/// The DOM view of a tree with the facts of `needs` (already completed): jusText's paragraphs,
+/// boilerpipe's blocks, readability's attribute facts and BlogBuster's pattern masks are
+/// computed inside the walk only when needed, and the block view ([`super::segments`], hidden
+/// text included and flagged, `<noscript>` parsed as with scripts off) is walked only when
+/// needed (empty otherwise).
+pub fn views(tree: &Tree, needs: Needs) -> (Dom, super::segments::Segments) {
+    let segments = if needs.segments {
+        let mut b = super::segments::Builder::default();
+        walk_all(tree.0.tree.root(), &mut b, 0);
+        b.finish()
+    } else {
+        Default::default()
+    };
+    (flatten(&tree.0, needs), segments)
 }
 
 /// An element's attributes as `feedwrapper` reads them (`blogs.md` §13.4).
@@ -367,7 +404,7 @@ pub struct NodeAttrs {
 /// for keeping attribute strings.
 pub fn parse_with_attrs(html: &str, deadline: Option<std::time::Instant>) -> (Dom, Vec<NodeAttrs>) {
     let (doc, _) = tree_within(html, deadline);
-    let dom = flatten(&doc);
+    let dom = flatten(&doc, Needs::DOM);
     let mut attrs = Vec::with_capacity(dom.nodes.len());
     let mut skip: Option<ego_tree::NodeId> = None;
     let mut buf = String::new();
@@ -434,10 +471,10 @@ fn walk_all(root: ego_tree::NodeRef<'_, HNode>, b: &mut super::segments::Builder
     }
 }
 
-/// The html5ever tree of a page, fed in chunks until `deadline`; with the bytes read when cut.
+/// The html5ever tree of a page (depth-limited already), fed in chunks until `deadline`; with
+/// the bytes read when cut.
 fn tree_within(html: &str, deadline: Option<std::time::Instant>) -> (Html, Option<usize>) {
     use html5ever::tendril::TendrilSink;
-    let html = limit_depth(html);
     let mut parser =
         html5ever::driver::parse_document(scraper::HtmlTreeSink::new(Html::new_document()), Default::default());
     let (mut from, mut cut) = (0, None);
@@ -456,8 +493,12 @@ fn tree_within(html: &str, deadline: Option<std::time::Instant>) -> (Html, Optio
     (parser.finish(), cut)
 }
 
-/// The flattened DOM of a parsed page.
-fn flatten(doc: &Html) -> Dom {
+/// The flattened DOM of a parsed page, with the per-node and per-unit facts of `needs`
+/// (jusText's paragraphs, boilerpipe's blocks, readability's attributes, the pattern masks);
+/// a unit's `para` and `bp_block` are [`NONE`] when their facts are not built.
+fn flatten(doc: &Html, needs: Needs) -> Dom {
+    let (want_paras, want_bp, want_rd, want_patterns) =
+        (needs.paras, needs.bp_blocks, needs.readability, needs.patterns);
     let mut dom = Dom::default();
     let mut stack: Vec<u32> = Vec::new(); // open flattened elements
     let mut a_href: Vec<bool> = Vec::new(); // open <a> elements: has href
@@ -484,8 +525,12 @@ fn flatten(doc: &Html) -> Dom {
                 match n.value() {
                     HNode::Document | HNode::Fragment => {
                         dom.nodes.push(Node { tag: Tag::OTHER, parent: NONE, end: 0, text: NONE, href: false });
-                        dom.rd.attrs.push(Default::default());
-                        dom.patterns.push(Default::default());
+                        if want_rd {
+                            dom.rd.attrs.push(Default::default());
+                        }
+                        if want_patterns {
+                            dom.patterns.push(Default::default());
+                        }
                         stack.push(0);
                     }
                     HNode::Element(el) => {
@@ -527,8 +572,12 @@ fn flatten(doc: &Html) -> Dom {
                         }
                         let parent = stack.last().copied().unwrap_or(NONE);
                         dom.nodes.push(Node { tag: t, parent, end: 0, text: NONE, href });
-                        dom.rd.push(&el.name().to_ascii_lowercase(), el.attrs());
-                        dom.patterns.push(super::patterns::masks(el.attrs()));
+                        if want_rd {
+                            dom.rd.push(&el.name().to_ascii_lowercase(), el.attrs());
+                        }
+                        if want_patterns {
+                            dom.patterns.push(super::patterns::masks(el.attrs()));
+                        }
                         stack.push((dom.nodes.len() - 1) as u32);
                     }
                     HNode::Text(txt) => {
@@ -545,7 +594,7 @@ fn flatten(doc: &Html) -> Dom {
                         glue = !txt.ends_with(char::is_whitespace);
                         br_run = false;
                         jt_br = false;
-                        let para = if jt_killed > 0 {
+                        let para = if jt_killed > 0 || !want_paras {
                             NONE
                         } else {
                             if jt_new {
@@ -566,8 +615,12 @@ fn flatten(doc: &Html) -> Dom {
                         let parent = stack.last().copied().unwrap_or(NONE);
                         let node = dom.nodes.len() as u32;
                         dom.nodes.push(Node { tag: Tag::OTHER, parent, end: node + 1, text: unit, href: false });
-                        dom.rd.attrs.push(Default::default());
-                        dom.patterns.push(Default::default());
+                        if want_rd {
+                            dom.rd.attrs.push(Default::default());
+                        }
+                        if want_patterns {
+                            dom.patterns.push(Default::default());
+                        }
                         dom.info.push(TextInfo {
                             node,
                             chars: buf.chars().filter(|c| *c != ' ').count() as u32,
@@ -578,7 +631,9 @@ fn flatten(doc: &Html) -> Dom {
                             para,
                             bp_block: NONE,
                         });
-                        bp_segs.push(if bp_ignored > 0 { NONE } else { bp_seg });
+                        if want_bp {
+                            bp_segs.push(if bp_ignored > 0 { NONE } else { bp_seg });
+                        }
                     }
                     _ => {}
                 }
@@ -624,7 +679,9 @@ fn flatten(doc: &Html) -> Dom {
             }
         }
     }
-    bp_blocks(&mut dom, &bp_segs);
+    if want_bp {
+        bp_blocks(&mut dom, &bp_segs);
+    }
     dom
 }
 

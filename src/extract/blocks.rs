@@ -99,6 +99,12 @@ impl Extractor for Blocks {
         View::Blocks
     }
 
+    /// The block view (its blocks carry their features). The confidence's canonical words are
+    /// the word map a combination builds for every member that is not of the source view.
+    fn needs(&self) -> crate::document::Needs {
+        crate::document::Needs::SEGMENTS
+    }
+
     fn extract(&self, doc: &Document, out: &mut Selection) {
         let (cand, p) = self.scores(doc);
         out.units.extend(cand.iter().zip(&p).filter(|(_, p)| **p >= self.t).map(|(b, _)| *b));

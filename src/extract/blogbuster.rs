@@ -406,6 +406,10 @@ impl BlogBuster {
 }
 
 impl Extractor for BlogBuster {
+    /// The DOM view and the class and id pattern masks of its elements.
+    fn needs(&self) -> crate::document::Needs {
+        crate::document::Needs::DOM | crate::document::Needs::PATTERNS
+    }
     fn view(&self) -> View {
         View::Dom
     }

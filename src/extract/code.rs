@@ -43,6 +43,9 @@ impl Extractor for Code {
     fn view(&self) -> View {
         View::Dom
     }
+    fn needs(&self) -> crate::document::Needs {
+        crate::document::Needs::DOM
+    }
     fn extract(&self, doc: &Document, out: &mut Selection) {
         let dom = &doc.dom;
         let (pre, code) = (tag("pre"), tag("code"));

@@ -219,14 +219,11 @@ impl Extractor for Combination {
         self.members.iter().any(|m| m.ex.needs_package())
     }
 
-    /// The union of the active members' needs, plus the source view (the combined mask is over
-    /// the canonical words) and, when a member selects DOM units, the word map that turns them
-    /// into a mask.
+    /// The union of the active members' needs, plus what turns their outputs into masks over
+    /// the canonical words ([`super::mask_needs`]).
     fn needs(&self) -> crate::document::Needs {
         use crate::document::Needs;
-        self.members.iter().fold(Needs::SOURCE, |n, m| {
-            n | m.ex.needs() | if m.ex.view() == View::Dom { Needs::WORDS } else { Needs::NONE }
-        })
+        self.members.iter().fold(Needs::NONE, |n, m| n | super::mask_needs(m.ex.as_ref()))
     }
 
     fn extract(&self, doc: &Document, out: &mut Selection) {

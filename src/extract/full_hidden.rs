@@ -37,6 +37,9 @@ impl Extractor for FullHidden {
     fn view(&self) -> View {
         View::Blocks
     }
+    fn needs(&self) -> crate::document::Needs {
+        crate::document::Needs::SEGMENTS
+    }
     fn extract(&self, doc: &Document, out: &mut Selection) {
         let s = &doc.segments;
         out.units.extend((0..s.len() as u32).filter(|&b| self.hidden_text.admits(s.hidden[b as usize])));

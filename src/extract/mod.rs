@@ -185,21 +185,24 @@ pub fn space(name: &str) -> Result<ParamSpace> {
 /// Reads a parameter file (a description, or a settings file such as a run's `best.yaml` whose
 /// space is its family's built-in one).
 pub fn load_file(path: &Path) -> Result<ParamsFile> {
-    let f = parse_str(&params::read_file(path)?, path)?;
+    let text = params::read_file(path)?;
+    let f = parse_str(&text, path)?;
     // A parameter the family does not read (an unknown feature group, a misspelt name) is
     // found when the extractor is built: say where the file declares it.
     match build(&f.setting) {
-        Err(e) if e.path.is_none() && e.message.ends_with("but the extractor does not use it") => Err(locate(e, path)),
+        Err(e) if e.path.is_none() && e.message.ends_with("but the extractor does not use it") => {
+            Err(locate(e, path, &text))
+        }
         _ => Ok(f),
     }
 }
 
-/// `e` with the file and line where the parameter it names (`parameter 'x'`) is declared.
-fn locate(e: Error, path: &Path) -> Error {
+/// `e` with the file (`path`, whose text is `text`) and line where the parameter it names
+/// (`parameter 'x'`) is declared.
+fn locate(e: Error, path: &Path, text: &str) -> Error {
     let Some(name) = e.message.split("parameter '").nth(1).and_then(|r| r.split('\'').next()) else {
         return e.with_path(path);
     };
-    let text = params::read_file(path).unwrap_or_default();
     let line = text.lines().position(|l| {
         let l = l.trim_start().trim_start_matches("- ").trim_start();
         l == format!("name: {name}") || l.starts_with(&format!("{name}:"))
@@ -312,21 +315,43 @@ pub fn build(setting: &Setting) -> Result<Box<dyn Extractor>> {
     Ok(ex)
 }
 
-/// What any setting of `space` can read of a page: a family's needs, or for a combination the
-/// union over all its members (any of them may be switched on), the source view and, when a
-/// member selects DOM units, the word map. Everything when the space's defaults do not build.
+/// What an extractor's output needs to become a keep-mask over the canonical words (a member of
+/// a combination, a branch of a route): its own needs, the source view and, when it selects DOM
+/// units or blocks, the word map that maps them to canonical words.
+pub fn mask_needs(ex: &dyn Extractor) -> Needs {
+    ex.needs() | if ex.view() == View::Source { Needs::SOURCE } else { Needs::WORDS }
+}
+
+/// What any setting of `space` can read of a page: a family's needs; for a combination the
+/// union over all its members (any of them may be switched on) with what makes their masks
+/// ([`mask_needs`]); for a route the page features and the union over all its branches (any
+/// rule may send a page to any of them). Everything when the space's defaults do not build.
 pub fn space_needs(space: &ParamSpace) -> Needs {
-    let needs_of = |name: &str| -> Option<Needs> {
+    space_reads(space).unwrap_or(Needs::ALL)
+}
+
+fn space_reads(space: &ParamSpace) -> Option<Needs> {
+    let member = |name: &str| -> Option<Needs> {
+        // An external member's worker reads the page's HTML; its text is aligned to the source words.
         if space.param(&format!("{name}.{}", params::external::COMMAND)).is_some() {
             return Some(Needs::SOURCE | Needs::HTML);
         }
-        let ex = build(&self::space(name).ok()?.defaults()).ok()?;
-        Some(ex.needs() | if ex.view() == View::Dom { Needs::WORDS } else { Needs::NONE })
+        let sub = self::space(name).ok()?;
+        if sub.members.is_empty() { Some(mask_needs(build(&sub.defaults()).ok()?.as_ref())) } else { space_reads(&sub) }
     };
-    if space.members.is_empty() {
-        return build(&space.defaults()).map_or(Needs::ALL, |ex| ex.needs());
+    if params::route::is_route(space) {
+        return space.members.iter().try_fold(Needs::FEATURES, |n, alias| {
+            let key = format!("{alias}{}extractor", params::compose::SEP);
+            match &space.param(&key)?.default {
+                params::Value::Cat(ex) => Some(n | member(ex)?),
+                _ => None,
+            }
+        });
     }
-    space.members.iter().try_fold(Needs::SOURCE, |n, m| Some(n | needs_of(m)?)).unwrap_or(Needs::ALL)
+    if space.members.is_empty() {
+        return build(&space.defaults()).ok().map(|ex| ex.needs());
+    }
+    space.members.iter().try_fold(Needs::SOURCE, |n, m| Some(n | member(m)?))
 }
 
 /// Runs an extractor on a document and renders the kept text.

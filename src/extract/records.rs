@@ -54,6 +54,9 @@ impl Extractor for Records {
     fn view(&self) -> View {
         View::Dom
     }
+    fn needs(&self) -> crate::document::Needs {
+        crate::document::Needs::DOM
+    }
     fn extract(&self, doc: &Document, out: &mut Selection) {
         let dom = &doc.dom;
         let total: u64 = dom.info.iter().map(|i| u64::from(i.chars)).sum::<u64>().max(1);

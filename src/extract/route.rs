@@ -138,6 +138,14 @@ impl Extractor for Route {
         self.branches.iter().any(|b| b.ex.needs_package())
     }
 
+    /// The page features its rules read (none without a rule) and the union of its branches'
+    /// needs, with what turns a branch's output into a mask ([`super::mask_needs`]).
+    fn needs(&self) -> crate::document::Needs {
+        use crate::document::Needs;
+        let features = if self.rules.is_empty() { Needs::NONE } else { Needs::FEATURES };
+        self.branches.iter().fold(features, |n, b| n | super::mask_needs(b.ex.as_ref()))
+    }
+
     fn extract(&self, doc: &Document, out: &mut Selection) {
         let b = &self.branches[self.choose(doc)];
         let mask = super::combine::cached_mask(doc, b.key, b.ex.as_ref());

@@ -54,6 +54,9 @@ impl Extractor for Sections {
     fn view(&self) -> View {
         View::Dom
     }
+    fn needs(&self) -> crate::document::Needs {
+        crate::document::Needs::DOM
+    }
     fn extract(&self, doc: &Document, out: &mut Selection) {
         let dom = &doc.dom;
         let of = section_of_units(dom, self.max_level);

@@ -119,8 +119,7 @@ impl Extractor for FieldView {
         self.inner.needs_package()
     }
 
-    // Everything, as before, and what only the family asks for by name (`feedwrapper`'s facts).
     fn needs(&self) -> crate::document::Needs {
-        crate::document::Needs::ALL | self.inner.needs()
+        self.inner.needs()
     }
 }

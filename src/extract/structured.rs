@@ -59,6 +59,10 @@ impl Extractor for Structured {
     fn view(&self) -> View {
         View::Source
     }
+    /// The page features' JSON-LD text and the source view's words.
+    fn needs(&self) -> crate::document::Needs {
+        crate::document::Needs::SOURCE | crate::document::Needs::FEATURES
+    }
     fn extract(&self, doc: &Document, out: &mut Selection) {
         let text: Vec<String> = doc
             .features

@@ -34,17 +34,37 @@ pub fn registry() -> Vec<(String, Box<dyn Extractor>)> {
 /// and the page parsed for their needs; `prepare` is applied to every parse (a gold set's
 /// declared language, a package's facts).
 pub fn differences(html: &str, limits: &Limits, extractors: &[Named], prepare: &dyn Fn(&mut Document)) -> Vec<String> {
-    let mut whole = Document::parse_for(html, limits, Needs::ALL).0;
-    prepare(&mut whole);
-    let mut parsed: HashMap<Needs, Document> = HashMap::new();
+    // One tree of the page for the whole parse and every distinct needs (`Document::parse_each`):
+    // what is compared is what each parse builds from it.
+    let mut distinct: Vec<Needs> = vec![Needs::ALL];
+    for (_, ex) in extractors {
+        let n = ex.needs().complete();
+        if !distinct.contains(&n) {
+            distinct.push(n);
+        }
+    }
+    let mut parsed: HashMap<Needs, Document> = distinct
+        .iter()
+        .zip(Document::parse_each(html, limits, &distinct))
+        .map(|(&n, (mut d, _))| {
+            prepare(&mut d);
+            (n, d)
+        })
+        .collect();
+    // The whole parse is its own document (not shared with an extractor that needs everything).
+    let whole = parsed.remove(&Needs::ALL).expect("parsed");
+    let whole_again = || {
+        let mut d = Document::parse_for(html, limits, Needs::ALL).0;
+        prepare(&mut d);
+        d
+    };
     let mut differ = Vec::new();
     for (name, ex) in extractors {
         let needs = ex.needs().complete();
-        let doc = parsed.entry(needs).or_insert_with(|| {
-            let mut d = Document::parse_for(html, limits, needs).0;
-            prepare(&mut d);
-            d
-        });
+        if needs == Needs::ALL && !parsed.contains_key(&needs) {
+            parsed.insert(needs, whole_again());
+        }
+        let doc = &parsed[&needs];
         let run = |d: &Document| {
             let mut sel = Selection::new(ex.view());
             ex.extract(d, &mut sel);
@@ -90,6 +110,63 @@ mod tests {
             let d = differences(html, &Limits::default(), &named, &|_| {});
             assert!(d.is_empty(), "page {i}: {d:?} differ");
         }
+    }
+
+    #[test]
+    fn every_extractor_declares_what_it_reads_route_and_blocks_included() {
+        let reg = registry();
+        for want in ["route", "blocks", "full_hidden", "blogbuster", "records", "structured", "mixed"] {
+            assert!(reg.iter().any(|(n, _)| n == want), "{want} is checked");
+        }
+        // No extractor takes every fact: each declares its own needs (the default is ALL).
+        for (name, ex) in &reg {
+            assert_ne!(ex.needs().complete(), Needs::ALL, "{name} declares no needs");
+        }
+        let needs = |name: &str, sets: &[&str]| {
+            let space = extract::space(name).unwrap();
+            let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+            extract::build(&space.with_assignments(&space.defaults(), &sets).unwrap()).unwrap().needs().complete()
+        };
+        assert_eq!(needs("blocks", &[]), Needs::SEGMENTS.complete());
+        assert_eq!(needs("blogbuster", &[]), (Needs::DOM | Needs::PATTERNS).complete());
+        // A route without a rule needs its one branch (`otherwise`: `pages`, the mixed
+        // combination) as a mask; with a rule, also the page features and the other branch.
+        let mask_of = |name: &str| {
+            extract::mask_needs(extract::build(&extract::space(name).unwrap().defaults()).unwrap().as_ref())
+        };
+        assert_eq!(needs("route", &[]), mask_of("mixed").complete());
+        let routed = needs("route", &["if1.on=true", "if1.then=main"]);
+        assert_eq!(routed, (mask_of("combine") | mask_of("mixed") | Needs::FEATURES).complete());
+        assert!(!routed.segments && !routed.patterns && !routed.paras, "{}", routed.label());
+        // optimise on a route: any rule may send a page to any branch, any member may be on.
+        let space = extract::space_needs(&extract::space("route").unwrap()).complete();
+        assert!(space.features && space.paras && space.bp_blocks && space.readability, "{}", space.label());
+        assert!(!space.segments && !space.patterns && !space.blocks, "{}", space.label());
+    }
+
+    #[test]
+    fn facts_no_one_needs_are_not_built_inside_the_dom_walk() {
+        let html = "<body><nav class=menu><a href=/>Home</a></nav><p class=entry-content>One two three.</p>\
+                    <noscript><p>thread</p></noscript></body>";
+        let (d, _) = Document::parse_for(html, &Limits::default(), Needs::DOM);
+        assert!(d.dom.texts.len() >= 2);
+        let built =
+            (d.dom.paras.len(), d.dom.bp_blocks.len(), d.dom.rd.attrs.len(), d.dom.patterns.len(), d.segments.len());
+        assert_eq!(built, (0, 0, 0, 0, 0));
+        assert!(
+            d.dom
+                .info
+                .iter()
+                .all(|i| i.para == crate::document::parse::NONE && i.bp_block == crate::document::parse::NONE)
+        );
+        let (all, _) = Document::parse_for(html, &Limits::default(), Needs::ALL);
+        assert!(!all.dom.paras.is_empty() && !all.dom.bp_blocks.is_empty() && !all.segments.is_empty());
+        assert_eq!(all.dom.patterns.len(), all.dom.nodes.len());
+        // Each fact alone, and the same facts as the whole parse.
+        let (p, _) = Document::parse_for(html, &Limits::default(), Needs::PATTERNS);
+        assert_eq!(p.dom.patterns, all.dom.patterns);
+        let (b, _) = Document::parse_for(html, &Limits::default(), Needs::BP_BLOCKS);
+        assert_eq!((b.dom.bp_blocks, b.dom.paras.len()), (all.dom.bp_blocks.clone(), 0));
     }
 
     #[test]
