@@ -314,7 +314,7 @@ fn paired_markdown(baseline: &str, lines: &[(String, Paired)], resamples: usize)
         );
     }
     s += &format!(
-        "\n95% CI: percentile interval of the mean difference over {resamples} paired bootstrap resamples of the documents (seed 1). Wilcoxon signed-rank test, two-sided, normal approximation (documents with equal scores left out). \"Within noise\": the interval holds 0 or p ≥ 0.05.\n"
+        "\n95% CI: percentile interval of the mean difference over {resamples} paired bootstrap resamples of the documents (seed 1). Wilcoxon signed-rank test, two-sided, normal approximation (documents with equal scores left out). \"Within noise\": the interval holds 0 and p ≥ 0.05; \"mixed\": the interval and the test disagree.\n"
     );
     s
 }

@@ -125,7 +125,7 @@ pub fn write_reports(
 }
 
 /// How the paired comparison of the best setting with the default is made.
-const PAIRED_NOTE: &str = "Paired on the tuning documents: per-document F1 of the best setting minus the default's; 95% CI from 2000 paired bootstrap resamples of the documents (seed 1); Wilcoxon signed-rank test, two-sided. \"Within noise\": the interval holds 0 or p >= 0.05. On the documents it was tuned on the gain is optimistic; `cetune compare --goldset FULL --run RUN` pairs it on a full collection.";
+const PAIRED_NOTE: &str = "Paired on the tuning documents: per-document F1 of the best setting minus the default's; 95% CI from 2000 paired bootstrap resamples of the documents (seed 1); Wilcoxon signed-rank test, two-sided. \"Within noise\": the interval holds 0 and p >= 0.05; \"mixed\": the interval and the test disagree. On the documents it was tuned on the gain is optimistic; `cetune compare --goldset FULL --run RUN` pairs it on a full collection.";
 
 /// A number with more than four decimals (a score) shortened to four; other cells as they are.
 fn short(cell: &str) -> String {
