@@ -257,16 +257,23 @@ fn small_items_params_exit_code_txt_headers_and_reproducible_jsonl() {
 
 #[test]
 fn every_committed_reference_report_is_at_most_one_megabyte() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/reference");
-    let mut seen = 0;
-    for e in std::fs::read_dir(&root).unwrap() {
-        let page = e.unwrap().path().join("report.html");
-        if let Ok(m) = std::fs::metadata(&page) {
-            assert!(m.len() <= 1 << 20, "{}: {} bytes", page.display(), m.len());
-            seen += 1;
+    // Every report.html at any depth (results/reference/random/<family>/ too).
+    let mut todo = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("results/reference")];
+    let (mut seen, mut nested) = (0, 0);
+    while let Some(dir) = todo.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let path = e.unwrap().path();
+            if path.is_dir() {
+                todo.push(path);
+            } else if path.file_name().is_some_and(|n| n == "report.html") {
+                let len = std::fs::metadata(&path).unwrap().len();
+                assert!(len <= 1 << 20, "{}: {len} bytes", path.display());
+                seen += 1;
+                nested += usize::from(path.parent().and_then(Path::parent).is_some_and(|p| !p.ends_with("reference")));
+            }
         }
     }
-    assert!(seen >= 10, "{seen} reports");
+    assert!(seen >= 10 && nested >= 10, "{seen} reports, {nested} of them nested");
 }
 
 /// The README's block of commands that need no data of one's own runs as written on a fresh

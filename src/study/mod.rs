@@ -94,7 +94,7 @@ pub struct Summary {
     pub record: RunRecord,
     /// The best setting.
     pub best: Setting,
-    /// Its label (`name=value,...`).
+    /// Its active parameters as a label (`name=value,...`; a combination's inactive genes left out).
     pub label: String,
     /// Why the run stopped.
     pub reason: TerminationReason,
@@ -633,13 +633,15 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
             gap: f.value - v,
         });
     }
-    s.record.paired = Some(paired_with_default(&corpus, &s.base, &best, measure)?);
+    s.record.paired = Some(paired_with_default(&s.space, &corpus, &s.base, &best, measure)?);
+    let active = crate::params::combine::split_active(&s.space, &best).0;
     s.record.best = Some(BestRecord {
         fitness: f.value,
         precision: f.precision,
         recall: f.recall,
         sem: f.sem,
-        values: best.values.iter().map(|(k, v)| format!("{k}={v}")).collect(),
+        // The active setting (a combination's inactive genes are in best.yaml, apart).
+        values: active.iter().map(|(k, v)| format!("{k}={v}")).collect(),
     });
     // Reports first: a run marked finished always has all of them.
     let picked = write_reports(&s.dir, &s.record, &s.space, &s.base, &trials, opts.top, true)?;
@@ -648,7 +650,7 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
     }
     store::write_yaml(&s.dir.join(files::RUN), &s.record)?;
     Ok(Summary {
-        label: best.label(),
+        label: active_label(&s.space, &best),
         best,
         dir: s.dir,
         record: s.record,
@@ -713,9 +715,17 @@ fn extend_limits(dir: &Path, record: &mut RunRecord, ck: &mut Checkpoint<State>,
     store::write_yaml(&dir.join(files::RUN), &*record)
 }
 
+/// A setting's active parameters as a label (`name=value,...`): a combination's inactive genes
+/// (a switched-off member's, `v` outside a vote) are left out.
+fn active_label(space: &ParamSpace, setting: &Setting) -> String {
+    let active = crate::params::combine::split_active(space, setting).0;
+    active.iter().map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>().join(",")
+}
+
 /// The best setting paired with the run's default on the tuning documents (per-document F1,
 /// 2000 paired bootstrap resamples, seed 1, and the Wilcoxon signed-rank test).
 fn paired_with_default(
+    space: &ParamSpace,
     corpus: &Corpus,
     base: &Setting,
     best: &Setting,
@@ -730,7 +740,7 @@ fn paired_with_default(
     let p = crate::eval::paired::paired(&b, &d, 2000, 1);
     let mean = |v: &[f64]| if v.is_empty() { 0.0 } else { v.iter().sum::<f64>() / v.len() as f64 };
     Ok(store::PairedRecord {
-        baseline: format!("default ({})", base.label()),
+        baseline: format!("default ({})", active_label(space, base)),
         baseline_f1: mean(&d),
         best_f1: mean(&b),
         documents: p.n,
