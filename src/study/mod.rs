@@ -83,6 +83,9 @@ pub struct Options {
     pub ctrl_c: bool,
     /// The budgets every page is read and parsed within.
     pub limits: Limits,
+    /// Draw each generation's worst fitness in the history plot (recorded in `run.yaml`; a
+    /// resumed run keeps it).
+    pub plot_worst: bool,
 }
 
 /// What a run ended with.
@@ -190,6 +193,7 @@ pub fn start(plan: Plan, opts: &Options) -> Result<Summary> {
         }),
         extended: Vec::new(),
         paired: None,
+        plot_worst: opts.plot_worst,
     };
     store::write_yaml(&dir.join(files::RUN), &record)?;
     let documents = plan.config.racing.then_some(train.len());
@@ -287,7 +291,8 @@ pub struct Extend {
 /// new limits would have made (the limits decide only when to stop; a grid search, sized to its
 /// budget, cannot be extended). `run.yaml` records the change in `extended`.
 pub fn resume_extended(dir: &Path, threads: Option<usize>, opts: &Options, extend: Extend) -> Result<Summary> {
-    let (record, space, base) = load_run(dir)?;
+    let (mut record, space, base) = load_run(dir)?;
+    record.plot_worst |= opts.plot_worst;
     let _lock = store::RunLock::acquire(dir)?;
     // run.yaml may have been edited: its settings must pass the checks of a new run.
     record.config.validate().map_err(|e| e.with_path(&dir.join(files::RUN)))?;
@@ -427,6 +432,7 @@ struct Live {
     rows: Vec<crate::report::plot::GenRow>,
     default_genome: Vec<f64>,
     default: Option<f64>,
+    worst: bool,
 }
 
 /// Seconds between two reloads of the live report.
@@ -441,6 +447,7 @@ impl Live {
             rows: crate::report::run::generations_info(prior).into_iter().map(|(r, _)| r).collect(),
             default_genome: space.to_genome(base),
             default: None,
+            worst: record.plot_worst,
         };
         live.see(prior);
         live
@@ -463,7 +470,7 @@ impl Live {
             y_desc: self.y_desc.clone(),
             validation: Vec::new(),
             default: self.default,
-            worst: false,
+            worst: self.worst,
         };
         crate::report::plot::render_history(&history, &dir.join("history"))?;
         let svg_path = dir.join("history.svg");

@@ -102,7 +102,7 @@ pub fn write_reports(
         y_desc,
         validation: held,
         default: default.map(|t| t.fitness.value),
-        worst: false,
+        worst: record.plot_worst,
     };
     render_history(&history, &dir.join("history"))?;
     let info = space_info(space, base, trials, &format!("Explored space: {title}"));
