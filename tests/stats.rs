@@ -268,6 +268,10 @@ fn small_items_params_exit_code_txt_headers_and_reproducible_jsonl() {
     assert_eq!(one, two);
     let first: serde_json::Value = serde_json::from_str(one.lines().next().unwrap()).unwrap();
     assert!(first.get("ms").is_none(), "{first}");
+    // A page in a folder has the URL it declares (its canonical link), else none.
+    assert_eq!(first["url"], "https://example.org/a", "{first}");
+    let second: serde_json::Value = serde_json::from_str(one.lines().nth(1).unwrap()).unwrap();
+    assert!(second["url"].is_null(), "{second}");
 }
 
 #[test]

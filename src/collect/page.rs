@@ -17,7 +17,8 @@ use std::time::Instant;
 pub struct Outcome {
     /// The page's id (see [`Item::id`]).
     pub id: String,
-    /// Its URL, when known.
+    /// Its URL, when known: the input's (JSONL `url`, WARC target URI), else the one the page
+    /// declares (`<link rel=canonical>`, else `og:url`; absolute http(s) only).
     pub url: Option<String>,
     /// Its place in an output folder, without `.txt`.
     pub rel: PathBuf,
@@ -56,6 +57,11 @@ pub fn process(item: Item, ex: &dyn Extractor, limits: &Limits, more: Needs) -> 
         }
         Payload::Error(e) => Err(crate::error::Error::input(e).with_id(&out.id)),
     };
+    if out.url.is_none()
+        && let Ok(html) = &html
+    {
+        out.url = crate::annotate::new::declared_url(head_of(html));
+    }
     match html {
         Ok(html) if looks_binary(&html) => out.error = Some(format!("{}: binary data, not an HTML page", out.id)),
         Ok(html) => extract(&html, ex, limits, more, &mut out),
@@ -63,6 +69,24 @@ pub fn process(item: Item, ex: &dyn Extractor, limits: &Limits, more: Needs) -> 
     }
     out.ms = started.elapsed().as_secs_f64() * 1000.0;
     out
+}
+
+/// The part of a page before its `<body` or `</head` (at most 256 kB): where a page declares its
+/// own URL, found without a pass over the whole page.
+fn head_of(html: &str) -> &str {
+    let b = html.as_bytes();
+    let limit = b.len().min(256 * 1024);
+    let mut at = 0;
+    while let Some(k) = b[at..limit].iter().position(|&c| c == b'<') {
+        let i = at + k;
+        let rest = &b[i + 1..];
+        let starts = |w: &[u8]| rest.len() >= w.len() && rest[..w.len()].eq_ignore_ascii_case(w);
+        if starts(b"body") || starts(b"/head") {
+            return &html[..i];
+        }
+        at = i + 1;
+    }
+    html
 }
 
 impl crate::error::Error {
@@ -200,5 +224,28 @@ mod tests {
         // Valid UTF-8 wins over a wrong header.
         let o = process(item(Payload::Http("<p>привет</p>".as_bytes().to_vec(), cp1251)), ex.as_ref(), &l, Needs::LANG);
         assert_eq!(o.text, "привет");
+    }
+
+    #[test]
+    fn a_page_without_an_input_url_gets_the_one_it_declares_in_its_head() {
+        assert_eq!(head_of("<html><HEAD><title>t</title></Head><body><p>x"), "<html><HEAD><title>t</title>");
+        assert_eq!(head_of("<p>no head</p>"), "<p>no head</p>");
+        let dir = std::env::temp_dir().join(format!("cetune-page-url-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let ex = crate::extract::build(&crate::extract::space("full").unwrap().defaults()).unwrap();
+        let page = |name: &str, html: &str| {
+            let p = dir.join(name);
+            std::fs::write(&p, html).unwrap();
+            let item = Item { id: name.into(), url: None, rel: PathBuf::from(name), payload: Payload::File(p) };
+            process(item, ex.as_ref(), &Limits::default(), Needs::default()).url
+        };
+        let body = "<body><p>The cat sat on the mat with the hat.</p></body>";
+        let og = format!("<head><meta property=og:url content='https://x.org/og'></head>{body}");
+        assert_eq!(page("og.html", &og).as_deref(), Some("https://x.org/og"));
+        // A canonical link in the body is not the page's declaration; a relative one is no URL.
+        let late = format!("<head></head><body><link rel=canonical href='https://x.org/late'>{body}");
+        assert_eq!(page("late.html", &late), None);
+        assert_eq!(page("rel.html", &format!("<head><link rel=canonical href=/a></head>{body}")), None);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
