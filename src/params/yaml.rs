@@ -549,7 +549,7 @@ pub fn settings_file(
     }
     let d = description;
     // A combination's parameters that take no part in the setting go under `inactive`, apart.
-    let (active, inactive): (Vec<(String, Value)>, Vec<(String, Value)>) = match split {
+    let (active, inactive): (super::combine::Values, super::combine::Values) = match split {
         Some(space) => super::combine::split_active(space, setting),
         None => (setting.values.clone(), Vec::new()),
     };

@@ -329,7 +329,6 @@ pub fn resume_extended(dir: &Path, threads: Option<usize>, opts: &Options, exten
         ))
         .with_path(&dir.join(files::RUN)));
     }
-    let mut record = record;
     let mut ck = ck;
     if extend != Extend::default() {
         extend_limits(dir, &mut record, &mut ck, extend)?;
