@@ -60,7 +60,7 @@ pub fn process(item: Item, ex: &dyn Extractor, limits: &Limits, more: Needs) -> 
     if out.url.is_none()
         && let Ok(html) = &html
     {
-        out.url = crate::annotate::new::declared_url(head_of(html));
+        out.url = declared_url(head_of(html));
     }
     match html {
         Ok(html) if looks_binary(&html) => out.error = Some(format!("{}: binary data, not an HTML page", out.id)),
@@ -69,6 +69,58 @@ pub fn process(item: Item, ex: &dyn Extractor, limits: &Limits, more: Needs) -> 
     }
     out.ms = started.elapsed().as_secs_f64() * 1000.0;
     out
+}
+
+/// The host of an absolute `http(s)` URL, lower case, without `www.` and port.
+pub fn host_of(url: &str) -> Option<String> {
+    let rest = url
+        .trim()
+        .split_once("://")
+        .filter(|(s, _)| s.eq_ignore_ascii_case("http") || s.eq_ignore_ascii_case("https"))?
+        .1;
+    let host = rest.split(['/', '?', '#']).next()?;
+    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+    let host = host.split(':').next()?.to_ascii_lowercase();
+    let host = host.strip_prefix("www.").unwrap_or(&host).to_string();
+    (!host.is_empty() && host.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')).then_some(host)
+}
+
+/// The page's own URL: `<link rel=canonical href>`, else `<meta property=og:url content>`
+/// (absolute http(s) URLs only), from the first 256 kB of the page.
+pub fn declared_url(html: &str) -> Option<String> {
+    let mut end = html.len().min(256 * 1024);
+    while !html.is_char_boundary(end) {
+        end -= 1;
+    }
+    let head = &html[..end];
+    let lower = head.to_ascii_lowercase();
+    let mut canonical = None;
+    let mut og = None;
+    for (at, _) in lower.match_indices('<') {
+        let rest = &head[at + 1..];
+        let lrest = &lower[at + 1..];
+        let tag_end = lrest.find('>').map_or(lrest.len(), |e| e + 1);
+        if lrest.starts_with("link") && canonical.is_none() {
+            let attrs = &rest[4..tag_end];
+            if crate::document::hidden::attr_in(attrs, "rel")
+                .is_some_and(|r| r.split_whitespace().any(|w| w.eq_ignore_ascii_case("canonical")))
+            {
+                canonical = crate::document::hidden::attr_in(attrs, "href")
+                    .map(str::to_string)
+                    .filter(|u| host_of(u).is_some());
+            }
+        } else if lrest.starts_with("meta") && og.is_none() {
+            let attrs = &rest[4..tag_end];
+            let prop = crate::document::hidden::attr_in(attrs, "property")
+                .or_else(|| crate::document::hidden::attr_in(attrs, "name"));
+            if prop.is_some_and(|p| p.eq_ignore_ascii_case("og:url")) {
+                og = crate::document::hidden::attr_in(attrs, "content")
+                    .map(str::to_string)
+                    .filter(|u| host_of(u).is_some());
+            }
+        }
+    }
+    canonical.or(og)
 }
 
 /// The part of a page before its `<body` or `</head` (at most 256 kB): where a page declares its
