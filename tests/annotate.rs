@@ -344,6 +344,66 @@ fn annotate_requires_the_token_rejects_traversal_and_never_overwrites_unconfirme
 }
 
 #[test]
+fn annotate_shows_and_saves_the_gold_fields_over_goldset_yaml_and_the_sidecar() {
+    let base = tmp("annot-fields");
+    let set = base.join("set");
+    write(&set.join("blog/post.html"), NEWS);
+    write(&set.join("blog/post.comments.txt"), "First!");
+    write(&set.join("blog/front.html"), "<h1>Blog</h1><div class=post><p>One post.</p></div>");
+    let yaml = "# the user's comment stays\ndocuments:\n  blog/post: {title: Old title, date: 2012-05-11}\n  \
+                blog/front: {posts: [{title: One, date: 2012-05-28}, {title: Two}]}\n";
+    write(&set.join("goldset.yaml"), yaml);
+    let srv = Server::start(&set, &["--prefill", "full"]);
+    // Shown: goldset.yaml's fields, the comments sidecar, a front page's posts.
+    let (_, page) = srv.get("/api/page?id=blog/post");
+    let page: Value = serde_json::from_str(&page).unwrap();
+    assert_eq!(
+        page["fields"],
+        json!({"title": "Old title", "author": null, "date": "2012-05-11", "comments": "First!"}),
+        "{page}"
+    );
+    let (_, front) = srv.get("/api/page?id=blog/front");
+    let front: Value = serde_json::from_str(&front).unwrap();
+    assert_eq!(front["posts"], json!([{"title": "One", "date": "2012-05-28"}, {"title": "Two"}]), "{front}");
+    let keep: Vec<bool> = page["blocks"].as_array().unwrap().iter().map(|b| b["keep"] == true).collect();
+    // A malformed date or an unknown field is refused, nothing written.
+    for bad in [json!({"date": "11/05/2012"}), json!({"colour": "red"}), json!({"title": 3}), json!([1])] {
+        let (code, why) = srv.save(&json!({"id": "blog/post", "keep": keep, "fields": bad}));
+        assert_eq!(code, 400, "{bad}: {why}");
+        assert!(!set.join("blog/post.txt").exists() && !set.join("annotations.yaml").exists());
+    }
+    let (_, why) = srv.save(&json!({"id": "blog/post", "keep": keep, "fields": {"date": "11/05/2012"}}));
+    assert!(why.contains("field 'date': '11/05/2012' is not an ISO 8601 date"), "{why}");
+    // Saved: the text and the fields; an emptied field (comments) is cleared, the sidecar too.
+    let fields = json!({"title": " New title ", "author": "Ann Lee", "date": "2012-05-12", "comments": ""});
+    let (code, r) = srv.save(&json!({"id": "blog/post", "keep": keep, "fields": fields}));
+    assert_eq!(code, 200, "{r}");
+    let (_, page) = srv.get("/api/page?id=blog/post");
+    let page: Value = serde_json::from_str(&page).unwrap();
+    let want = json!({"title": "New title", "author": "Ann Lee", "date": "2012-05-12", "comments": null});
+    assert_eq!(page["fields"], want);
+    // The same text again needs no confirmation: the fields alone change; a save without
+    // fields keeps the saved ones.
+    let (code, r) = srv.save(&json!({"id": "blog/post", "keep": keep, "fields": {"title": "Third title"}}));
+    assert_eq!(code, 200, "{r}");
+    assert_eq!(srv.save(&json!({"id": "blog/post", "keep": keep})).0, 200);
+    let (_, page) = srv.get("/api/page?id=blog/post");
+    let page: Value = serde_json::from_str(&page).unwrap();
+    assert_eq!(page["fields"], json!({"title": "Third title", "author": null, "date": null, "comments": null}));
+    let (code, _) = srv.interrupt();
+    assert_eq!(code, 0);
+    // goldset.yaml is never rewritten; the record (annotations.yaml) carries the fields, and
+    // every command reads them.
+    assert_eq!(std::fs::read_to_string(set.join("goldset.yaml")).unwrap(), yaml);
+    let rec = std::fs::read_to_string(set.join("annotations.yaml")).unwrap();
+    assert!(rec.contains("title: Third title"), "{rec}");
+    assert!(!set.join("annotations.yaml.tmp").exists());
+    let stats = cetune(&["goldset", "stats", set.to_str().unwrap(), "-q"]).ok();
+    assert!(stats.contains("fields: title 1\n") || stats.contains("fields: title 1 "), "{stats}");
+    assert!(!stats.contains("comments"), "the cleared comments (and the sidecar) no longer count: {stats}");
+}
+
+#[test]
 fn concurrent_saves_all_land_with_their_records() {
     let base = tmp("annot-conc");
     let set = base.join("set");
@@ -632,6 +692,11 @@ fn the_app_in_a_real_browser_prefills_toggles_and_saves_the_kept_blocks() {
     let eid = last.as_object().unwrap().values().next().unwrap().as_str().unwrap().to_string();
     driver.call("POST", &format!("/element/{eid}/click"), Some(&json!({})));
     want[n - 1] = !want[n - 1];
+    // A gold field typed in (its keys do not toggle blocks), then the focus back to the page.
+    let title = driver.call("POST", "/element", Some(&json!({"using": "css selector", "value": "#f-title"})));
+    let tid = title.as_object().unwrap().values().next().unwrap().as_str().unwrap().to_string();
+    driver.call("POST", &format!("/element/{tid}/value"), Some(&json!({"text": "Harbour library xs"})));
+    driver.js("document.activeElement.blur(); return 0");
     let shown = driver
         .js("return Array.from(document.querySelectorAll('#blocks li')).map(li => li.classList.contains('keep'))");
     assert_eq!(shown, json!(want));
@@ -646,6 +711,8 @@ fn the_app_in_a_real_browser_prefills_toggles_and_saves_the_kept_blocks() {
     let text = std::fs::read_to_string(set.join("example-news.org/news.txt")).unwrap();
     let kept: Vec<&str> = blocks.iter().zip(&want).filter(|(_, k)| **k).map(|(b, _)| b.0.as_str()).collect();
     assert_eq!(text, format!("{}\n", kept.join("\n\n")));
+    let rec = std::fs::read_to_string(set.join("annotations.yaml")).unwrap();
+    assert!(rec.contains("title: Harbour library xs"), "{rec}");
     // Saving again asks for confirmation in the page; Overwrite confirms.
     driver.keys(&["x", "s"]);
     driver.wait("return !document.getElementById('confirm').hidden");

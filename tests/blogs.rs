@@ -37,7 +37,7 @@ fn small(name: &str) -> PathBuf {
 #[test]
 fn goldset_stats_counts_the_fields_of_the_synthetic_set() {
     let out = cetune(&["goldset", "stats", blogs().to_str().unwrap(), "-q"]).ok();
-    assert!(out.contains("fields: title 121, author 110, date 120, comments 99"), "{out}");
+    assert!(out.contains("fields: title 133, author 121, date 132, comments 99"), "{out}");
 }
 
 #[test]
@@ -87,9 +87,10 @@ fn field_title_and_date_score_the_segments_and_a_family_without_segments_scores_
         "-q",
     ])
     .ok();
-    // Blogger classic: `h3.post-title`, 3 of 3 post pages; Kubrick's `h2 > a` is not a title to the
-    // paper's rules; the control's title is not found (BlogBuster does not fire there).
-    assert!(title.contains("field title: exact words on 3 of 9 pages"), "{title}");
+    // Blogger classic: `h3.post-title`, 3 of 3 post pages, and its front page, whose gold is its
+    // three posts' titles (each segment's title, in page order); Kubrick's `h2 > a` is not a
+    // title to the paper's rules; the control's title is not found (BlogBuster does not fire).
+    assert!(title.contains("field title: exact words on 4 of 11 pages"), "{title}");
     let date = cetune(&[
         "evaluate",
         "-e",
@@ -104,7 +105,8 @@ fn field_title_and_date_score_the_segments_and_a_family_without_segments_scores_
         "-q",
     ])
     .ok();
-    assert!(date.contains("field date: contains the gold date on 3 of 6 pages"), "{date}");
+    // Blogger classic's `h2.date-header` beside each post: 3 post pages and the 3 dates of the front page.
+    assert!(date.contains("field date: contains the gold date on 4 of 8 pages"), "{date}");
     let r = cetune(&[
         "evaluate",
         "-e",
@@ -120,7 +122,30 @@ fn field_title_and_date_score_the_segments_and_a_family_without_segments_scores_
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stderr.contains("lqf gives no segments: it scores 0 on field 'title'"), "{}", r.stderr);
-    assert!(r.stdout.contains("exact words on 0 of 9 pages"), "{}", r.stdout);
+    assert!(r.stdout.contains("exact words on 0 of 11 pages"), "{}", r.stdout);
+}
+
+#[test]
+fn optimise_and_compare_take_a_field_too() {
+    let set = small("bb-opt-field");
+    let s = set.to_str().unwrap();
+    let run = tmp("bb-opt-field-run");
+    let r = run.to_str().unwrap();
+    // A GA whose fitness is the date field (a tiny budget: the point is the plumbing).
+    let args = ["optimise", "-e", "blogbuster", "--field", "date", "--goldset", s, "--out", r, "--force", "-q"];
+    cetune(&[&args[..], &["--max-generations", "1", "--population", "4", "--seed", "1"]].concat()).ok();
+    let best = std::fs::read_to_string(run.join("best.yaml")).unwrap();
+    assert!(best.contains("extractor: blogbuster"), "{best}");
+    let run_yaml = std::fs::read_to_string(run.join("run.yaml")).unwrap();
+    assert!(run_yaml.contains("--field date"), "{run_yaml}");
+    // compare scores the run's best and the defaults on the same field: the paper's rules find
+    // Blogger classic's 4 dated pages (its 3 post pages and its front page's 3 dates), none of
+    // Kubrick's.
+    let out = cetune(&["compare", "--goldset", s, "--run", r, "--with-defaults", "--field", "date", "-q"]).ok();
+    assert!(out.contains("(8 documents, measure date)"), "{out}");
+    assert!(out.contains("= Petasis & Petasis 2010 | 1.000 | 0.000 | 0.500 |") && out.contains("| 4/8 |"), "{out}");
+    let out = cetune(&["compare", "--goldset", s, "--run", r, "--with-defaults", "--field", "title", "-q"]).ok();
+    assert!(out.contains("(11 documents") && out.contains("= Petasis & Petasis 2010 | 1.000 |"), "{out}");
 }
 
 #[test]

@@ -12,6 +12,24 @@
   let mark = null;    // range anchor
   let undo = [];
   const drafts = {};  // id -> keep[] of pages left unsaved
+  const fieldDrafts = {};  // id -> {title, author, date, comments} left unsaved
+  const FIELDS = ["title", "author", "date", "comments"];
+
+  function readFields() {
+    const f = {};
+    FIELDS.forEach((n) => { f[n] = $("f-" + n).value; });
+    return f;
+  }
+  function showFields(f, posts) {
+    FIELDS.forEach((n) => { $("f-" + n).value = f[n] || ""; $("f-" + n).classList.remove("bad"); });
+    const div = $("posts");
+    div.textContent = "";
+    (posts || []).forEach((p, k) => {
+      const line = document.createElement("div");
+      line.textContent = "post " + (k + 1) + ": " + [p.title, p.author, p.date].filter((x) => x).join(" · ");
+      div.appendChild(line);
+    });
+  }
 
   function api(path, opts) {
     const sep = path.includes("?") ? "&" : "?";
@@ -48,7 +66,10 @@
 
   async function openPage(i) {
     if (i < 0 || i >= pages.length) return;
-    if (cur >= 0 && blocks.length) drafts[pages[cur].id] = blocks.map((b) => b.keep);
+    if (cur >= 0 && blocks.length) {
+      drafts[pages[cur].id] = blocks.map((b) => b.keep);
+      fieldDrafts[pages[cur].id] = readFields();
+    }
     cur = i;
     const id = pages[i].id;
     status("loading " + id);
@@ -57,6 +78,7 @@
     if (!r.ok) { status(id + ": " + (d.error || r.status)); return; }
     blocks = d.blocks;
     if (drafts[id]) drafts[id].forEach((k, j) => { if (blocks[j]) blocks[j].keep = k; });
+    showFields(fieldDrafts[id] || d.fields || {}, d.posts);
     at = 0; mark = null; undo = [];
     $("pageid").textContent = id;
     $("confirm").hidden = true;
@@ -138,7 +160,7 @@
     const r = await api("/api/save", {
       method: "POST",
       headers: { "Content-Type": "application/json", "X-Cetune-Token": token },
-      body: JSON.stringify({ id: id, keep: blocks.map((b) => b.keep), confirm: !!confirm }),
+      body: JSON.stringify({ id: id, keep: blocks.map((b) => b.keep), fields: readFields(), confirm: !!confirm }),
     });
     if (r.status === 409) {
       $("confirm").hidden = false;
@@ -146,10 +168,12 @@
       return;
     }
     const text = await r.text();
+    $("f-date").classList.toggle("bad", !r.ok && text.includes("'date'"));
     if (!r.ok) { status("not saved: " + text); return; }
     const d = JSON.parse(text);
     $("confirm").hidden = true;
     delete drafts[id];
+    delete fieldDrafts[id];
     status("saved " + d.saved + " (" + d.words + " words)");
     await loadPages();
   }
@@ -177,6 +201,8 @@
     }
     ev.preventDefault();
   });
+  // Enter in a field must not submit (and reload) the form.
+  $("fields").addEventListener("submit", (ev) => ev.preventDefault());
   $("save").addEventListener("click", () => save(false));
   $("undo").addEventListener("click", doUndo);
   $("next").addEventListener("click", () => openPage(cur + 1));

@@ -12,6 +12,7 @@ use super::{Block, block_of_units, blocks, gold_blocks, gold_text, prefill};
 use crate::document::Document;
 use crate::error::{Error, Result};
 use crate::extract::Extractor;
+use crate::goldset::fields::{Fields, IsoDate, NAMES as FIELDS};
 use crate::goldset::native::{self, Annotated, PageFile};
 use crate::limits::Limits;
 use rayon::prelude::*;
@@ -296,10 +297,16 @@ impl App {
                     .zip(&p.prefill)
                     .map(|((b, k), pre)| json!({"text": b.text, "keep": k, "prefill": pre, "words": b.tokens}))
                     .collect();
+                let fields = match self.fields(i) {
+                    Ok(f) => f,
+                    Err(e) => return Reply::json(422, json!({"error": e.to_string()})),
+                };
+                let shown: serde_json::Map<String, Value> =
+                    FIELDS.iter().map(|n| (n.to_string(), fields.get(n).map_or(Value::Null, |v| v.into()))).collect();
                 Reply::json(
                     200,
                     json!({"id": q.get("id"), "state": self.state(i), "from": if gold.is_some() {"gold"} else {"prefill"},
-                           "prefill": self.cfg.prefill_label, "blocks": blocks}),
+                           "prefill": self.cfg.prefill_label, "blocks": blocks, "fields": shown, "posts": fields.posts}),
                 )
             }
             ("GET", "/frame") => {
@@ -338,6 +345,14 @@ impl App {
         }
     }
 
+    /// The gold fields of page `i` as every command reads them (`goldset.yaml`, the fields saved
+    /// here before, the comments sidecar).
+    fn fields(&self, i: usize) -> Result<Fields> {
+        let page = &self.pages[i];
+        let manifest = native::manifest(&self.cfg.root)?;
+        native::doc_fields(&self.cfg.root, &manifest, &page.package, &page.id, self.cfg.limits.max_page_bytes)
+    }
+
     fn save(&mut self, body: &[u8]) -> Reply {
         let Ok(v) = serde_json::from_slice::<Value>(body) else { return Reply::text(400, "the body is not JSON") };
         let Some(i) = v.get("id").and_then(Value::as_str).and_then(|id| self.index.get(id).copied()) else {
@@ -346,6 +361,10 @@ impl App {
         let Some(keep) = v.get("keep").and_then(Value::as_array) else { return Reply::text(400, "no \"keep\" list") };
         let keep: Vec<bool> = keep.iter().map(|k| k.as_bool().unwrap_or(false)).collect();
         let confirm = v.get("confirm").and_then(Value::as_bool).unwrap_or(false);
+        let edited = match v.get("fields").map(edited_fields).transpose() {
+            Ok(f) => f,
+            Err(e) => return Reply::text(400, &e),
+        };
         let p = match self.parsed(i) {
             Ok(p) => p,
             Err(e) => return Reply::json(422, json!({"error": e})),
@@ -357,16 +376,29 @@ impl App {
             );
         }
         let page = &self.pages[i];
-        if page.gold.exists() && !confirm {
+        let text = gold_text(&p.blocks, &keep);
+        // Only a different text needs the confirmation (saving the fields alone does not).
+        let max = self.cfg.limits.max_page_bytes;
+        let same_text = page.gold.exists()
+            && crate::goldset::decode::read_raw(&page.gold, max)
+                .and_then(|raw| native::gold_text(raw, max))
+                .is_ok_and(|old| old == text);
+        if page.gold.exists() && !confirm && !same_text {
             return Reply::json(
                 409,
                 json!({"exists": true, "message": "a gold text exists for this page: confirm to overwrite it"}),
             );
         }
-        let text = gold_text(&p.blocks, &keep);
-        if let Err(e) = crate::report::write_atomic(&page.gold, text.as_bytes()) {
+        if !same_text && let Err(e) = crate::report::write_atomic(&page.gold, text.as_bytes()) {
             return Reply::json(500, json!({"error": e.to_string()}));
         }
+        // Fields not sent keep what was saved before.
+        let fields = match edited {
+            Some(f) => Some(f),
+            None => native::annotations(&self.cfg.root)
+                .ok()
+                .and_then(|mut a| a.remove(&format!("{}/{}", page.package, page.id))?.fields),
+        };
         let key = format!("{}/{}", page.package, page.id);
         let changed =
             keep.iter().zip(&p.prefill).zip(&p.blocks).filter(|((k, pre), b)| k != pre && b.tokens > 0).count();
@@ -377,6 +409,7 @@ impl App {
             kept: keep.iter().filter(|k| **k).count(),
             blocks: keep.len(),
             changed,
+            fields,
         };
         if let Err(e) = record_save(&self.cfg.root, &key, record) {
             return Reply::json(
@@ -389,8 +422,31 @@ impl App {
     }
 }
 
+/// The fields of a save's `"fields"` object (`{"title": "…", "author": "…", "date": "2012-05-11",
+/// "comments": "…"}`; an empty or missing value clears the field), or why it is refused.
+fn edited_fields(v: &Value) -> std::result::Result<Fields, String> {
+    let Some(obj) = v.as_object() else { return Err("\"fields\" must be an object".into()) };
+    let mut f = Fields::default();
+    for (k, v) in obj {
+        let text = match v {
+            Value::Null => None,
+            Value::String(s) => Some(s.trim().to_string()).filter(|s| !s.is_empty()),
+            _ => return Err(format!("field '{k}' must be a string")),
+        };
+        match k.as_str() {
+            "title" => f.title = text,
+            "author" => f.author = text,
+            "comments" => f.comments = text,
+            "date" => f.date = text.map(|d| IsoDate::parse(&d)).transpose().map_err(|e| e.message)?,
+            _ => return Err(format!("unknown field '{k}' (expected {})", FIELDS.join(", "))),
+        }
+    }
+    Ok(f)
+}
+
 /// Records a save in the set's `annotations.yaml` (written atomically), never in the user's
-/// `goldset.yaml`, whose comments and order would be lost in a rewrite.
+/// `goldset.yaml`, whose comments and order would be lost in a rewrite. The record carries the
+/// page's fields as the user saved them; reading the set puts them over `goldset.yaml`'s.
 fn record_save(root: &Path, key: &str, record: Annotated) -> Result<()> {
     let mut all = native::annotations(root)?;
     all.insert(key.to_string(), record);

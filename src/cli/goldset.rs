@@ -191,7 +191,7 @@ pub fn run(a: Action) -> Result<()> {
 fn field_counts(set: &crate::goldset::GoldSet) -> String {
     let counts: Vec<String> = crate::goldset::fields::NAMES
         .iter()
-        .map(|n| (n, set.docs.iter().filter(|d| d.fields.get(n).is_some()).count()))
+        .map(|n| (n, set.docs.iter().filter(|d| d.fields.gold(n).is_some()).count()))
         .filter(|(_, c)| *c > 0)
         .map(|(n, c)| format!("{n} {c}"))
         .collect();

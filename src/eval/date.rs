@@ -90,6 +90,16 @@ pub fn contains(text: &str, iso: &str) -> bool {
     renderings(y as i32, m, d).iter().any(|r| t.contains(r.as_str()))
 }
 
+/// The share of the gold dates (ISO 8601, one a line: a page of several posts carries each
+/// post's date) whose rendering `text` contains; 0 when `gold` holds no line.
+pub fn share(text: &str, gold: &str) -> f64 {
+    let dates: Vec<&str> = gold.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    if dates.is_empty() {
+        return 0.0;
+    }
+    dates.iter().filter(|d| contains(text, d)).count() as f64 / dates.len() as f64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,5 +119,10 @@ mod tests {
         assert!(!contains("May 12, 2012", "2012-05-11"));
         assert!(!contains("May 11, 2012", "not a date"));
         assert_eq!(renderings(2012, 5, 11)[0], "may 11, 2012");
+        // Several posts: the share of their dates found.
+        let gold = "2012-05-28\n2012-05-26\n2012-05-24\n";
+        assert!((share("Monday, May 28, 2012 ... 24.05.2012", gold) - 2.0 / 3.0).abs() < 1e-12);
+        assert!((share("May 28, 2012", "2012-05-28") - 1.0).abs() < 1e-12);
+        assert!(share("May 28, 2012", "").abs() < 1e-12);
     }
 }

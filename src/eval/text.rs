@@ -22,9 +22,9 @@ pub fn score_text(extract: &str, gold: &str, rule: TokenRule, measure: Measure) 
             let (tp, fp, fn_) = shingle_counts(&words(extract), &words(gold));
             shingle_prf(tp, fp, fn_)
         }
-        // `gold` is then an ISO 8601 date (a `date` field): 1 when the text holds a rendering.
+        // `gold` is then ISO 8601 dates (a `date` field, one a line): the share the text holds.
         Measure::Date => {
-            let v = if super::date::contains(extract, gold) { 1.0 } else { 0.0 };
+            let v = super::date::share(extract, gold);
             Prf { precision: v, recall: v, f1: v }
         }
     };

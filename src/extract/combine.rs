@@ -5,7 +5,10 @@
 //!
 //! - `vote`: keep a word when `Σ weight_j · keep_j ≥ v` over the members that are on; a member
 //!   with `soft` contributes its per-word confidence in [0, 1] instead of 0/1 when its family has
-//!   one ([`Extractor::confidence`]; 0/1 otherwise);
+//!   one ([`Extractor::confidence`]; 0/1 otherwise); a member with `abstain` that keeps nothing
+//!   on a page does not vote there: the threshold becomes `v · W_voting / W_on` (the same share
+//!   of the weight that voted), and a page where every member abstains keeps nothing
+//!   (`blogs.md` §14.1: a rule family that does not recognise a page has no opinion on it);
 //! - `union`, `intersection`: a word kept by any / by every member that is on;
 //! - `serial` (`A ▷ B`): the members in increasing `order`; each runs on the page reduced to
 //!   what the previous ones kept, markup intact ([`Document::reduced`]: the dropped words are gone
@@ -59,6 +62,8 @@ struct Member {
     key: u64,
     weight: f64,
     soft: bool,
+    /// In a vote: a page where it keeps nothing is a page it does not vote on.
+    abstain: bool,
 }
 
 /// A configured combination.
@@ -142,9 +147,10 @@ pub fn build(setting: &Setting) -> Result<Box<dyn Extractor>> {
         // Only a vote weighs confidences: under the other combinators `soft` is inactive (and a
         // member's key must not depend on it, so equal pipelines share their cache entries).
         let soft = flag(&at("soft"), false)? && kind == Combinator::Vote;
+        let abstain = flag(&at("abstain"), false)? && kind == Combinator::Vote;
         let order = num(&at("order"), k as f64)?;
         let key = hash_of((m, own.label(), soft));
-        members.push((order, k, Member { ex, key, weight: num(&at("weight"), 1.0)?, soft }));
+        members.push((order, k, Member { ex, key, weight: num(&at("weight"), 1.0)?, soft, abstain }));
     }
     if matches!(kind, Combinator::Serial | Combinator::Fallback) {
         members.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
@@ -220,14 +226,29 @@ impl Extractor for Combination {
         let mut keep = match self.kind {
             Combinator::Vote => {
                 let mut sum = vec![0.0f64; n];
+                let (mut all, mut voting, mut abstained) = (0.0f64, 0.0f64, false);
                 for m in &self.members {
                     let c = output(m, doc);
+                    all += m.weight;
+                    if m.abstain && c.iter().all(|&x| x <= 0.0) {
+                        abstained = true;
+                        continue;
+                    }
+                    voting += m.weight;
                     for (s, &x) in sum.iter_mut().zip(c.iter()) {
                         *s += m.weight * f64::from(x);
                     }
                 }
+                // The members that voted carry the same share of the threshold as of the weight.
+                let v = if !abstained {
+                    self.v
+                } else if voting > 0.0 && all > 0.0 {
+                    self.v * voting / all
+                } else {
+                    f64::INFINITY
+                };
                 // Tolerance for sums of decimal weights (0.1 + 0.2 ≥ 0.3).
-                sum.iter().map(|&s| !self.members.is_empty() && s >= self.v - 1e-9).collect::<Vec<bool>>()
+                sum.iter().map(|&s| !self.members.is_empty() && s >= v - 1e-9).collect::<Vec<bool>>()
             }
             Combinator::Union => {
                 let mut k = vec![false; n];
@@ -494,6 +515,46 @@ mod tests {
             let a = words(&s, &[c, "full.on=false"], PAGE);
             assert_eq!(words(&s, &[c, "full.on=false", "lqf.soft=true"], PAGE), a, "{c}");
         }
+    }
+
+    #[test]
+    fn a_member_that_keeps_nothing_with_abstain_does_not_vote_there() {
+        // blogbuster finds no post on PAGE (it keeps nothing); lqf and full keep text.
+        let s = space(
+            "extractor: trio\nmembers: [blogbuster, lqf, full]\nparameters:\n  - {name: v, type: float, min: 0, max: 3, step: 0.05, default: 2}\n",
+        );
+        assert!(single("blogbuster", &[], PAGE).iter().all(|k| !k));
+        let doc = Document::parse(PAGE);
+        let text = |mask: Vec<bool>| {
+            let mut sel = Selection::new(View::Source);
+            doc.select_words(&mask, &mut sel);
+            doc.render(&sel)
+        };
+        let (lqf, full) = (single("lqf", &[], PAGE), single("full", &[], PAGE));
+        let and: Vec<bool> = lqf.iter().zip(&full).map(|(a, b)| *a && *b).collect();
+        let or: Vec<bool> = lqf.iter().zip(&full).map(|(a, b)| *a || *b).collect();
+        assert_ne!(and, or);
+        // Without abstention its empty mask is a vote against every word: 2 of 3 = both others.
+        assert_eq!(words(&s, &[], PAGE), text(and.clone()));
+        // 1 of 3 = either.
+        assert_eq!(words(&s, &["v=1"], PAGE), text(or.clone()));
+        // Abstaining, it does not vote: the threshold is 2/3 of 2 = 4/3 of the two voters, both needed.
+        assert_eq!(words(&s, &["blogbuster.abstain=true"], PAGE), text(and.clone()));
+        // v = 1.5 of 3 (a majority) needs 2 members without abstention, 1 of the 2 voters with it.
+        assert_eq!(words(&s, &["v=1.5"], PAGE), text(and));
+        assert_eq!(words(&s, &["v=1.5", "blogbuster.abstain=true"], PAGE), text(or));
+        // A member that keeps something votes whatever its flag: lqf keeps the article.
+        assert_eq!(words(&s, &["v=1.5", "lqf.abstain=true"], PAGE), words(&s, &["v=1.5"], PAGE));
+        // Every member abstaining keeps nothing.
+        let none = ["v=1.5", "blogbuster.abstain=true", "lqf.on=false", "full.on=false"];
+        assert_eq!(words(&s, &none, PAGE), "");
+        // Only a vote reads the flag.
+        for c in ["combinator=union", "combinator=intersection", "combinator=serial"] {
+            assert_eq!(words(&s, &[c, "blogbuster.abstain=true"], PAGE), words(&s, &[c], PAGE), "{c}");
+        }
+        let on = s.with_assignments(&s.defaults(), &["blogbuster.abstain=true".to_string()]).unwrap();
+        let label = crate::params::combine::describe(&s, &on).unwrap();
+        assert!(label.contains("×1 abstains"), "{label}");
     }
 
     #[test]

@@ -25,6 +25,35 @@ pub struct Fields {
     /// The text of its comments (or a sidecar `<id>.comments.txt` for long text).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comments: Option<String>,
+    /// On a page of several posts (a blog's front page): each post's own fields, in page order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub posts: Vec<PostFields>,
+}
+
+/// The fields of one post of a page of several posts (`posts:` in `goldset.yaml`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PostFields {
+    /// The post's title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Who wrote it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub author: Option<String>,
+    /// When it was published (ISO 8601).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<IsoDate>,
+}
+
+impl PostFields {
+    fn get(&self, name: &str) -> Option<&str> {
+        match name {
+            "title" => self.title.as_deref(),
+            "author" => self.author.as_deref(),
+            "date" => self.date.as_ref().map(|d| d.0.as_str()),
+            _ => None,
+        }
+    }
 }
 
 impl Fields {
@@ -39,14 +68,25 @@ impl Fields {
         }
     }
 
-    /// True when no field is set.
+    /// True when no field is set (on the page or on a post).
     pub fn is_empty(&self) -> bool {
-        NAMES.iter().all(|n| self.get(n).is_none())
+        NAMES.iter().all(|n| self.gold(n).is_none())
+    }
+
+    /// The gold of field `name`: the page's own value, else (a page of several posts) the
+    /// posts' values in page order, one a line; `None` when neither is there.
+    pub fn gold(&self, name: &str) -> Option<String> {
+        if let Some(v) = self.get(name) {
+            return Some(v.to_string());
+        }
+        let vals: Vec<&str> = self.posts.iter().filter_map(|p| p.get(name)).collect();
+        (!vals.is_empty()).then(|| vals.join("\n"))
     }
 }
 
 /// Makes `set` the gold set of field `name`: only the documents that carry it stay, each with
-/// the field's value as its gold text. `body` leaves the set as it is. A field no document
+/// the field's value as its gold text ([`Fields::gold`]: on a front page, the posts' values one
+/// a line, so a field is scored against the posts, `blogs.md` §15.3). `body` leaves the set as it is. A field no document
 /// carries is a usage error naming the fields the set has.
 pub fn restrict(set: &mut super::GoldSet, name: &str) -> Result<()> {
     if name == "body" {
@@ -55,7 +95,7 @@ pub fn restrict(set: &mut super::GoldSet, name: &str) -> Result<()> {
     if !NAMES.contains(&name) {
         return Err(Error::config(format!("unknown field '{name}' (expected body, {})", NAMES.join(", "))));
     }
-    set.docs.retain(|d| d.fields.get(name).is_some_and(|v| !v.trim().is_empty()));
+    set.docs.retain(|d| d.fields.gold(name).is_some_and(|v| !v.trim().is_empty()));
     if set.docs.is_empty() {
         return Err(Error::config(format!(
             "no gold document carries the field '{name}' (see `cetune goldset stats`; fields are set in goldset.yaml)"
@@ -71,7 +111,7 @@ pub fn restrict(set: &mut super::GoldSet, name: &str) -> Result<()> {
             packages.push(set.packages[d.package].clone());
         }
         d.package = renumber[d.package];
-        d.gold = d.fields.get(name).unwrap_or_default().to_string();
+        d.gold = d.fields.gold(name).unwrap_or_default();
     }
     set.packages = packages;
     Ok(())
@@ -174,6 +214,25 @@ mod tests {
         assert_eq!(e.kind, crate::error::ErrorKind::Config);
         assert!(e.to_string().starts_with("t: no gold document carries the field 'author'"), "{e}");
         assert!(restrict(&mut other, "colour").unwrap_err().to_string().contains("unknown field 'colour'"));
+    }
+
+    #[test]
+    fn a_front_page_carries_the_fields_of_its_posts_one_a_line() {
+        let yaml = r#"{"posts": [{"title": "One", "date": "2012-05-28"}, {"title": "Two", "author": "Ann", "date": "2012-05-26"}]}"#;
+        let f: Fields = serde_json::from_str(yaml).unwrap();
+        assert_eq!(f.get("title"), None);
+        assert_eq!(f.gold("title").as_deref(), Some("One\nTwo"));
+        assert_eq!(f.gold("author").as_deref(), Some("Ann"));
+        assert_eq!(f.gold("date").as_deref(), Some("2012-05-28\n2012-05-26"));
+        assert_eq!(f.gold("comments"), None);
+        assert!(!f.is_empty());
+        // The page's own value comes first.
+        let own = Fields { title: Some("Page".into()), ..f.clone() };
+        assert_eq!(own.gold("title").as_deref(), Some("Page"));
+        let e = serde_json::from_str::<Fields>(r#"{"posts": [{"date": "28/05/2012"}]}"#).unwrap_err().to_string();
+        assert!(e.contains("'28/05/2012' is not an ISO 8601 date"), "{e}");
+        let e = serde_json::from_str::<Fields>(r#"{"posts": [{"colour": "red"}]}"#).unwrap_err().to_string();
+        assert!(e.contains("colour"), "{e}");
     }
 
     #[test]

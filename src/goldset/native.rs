@@ -35,6 +35,9 @@ pub struct DocMeta {
     /// Gold field: the comments' text (long text: a sidecar `<id>.comments.txt`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comments: Option<String>,
+    /// Gold fields of each post of a page of several posts (title, author, date), in page order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub posts: Vec<super::fields::PostFields>,
     /// How its gold text was made with `cetune annotate`: who, from which pre-fill, when.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotated: Option<Annotated>,
@@ -48,12 +51,14 @@ impl DocMeta {
             author: self.author.clone(),
             date: self.date.clone(),
             comments: self.comments.clone(),
+            posts: self.posts.clone(),
         }
     }
 
     /// Sets its gold fields.
     pub fn set_fields(&mut self, f: Fields) {
-        (self.title, self.author, self.date, self.comments) = (f.title, f.author, f.date, f.comments);
+        (self.title, self.author, self.date, self.comments, self.posts) =
+            (f.title, f.author, f.date, f.comments, f.posts);
     }
 }
 
@@ -76,6 +81,10 @@ pub struct Annotated {
     /// Blocks whose state differs from the pre-fill.
     #[serde(default)]
     pub changed: usize,
+    /// The gold fields (title, author, date, comments) as saved in `annotate`: when present they
+    /// replace the page's fields of `goldset.yaml` and its comments sidecar (posts stay).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Fields>,
 }
 
 /// The optional `goldset.yaml` of a native gold set.
@@ -110,7 +119,7 @@ fn read_manifest(root: &Path) -> Result<Manifest> {
     if !path.exists() {
         let mut m = Manifest::default();
         for (key, record) in annotations(root)? {
-            m.documents.entry(key).or_default().annotated = Some(record);
+            merge_record(m.documents.entry(key).or_default(), record);
         }
         return Ok(m);
     }
@@ -121,9 +130,33 @@ fn read_manifest(root: &Path) -> Result<Manifest> {
     let text = crate::paths::read_capped_text(&path, crate::yaml::MAX_BYTES as u64, "gold-set manifest")?;
     let mut m = parse_manifest(&text, &path)?;
     for (key, record) in annotations(root)? {
-        m.documents.entry(key).or_default().annotated = Some(record);
+        merge_record(m.documents.entry(key).or_default(), record);
     }
     Ok(m)
+}
+
+/// Puts an annotation record on a document: its fields, if it saved any, replace the
+/// document's own (title, author, date, comments; the posts of a front page stay).
+fn merge_record(meta: &mut DocMeta, record: Annotated) {
+    if let Some(f) = &record.fields {
+        (meta.title, meta.author, meta.date, meta.comments) =
+            (f.title.clone(), f.author.clone(), f.date.clone(), f.comments.clone());
+    }
+    meta.annotated = Some(record);
+}
+
+/// The gold fields of document `package/id` of the set at `root` whose manifest is `manifest`:
+/// `goldset.yaml`'s (or the fields `annotate` saved), the comments from `<id>.comments.txt`
+/// when neither gives them.
+pub fn doc_fields(root: &Path, manifest: &Manifest, package: &str, id: &str, max: u64) -> Result<Fields> {
+    let meta = manifest.documents.get(&format!("{package}/{id}")).cloned().unwrap_or_default();
+    let saved = meta.annotated.as_ref().is_some_and(|a| a.fields.is_some());
+    let mut fields = meta.fields();
+    let sidecar = root.join(package).join(format!("{id}.comments.txt"));
+    if fields.comments.is_none() && !saved && sidecar.is_file() {
+        fields.comments = Some(read_raw(&sidecar, max).and_then(|raw| gold_text(raw, max))?);
+    }
+    Ok(fields)
 }
 
 /// The file where `cetune annotate` records its saves (`package/id` → [`Annotated`]), so that
@@ -315,11 +348,7 @@ pub fn open(root: &Path, keep_empty: bool) -> Result<GoldSet> {
                 continue;
             }
             let meta = manifest.documents.get(&key).cloned().unwrap_or_default();
-            let mut fields = meta.fields();
-            let sidecar = pkg_dir.join(format!("{id}.comments.txt"));
-            if fields.comments.is_none() && sidecar.is_file() {
-                fields.comments = Some(read_raw(&sidecar, max).and_then(|raw| gold_text(raw, max))?);
-            }
+            let fields = doc_fields(root, &manifest, &pkg, &id, max)?;
             docs.push(GoldDoc {
                 package: pkg_index,
                 id: id.to_string(),

@@ -1,6 +1,6 @@
 //! Combination descriptions (`params/combine.yaml`): a parameter file with `members:` describes a
 //! combination of extractor families. Its parameters are the structure (`combinator`, `v`,
-//! `min_run`, `max_gap`; per member `m.on`, `m.weight`, `m.soft`, `m.order`) and the members'
+//! `min_run`, `max_gap`; per member `m.on`, `m.weight`, `m.soft`, `m.abstain`, `m.order`) and the members'
 //! own parameters under namespaced names (`accb.r`). What the file does not declare is completed
 //! here as fixed parameters (a member's undeclared parameters at their built-in defaults), so a
 //! setting of a combination names everything its extractor needs. Also here: which parameters are
@@ -21,7 +21,7 @@ pub const COMBINATORS: &[&str] = &["vote", "union", "intersection", "serial", "f
 pub const GLOBAL: &[&str] = &["combinator", "v", "min_run", "max_gap"];
 
 /// Structure parameters of each member (`m.on`, ...).
-pub const PER_MEMBER: &[&str] = &["on", "weight", "soft", "order"];
+pub const PER_MEMBER: &[&str] = &["on", "weight", "soft", "abstain", "order"];
 
 /// The `members:` list with its place in the file.
 pub struct Located {
@@ -139,6 +139,10 @@ pub fn complete(
         if !has(space, &n("soft")) {
             space.params.push(fixed(n("soft"), Spec::Bool, Value::Bool(false), "vote with the member's confidence"));
         }
+        if !has(space, &n("abstain")) {
+            let meaning = "a page where the member keeps nothing is one it does not vote on";
+            space.params.push(fixed(n("abstain"), Spec::Bool, Value::Bool(false), meaning));
+        }
         if !has(space, &n("order")) {
             let spec = Spec::Int { min: 0, max: 1000 };
             space.params.push(fixed(n("order"), spec, Value::Int(k as i64), "position in a serial pipeline"));
@@ -202,8 +206,8 @@ fn cat_of(s: &Setting, name: &str) -> Option<String> {
 
 /// The conditions of the conditional parameters: `(parameter, switch, value)` says parameter
 /// `parameter` (an index into `space.params`) takes part only while parameter `switch` has
-/// `value`. A member's parameters need `m.on = true`; `v`, weights and `soft` need
-/// `combinator = vote`; `order` needs `combinator = serial`. Empty for a single family.
+/// `value`. A member's parameters need `m.on = true`; `v`, weights, `soft` and
+/// `abstain` need `combinator = vote`; `order` needs `combinator = serial`. Empty for a single family.
 pub fn dependencies(space: &ParamSpace) -> Vec<(usize, usize, Value)> {
     if super::route::is_route(space) {
         return super::route::dependencies(space);
@@ -226,7 +230,7 @@ pub fn dependencies(space: &ParamSpace) -> Vec<(usize, usize, Value)> {
                     out.push((i, k, Value::Bool(true)));
                 }
                 match rest {
-                    "weight" | "soft" => out.extend(needs("vote")),
+                    "weight" | "soft" | "abstain" => out.extend(needs("vote")),
                     "order" => out.extend(needs("serial")),
                     _ => {}
                 }
@@ -312,6 +316,9 @@ pub fn describe(space: &ParamSpace, setting: &Setting) -> Option<String> {
             text += &format!("×{}", num(&format!("{m}{SEP}weight")));
             if setting.get(&format!("{m}{SEP}soft")) == Some(&Value::Bool(true)) {
                 text += " soft";
+            }
+            if setting.get(&format!("{m}{SEP}abstain")) == Some(&Value::Bool(true)) {
+                text += " abstains";
             }
         }
         on.push((num(&format!("{m}{SEP}order")), k, text));

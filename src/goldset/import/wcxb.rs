@@ -64,7 +64,7 @@ fn fields_of(gt: &Value) -> Fields {
         title: get("title"),
         author: get("author"),
         date: get("publish_date").and_then(|d| IsoDate::parse(&d).ok()),
-        comments: None,
+        ..Default::default()
     }
 }
 
