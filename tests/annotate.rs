@@ -219,6 +219,11 @@ fn goldset_new_groups_by_host_or_folder_samples_and_lists_what_it_skips() {
     assert!(out.join("example-news.org/news1.txt").is_file(), "the gold text survives");
     std::fs::remove_file(out.join("example-news.org/news1.txt")).unwrap();
     assert_eq!(again().code, 0, "a set without gold is still replaced with --force");
+    // --quiet: no summary on standard output (and no progress counter).
+    let quiet =
+        cetune(&["goldset", "new", "--from", raw.to_str().unwrap(), "--out", out.to_str().unwrap(), "--force", "-q"]);
+    assert_eq!((quiet.code, quiet.stdout.as_str()), (0, ""), "{}", quiet.stderr);
+    assert!(out.join("goldset.yaml").is_file());
 }
 
 #[test]

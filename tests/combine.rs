@@ -176,3 +176,104 @@ fn a_bad_combination_is_rejected_before_any_work_with_file_and_line() {
         assert!(!o.exists(), "no work before the check");
     }
 }
+
+/// A combination whose `v` takes part only in a vote and whose `lqf` can be switched off.
+const ACTIVE_COMBO: &str = "extractor: act-combo\n\
+members: [lqf, tccb]\n\
+parameters:\n\
+  - {name: combinator, type: categorical, choices: [vote, serial], default: serial, tune: false}\n\
+  - {name: v, type: float, min: 0, max: 2, step: 0.05, default: 1}\n\
+  - {name: lqf.on, type: bool, default: true}\n\
+  - {name: lqf.weight, type: float, min: 0, max: 1, step: 0.05, default: 1}\n\
+  - {name: lqf.t, type: float, min: 0.05, max: 1.0, step: 0.01, default: 0.25}\n\
+  - {name: tccb.r, type: int, min: 2, max: 150, default: 25}\n\
+  - {name: tccb.t, type: float, min: 0.05, max: 0.99, step: 0.01, default: 0.75}\n";
+
+/// With the combinator fixed to `serial` (not tuned), `v` and the weights take part in no individual and
+/// `lqf.t` only in those with lqf on: `best.yaml` and the end-of-run line give the active
+/// setting (the rest apart, under `inactive`, and the file still loads), and `importance.csv`
+/// measures each gene over the individuals in which it is active, counted here independently
+/// from `individuals.csv`.
+#[test]
+fn a_combination_s_reports_give_only_its_active_genes() {
+    let set = linky_set("combine-active", 9);
+    let dir = beside(&set, "params");
+    let mine = dir.join("act-combo.yaml");
+    write(&mine, ACTIVE_COMBO);
+    let out = beside(&set, "run");
+    let (s, o) = (set.to_str().unwrap(), out.to_str().unwrap());
+    let line = cetune(&[
+        "optimise",
+        "--params",
+        mine.to_str().unwrap(),
+        "--goldset",
+        s,
+        "--out",
+        o,
+        "--population",
+        "10",
+        "--max-generations",
+        "3",
+        "--seed",
+        "4",
+    ])
+    .ok();
+    let first = line.lines().find(|l| l.contains("best fitness")).expect(&line);
+    assert!(!first.contains("v=") && !first.contains("weight="), "{first}");
+    let best = std::fs::read_to_string(out.join("best.yaml")).unwrap();
+    let (values, inactive) = best.split_once("\ninactive:\n").expect(&best);
+    assert!(!values.contains("\n  v:") && !values.contains("weight:"), "{best}");
+    assert!(inactive.contains("\n  v:") || inactive.starts_with("  v:"), "{best}");
+    assert!(inactive.contains("lqf.weight:"), "{best}");
+    let lqf_on = values.contains("lqf.on: true");
+    assert_eq!(values.contains("lqf.t:"), lqf_on, "{best}");
+    let run = std::fs::read_to_string(out.join("run.yaml")).unwrap();
+    // run.yaml's best values and the default it is paired with are the active settings too.
+    let recorded: Vec<&str> = run
+        .split("\nbest:")
+        .nth(1)
+        .and_then(|b| b.split("\n  values:\n").nth(1))
+        .unwrap()
+        .lines()
+        .take_while(|l| l.starts_with("  - "))
+        .collect();
+    assert!(recorded.len() > 3 && recorded.iter().all(|l| !l.contains(" v=") && !l.contains("weight=")), "{run}");
+    let baseline = run.split("\npaired:").nth(1).and_then(|p| p.split("baseline_f1:").next()).unwrap();
+    assert!(
+        baseline.contains("combinator=serial") && !baseline.contains(",v=") && !baseline.contains("weight="),
+        "{run}"
+    );
+    // best.yaml still loads, as the run's own individual: evaluate reproduces its fitness.
+    let ev = beside(&set, "eval");
+    let b = out.join("best.yaml");
+    cetune(&["evaluate", "--goldset", s, "--params", b.to_str().unwrap(), "--out", ev.to_str().unwrap(), "-q"]).ok();
+    let rows = read_csv(&ev.join("per-document.csv"));
+    let mean: f64 = rows[1..].iter().map(|r| r[4].parse::<f64>().unwrap()).sum::<f64>() / (rows.len() - 1) as f64;
+    let fitness: f64 = best.lines().find_map(|l| l.trim().strip_prefix("fitness: ")).unwrap().parse().unwrap();
+    assert!((mean - fitness).abs() < 1e-6, "{mean} vs {fitness}");
+    // Importance: each gene over the distinct individuals in which it is active.
+    let ind = read_csv(&out.join("individuals.csv"));
+    let col = |n: &str| ind[0].iter().position(|c| c == n).unwrap();
+    let distinct: Vec<&Vec<String>> = ind[1..].iter().filter(|r| r[col("cached")] == "false").collect();
+    let with_lqf = distinct.iter().filter(|r| r[col("lqf.on")] == "true").count();
+    assert!(with_lqf > 0 && with_lqf < distinct.len(), "lqf on in {with_lqf} of {}", distinct.len());
+    let imp = read_csv(&out.join("importance.csv"));
+    assert_eq!(imp[0], ["parameter", "eta2", "bins", "individuals"]);
+    let of = |n: &str| imp.iter().find(|r| r[0] == n).unwrap_or_else(|| panic!("{n}: {imp:?}"));
+    assert_eq!(of("lqf.t")[3], with_lqf.to_string());
+    assert_eq!(of("lqf.on")[3], distinct.len().to_string());
+    assert_eq!(of("tccb.r")[3], distinct.len().to_string());
+    assert_eq!((of("v")[1].as_str(), of("v")[3].as_str()), ("0.000000", "0"), "v is active in no individual");
+    // The explored-space plot has no panel for a gene active in no individual.
+    let svg = std::fs::read_to_string(out.join("space.svg")).unwrap();
+    assert!(svg.contains("lqf.t (η²") && !svg.contains(">v (η²") && !svg.contains("lqf.weight (η²"), "{svg}");
+    cetune(&["report", o, "--html"]).ok();
+    assert_eq!(std::fs::read_to_string(out.join("importance.csv")).unwrap(), {
+        let mut t = String::new();
+        for r in &imp {
+            t += &r.join(",");
+            t.push('\n');
+        }
+        t
+    });
+}

@@ -151,7 +151,7 @@ fn best_fitness_never_decreases_and_reports_exist() {
     );
     // best.yaml is reusable with evaluate --params and gives the fitness it reports (the mean F1).
     let ev = evaluate_best(&set, &run);
-    let micro = read_csv(&ev.join("per-package.csv")).into_iter().find(|r| r[0] == "(micro)").unwrap();
+    let micro = read_csv(&ev.join("per-package.csv")).into_iter().find(|r| r[0] == "(doc-mean)").unwrap();
     let top1: f64 = read_csv(&run.join("top.csv"))[1][3].parse().unwrap();
     assert!((micro[4].parse::<f64>().unwrap() - top1).abs() < 1e-6, "{micro:?} vs {top1}");
     // report rebuilds the same tables from the folder alone.
@@ -386,7 +386,7 @@ fn macro_f1_objective_equals_the_macro_average_that_evaluate_reports() {
     let ev = evaluate_best(&set, &run);
     let rows = read_csv(&ev.join("per-package.csv"));
     let macro_row = rows.iter().find(|r| r[0] == "(macro)").unwrap();
-    let micro_row = rows.iter().find(|r| r[0] == "(micro)").unwrap();
+    let micro_row = rows.iter().find(|r| r[0] == "(doc-mean)").unwrap();
     let top1: f64 = read_csv(&run.join("top.csv"))[1][3].parse().unwrap();
     let macro_f1: f64 = macro_row[4].parse().unwrap();
     assert!((macro_f1 - top1).abs() < 1e-6, "{macro_row:?} vs {top1}");

@@ -69,7 +69,7 @@ fn scores(set: &Path, ex: &str, sets: &[&str]) -> (f64, f64) {
     evaluate(set, ex, &out, &extra);
     let rows = read_csv(&out.join("per-package.csv"));
     let get = |k: &str| -> f64 { rows.iter().find(|r| r[0] == k).unwrap()[4].parse().unwrap() };
-    (get("(macro)"), get("(micro)"))
+    (get("(macro)"), get("(doc-mean)"))
 }
 
 fn macro_f1(set: &Path, ex: &str) -> f64 {

@@ -94,7 +94,7 @@ fn the_html_report_is_self_contained_and_renders_in_a_browser() {
         assert!(!html.contains(external), "report.html is not self-contained: {external}");
     }
     let importance = crate::util::read_csv(&run.join("importance.csv"));
-    assert_eq!(importance[0], ["parameter", "eta2", "bins"]);
+    assert_eq!(importance[0], ["parameter", "eta2", "bins", "individuals"]);
     assert_eq!(importance.len(), 3, "t and min_chars");
 
     let shot = run.with_extension("png");

@@ -191,27 +191,34 @@ fn compare_pairs_every_row_with_the_baseline_and_writes_long_files() {
 fn optimise_resume_with_a_larger_limit_extends_a_finished_run() {
     let root = tmp("extend-cli");
     let s = default_set();
-    let run = |out: &Path, n: &str| {
-        cetune(&[
-            "optimise",
-            "-e",
-            "lqf",
-            "--goldset",
-            s.to_str().unwrap(),
-            "--population",
-            "4",
-            "--max-generations",
-            n,
-            "--threads",
-            "1",
-            "--out",
-            out.to_str().unwrap(),
-            "-q",
-        ])
+    let run = |out: &Path, n: &str, worst: bool| {
+        let worst: &[&str] = if worst { &["--plot-worst"] } else { &[] };
+        cetune(
+            &[
+                &[
+                    "optimise",
+                    "-e",
+                    "lqf",
+                    "--goldset",
+                    s.to_str().unwrap(),
+                    "--population",
+                    "4",
+                    "--max-generations",
+                    n,
+                    "--threads",
+                    "1",
+                    "--out",
+                    out.to_str().unwrap(),
+                    "-q",
+                ][..],
+                worst,
+            ]
+            .concat(),
+        )
         .ok()
     };
-    run(&root.join("long"), "4");
-    run(&root.join("short"), "2");
+    run(&root.join("long"), "4", true);
+    run(&root.join("short"), "2", false);
     let short = root.join("short");
     let again = cetune(&["optimise", "--resume", short.to_str().unwrap(), "-q"]);
     assert_eq!(again.code, 2, "{}", again.stderr);
@@ -230,6 +237,14 @@ fn optimise_resume_with_a_larger_limit_extends_a_finished_run() {
     assert_eq!(rows(&short), rows(&root.join("long")));
     let record = std::fs::read_to_string(short.join("run.yaml")).unwrap();
     assert!(record.contains("extended:") && record.contains("max_generations: 4"), "{record}");
+    // The history's worst line: drawn on request only (optimise --plot-worst, kept in run.yaml;
+    // report --plot-worst).
+    let history = |d: &Path| std::fs::read_to_string(d.join("history.svg")).unwrap();
+    assert!(history(&root.join("long")).contains("\nworst\n"), "{}", history(&root.join("long")));
+    assert!(std::fs::read_to_string(root.join("long/run.yaml")).unwrap().contains("plot_worst: true"));
+    assert!(!history(&short).contains("\nworst\n") && !record.contains("plot_worst"), "{record}");
+    cetune(&["report", short.to_str().unwrap(), "--plot-worst"]).ok();
+    assert!(history(&short).contains("\nworst\n"));
 }
 
 #[test]
@@ -253,20 +268,31 @@ fn small_items_params_exit_code_txt_headers_and_reproducible_jsonl() {
     assert_eq!(one, two);
     let first: serde_json::Value = serde_json::from_str(one.lines().next().unwrap()).unwrap();
     assert!(first.get("ms").is_none(), "{first}");
+    // A page in a folder has the URL it declares (its canonical link), else none.
+    assert_eq!(first["url"], "https://example.org/a", "{first}");
+    let second: serde_json::Value = serde_json::from_str(one.lines().nth(1).unwrap()).unwrap();
+    assert!(second["url"].is_null(), "{second}");
 }
 
 #[test]
 fn every_committed_reference_report_is_at_most_one_megabyte() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/reference");
-    let mut seen = 0;
-    for e in std::fs::read_dir(&root).unwrap() {
-        let page = e.unwrap().path().join("report.html");
-        if let Ok(m) = std::fs::metadata(&page) {
-            assert!(m.len() <= 1 << 20, "{}: {} bytes", page.display(), m.len());
-            seen += 1;
+    // Every report.html at any depth (results/reference/random/<family>/ too).
+    let mut todo = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("results/reference")];
+    let (mut seen, mut nested) = (0, 0);
+    while let Some(dir) = todo.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let path = e.unwrap().path();
+            if path.is_dir() {
+                todo.push(path);
+            } else if path.file_name().is_some_and(|n| n == "report.html") {
+                let len = std::fs::metadata(&path).unwrap().len();
+                assert!(len <= 1 << 20, "{}: {len} bytes", path.display());
+                seen += 1;
+                nested += usize::from(path.parent().and_then(Path::parent).is_some_and(|p| !p.ends_with("reference")));
+            }
         }
     }
-    assert!(seen >= 10, "{seen} reports");
+    assert!(seen >= 10 && nested >= 1, "{seen} reports, {nested} of them nested");
 }
 
 /// The README's block of commands that need no data of one's own runs as written on a fresh

@@ -54,7 +54,7 @@ pub struct Args {
     /// Score a gold field instead of the body (title, author, date, comments; see `evaluate`).
     #[arg(long, default_value = "body")]
     field: String,
-    /// Add 95% confidence intervals of the macro and micro F1 from N bootstrap resamples of the
+    /// Add 95% confidence intervals of the macro and doc-mean F1 from N bootstrap resamples of the
     /// pages (seeded; 0: none); also the resamples of the paired intervals (default 2000).
     #[arg(long, value_name = "N", default_value_t = 0)]
     bootstrap: usize,
@@ -219,7 +219,7 @@ pub fn run(a: Args) -> Result<()> {
             }
         }
         let (ma, mi) = (summary.averages.macro_avg, summary.averages.micro_avg);
-        for (what, prf, ci) in [("(macro)", ma, row.ci.map(|c| c.0)), ("(micro)", mi, row.ci.map(|c| c.1))] {
+        for (what, prf, ci) in [("(macro)", ma, row.ci.map(|c| c.0)), ("(doc-mean)", mi, row.ci.map(|c| c.1))] {
             long.push(vec![
                 name.clone(),
                 what.into(),
@@ -323,7 +323,7 @@ fn paired_markdown(baseline: &str, lines: &[(String, Paired)], resamples: usize)
         );
     }
     s += &format!(
-        "\n95% CI: percentile interval of the mean difference over {resamples} paired bootstrap resamples of the documents (seed 1). Wilcoxon signed-rank test, two-sided, normal approximation (documents with equal scores left out). \"Within noise\": the interval holds 0 or p ≥ 0.05.\n"
+        "\n95% CI: percentile interval of the mean difference over {resamples} paired bootstrap resamples of the documents (seed 1). Wilcoxon signed-rank test, two-sided, normal approximation (documents with equal scores left out). \"Within noise\": the interval holds 0 and p ≥ 0.05; \"mixed\": the interval and the test disagree.\n"
     );
     s
 }

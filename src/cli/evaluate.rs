@@ -116,7 +116,7 @@ pub fn table_row(label: String, s: &Summary) -> Table3Row {
         label,
         per_package: s.per_package.iter().map(|p| p.map(|p| p.f1)).collect(),
         macro_prf: (m.precision, m.recall, m.f1),
-        micro_f1: s.averages.micro_avg.f1,
+        doc_mean_f1: s.averages.micro_avg.f1,
         errors: s.errors,
         ci: None,
         fired: Some((s.fired, s.package_docs.iter().sum())),
@@ -159,6 +159,6 @@ pub fn write_per_package(path: &Path, packages: &[String], s: &Summary) -> Resul
     let (ma, mi) = (s.averages.macro_avg, s.averages.micro_avg);
     let n: usize = s.package_docs.iter().sum();
     rows.push(vec!["(macro)".into(), n.to_string(), num(ma.precision), num(ma.recall), num(ma.f1)]);
-    rows.push(vec!["(micro)".into(), n.to_string(), num(mi.precision), num(mi.recall), num(mi.f1)]);
+    rows.push(vec!["(doc-mean)".into(), n.to_string(), num(mi.precision), num(mi.recall), num(mi.f1)]);
     crate::report::csv::write(path, rows)
 }

@@ -73,6 +73,9 @@ pub enum Action {
         /// Replace a gold set cetune wrote before in --out.
         #[arg(long)]
         force: bool,
+        /// No progress counter and no summary (warnings and errors are still printed).
+        #[arg(long, short)]
+        quiet: bool,
         #[command(flatten)]
         limits: super::common::LimitArgs,
     },
@@ -146,7 +149,7 @@ pub fn run(a: Action) -> Result<()> {
             );
             Ok(())
         }
-        Action::New { from, out, by, sample, seed, input_format, force, limits } => {
+        Action::New { from, out, by, sample, seed, input_format, force, quiet, limits } => {
             let o = crate::annotate::new::Options {
                 by,
                 sample,
@@ -154,10 +157,14 @@ pub fn run(a: Action) -> Result<()> {
                 format: input_format.parse()?,
                 force,
                 limits: limits.limits()?,
+                quiet,
             };
             let rep = crate::annotate::new::new_set(&from, &out, &o)?;
             for (what, why) in &rep.skipped {
                 eprintln!("cetune: warning: skipped {what}: {why}");
+            }
+            if quiet {
+                return Ok(());
             }
             println!(
                 "wrote {} of {} pages into {} ({} packages, {} skipped); next: cetune annotate {}",

@@ -126,6 +126,10 @@ pub struct Args {
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
+    /// Also draw each generation's worst fitness in the history plot (it stretches the axis far
+    /// below the best); recorded in run.yaml, so `report` and a resumed run keep it.
+    #[arg(long)]
+    plot_worst: bool,
 }
 
 fn config(a: &Args) -> Result<Config> {
@@ -172,8 +176,14 @@ fn config(a: &Args) -> Result<Config> {
 /// Runs `optimise`.
 pub fn run(a: Args) -> Result<()> {
     crate::extract::combine::set_cache_limit(a.member_cache_mb.saturating_mul(1 << 20));
-    let opts =
-        study::Options { quiet: a.quiet, top: a.top, ctrl_c: true, limits: a.limits.limits()?, ..Default::default() };
+    let opts = study::Options {
+        quiet: a.quiet,
+        top: a.top,
+        ctrl_c: true,
+        limits: a.limits.limits()?,
+        plot_worst: a.plot_worst,
+        ..Default::default()
+    };
     let summary = match &a.resume {
         Some(dir) => {
             if a.force || a.out.is_some() || a.warm_start.is_some() {

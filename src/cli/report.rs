@@ -22,11 +22,16 @@ pub struct Args {
     /// recall>=R (recorded in run.yaml).
     #[arg(long, value_name = "f1|precision>=P|recall>=R")]
     pick: Option<String>,
+    /// Also draw each generation's worst fitness in the history plot (a run started with
+    /// `optimise --plot-worst` draws it anyway).
+    #[arg(long)]
+    plot_worst: bool,
 }
 
 /// Runs `report`.
 pub fn run(a: Args) -> Result<()> {
     let (mut record, space, base) = load_run(&a.run)?;
+    record.plot_worst |= a.plot_worst;
     // The run's own lock: a live optimise writes the same files (and their temporaries).
     let _lock = crate::store::RunLock::acquire(&a.run)?;
     if let Some(pick) = &a.pick {

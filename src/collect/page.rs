@@ -17,7 +17,8 @@ use std::time::Instant;
 pub struct Outcome {
     /// The page's id (see [`Item::id`]).
     pub id: String,
-    /// Its URL, when known.
+    /// Its URL, when known: the input's (JSONL `url`, WARC target URI), else the one the page
+    /// declares (`<link rel=canonical>`, else `og:url`; absolute http(s) only).
     pub url: Option<String>,
     /// Its place in an output folder, without `.txt`.
     pub rel: PathBuf,
@@ -56,6 +57,11 @@ pub fn process(item: Item, ex: &dyn Extractor, limits: &Limits, more: Needs) -> 
         }
         Payload::Error(e) => Err(crate::error::Error::input(e).with_id(&out.id)),
     };
+    if out.url.is_none()
+        && let Ok(html) = &html
+    {
+        out.url = declared_url(head_of(html));
+    }
     match html {
         Ok(html) if looks_binary(&html) => out.error = Some(format!("{}: binary data, not an HTML page", out.id)),
         Ok(html) => extract(&html, ex, limits, more, &mut out),
@@ -63,6 +69,76 @@ pub fn process(item: Item, ex: &dyn Extractor, limits: &Limits, more: Needs) -> 
     }
     out.ms = started.elapsed().as_secs_f64() * 1000.0;
     out
+}
+
+/// The host of an absolute `http(s)` URL, lower case, without `www.` and port.
+pub fn host_of(url: &str) -> Option<String> {
+    let rest = url
+        .trim()
+        .split_once("://")
+        .filter(|(s, _)| s.eq_ignore_ascii_case("http") || s.eq_ignore_ascii_case("https"))?
+        .1;
+    let host = rest.split(['/', '?', '#']).next()?;
+    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+    let host = host.split(':').next()?.to_ascii_lowercase();
+    let host = host.strip_prefix("www.").unwrap_or(&host).to_string();
+    (!host.is_empty() && host.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')).then_some(host)
+}
+
+/// The page's own URL: `<link rel=canonical href>`, else `<meta property=og:url content>`
+/// (absolute http(s) URLs only), from the first 256 kB of the page.
+pub fn declared_url(html: &str) -> Option<String> {
+    let mut end = html.len().min(256 * 1024);
+    while !html.is_char_boundary(end) {
+        end -= 1;
+    }
+    let head = &html[..end];
+    let lower = head.to_ascii_lowercase();
+    let mut canonical = None;
+    let mut og = None;
+    for (at, _) in lower.match_indices('<') {
+        let rest = &head[at + 1..];
+        let lrest = &lower[at + 1..];
+        let tag_end = lrest.find('>').map_or(lrest.len(), |e| e + 1);
+        if lrest.starts_with("link") && canonical.is_none() {
+            let attrs = &rest[4..tag_end];
+            if crate::document::hidden::attr_in(attrs, "rel")
+                .is_some_and(|r| r.split_whitespace().any(|w| w.eq_ignore_ascii_case("canonical")))
+            {
+                canonical = crate::document::hidden::attr_in(attrs, "href")
+                    .map(str::to_string)
+                    .filter(|u| host_of(u).is_some());
+            }
+        } else if lrest.starts_with("meta") && og.is_none() {
+            let attrs = &rest[4..tag_end];
+            let prop = crate::document::hidden::attr_in(attrs, "property")
+                .or_else(|| crate::document::hidden::attr_in(attrs, "name"));
+            if prop.is_some_and(|p| p.eq_ignore_ascii_case("og:url")) {
+                og = crate::document::hidden::attr_in(attrs, "content")
+                    .map(str::to_string)
+                    .filter(|u| host_of(u).is_some());
+            }
+        }
+    }
+    canonical.or(og)
+}
+
+/// The part of a page before its `<body` or `</head` (at most 256 kB): where a page declares its
+/// own URL, found without a pass over the whole page.
+fn head_of(html: &str) -> &str {
+    let b = html.as_bytes();
+    let limit = b.len().min(256 * 1024);
+    let mut at = 0;
+    while let Some(k) = b[at..limit].iter().position(|&c| c == b'<') {
+        let i = at + k;
+        let rest = &b[i + 1..];
+        let starts = |w: &[u8]| rest.len() >= w.len() && rest[..w.len()].eq_ignore_ascii_case(w);
+        if starts(b"body") || starts(b"/head") {
+            return &html[..i];
+        }
+        at = i + 1;
+    }
+    html
 }
 
 impl crate::error::Error {
@@ -204,5 +280,28 @@ mod tests {
         // Valid UTF-8 wins over a wrong header.
         let o = process(item(Payload::Http("<p>привет</p>".as_bytes().to_vec(), cp1251)), ex.as_ref(), &l, Needs::LANG);
         assert_eq!(o.text, "привет");
+    }
+
+    #[test]
+    fn a_page_without_an_input_url_gets_the_one_it_declares_in_its_head() {
+        assert_eq!(head_of("<html><HEAD><title>t</title></Head><body><p>x"), "<html><HEAD><title>t</title>");
+        assert_eq!(head_of("<p>no head</p>"), "<p>no head</p>");
+        let dir = std::env::temp_dir().join(format!("cetune-page-url-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let ex = crate::extract::build(&crate::extract::space("full").unwrap().defaults()).unwrap();
+        let page = |name: &str, html: &str| {
+            let p = dir.join(name);
+            std::fs::write(&p, html).unwrap();
+            let item = Item { id: name.into(), url: None, rel: PathBuf::from(name), payload: Payload::File(p) };
+            process(item, ex.as_ref(), &Limits::default(), Needs::default()).url
+        };
+        let body = "<body><p>The cat sat on the mat with the hat.</p></body>";
+        let og = format!("<head><meta property=og:url content='https://x.org/og'></head>{body}");
+        assert_eq!(page("og.html", &og).as_deref(), Some("https://x.org/og"));
+        // A canonical link in the body is not the page's declaration; a relative one is no URL.
+        let late = format!("<head></head><body><link rel=canonical href='https://x.org/late'>{body}");
+        assert_eq!(page("late.html", &late), None);
+        assert_eq!(page("rel.html", &format!("<head><link rel=canonical href=/a></head>{body}")), None);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

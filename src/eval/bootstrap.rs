@@ -8,7 +8,7 @@ use super::score::{Prf, averages};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-/// Half-widths of the 95% intervals of the macro F1 and the micro F1 of per-page scores
+/// Half-widths of the 95% intervals of the macro F1 and the doc-mean F1 (mean over documents) of per-page scores
 /// (`(package, score)` pairs, packages in `0..n_packages`) over `n` resamples; `None` with fewer
 /// than 2 resamples or no pages.
 pub fn f1_intervals(

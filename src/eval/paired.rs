@@ -10,7 +10,8 @@
 //!   `n(n+1)(2n+1)/24 − Σ(t³ − t)/48` and a continuity correction of 0.5 (scipy's
 //!   `wilcoxon(d, zero_method="wilcox", correction=True, method="approx")`).
 //!
-//! The gain counts as within noise when the interval holds 0 or p ≥ 0.05.
+//! The gain counts as within noise when the interval holds 0 or p ≥ 0.05; the verdict in words
+//! says `mixed` when the interval and the test disagree (see [`Paired::verdict`]).
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -50,19 +51,36 @@ impl Paired {
         self.p >= 0.05 || self.ci.is_some_and(|(lo, hi)| lo <= 0.0 && hi >= 0.0)
     }
 
-    /// One sentence saying what the comparison shows.
+    /// One sentence saying what the comparison shows: `better` or `worse` when the interval and
+    /// the signed-rank test agree on a difference and its direction, `within noise` when neither
+    /// finds one, and `mixed (…)` when they disagree (the interval excludes 0 but the test does
+    /// not reject, the test rejects but the interval holds 0, or the mean and the ranks point in
+    /// opposite directions); the parenthesis says which way each points.
     pub fn verdict(&self) -> String {
         if self.n == 0 {
             return "no documents in common".into();
         }
-        if self.ci.is_some_and(|(lo, hi)| lo <= 0.0 && hi >= 0.0) {
-            format!("within noise (the 95% interval holds 0; {})", p_clause(self.p))
-        } else if self.p >= 0.05 {
-            format!("within noise ({})", p_clause(self.p))
-        } else if self.mean > 0.0 {
-            format!("better ({})", p_clause(self.p))
-        } else {
-            format!("worse ({})", p_clause(self.p))
+        let p = p_clause(self.p);
+        let tested = self.p < 0.05;
+        let counts = format!("better on {} documents, worse on {}", self.wins, self.losses);
+        let mean_dir = if self.mean > 0.0 { "better" } else { "worse" };
+        let rank_dir = if self.w_plus > self.w_minus { "better" } else { "worse" };
+        match self.ci {
+            None if tested => format!("{mean_dir} ({p})"),
+            None => format!("within noise ({p})"),
+            Some((lo, hi)) => match (lo <= 0.0 && hi >= 0.0, tested) {
+                (true, false) => format!("within noise (the 95% interval holds 0; {p})"),
+                (false, true) if mean_dir == rank_dir => format!("{mean_dir} ({p})"),
+                (false, true) => format!(
+                    "mixed (the mean is {mean_dir} and its 95% interval excludes 0, but the signed ranks say {rank_dir}, {p}; {counts})"
+                ),
+                (false, false) => format!(
+                    "mixed (the mean is {mean_dir} and its 95% interval excludes 0, but the signed-rank test finds no difference, {p}; {counts})"
+                ),
+                (true, true) => format!(
+                    "mixed (the signed ranks say {rank_dir}, {p}, but the 95% interval of the mean holds 0; {counts})"
+                ),
+            },
         }
     }
 }
@@ -224,6 +242,32 @@ mod tests {
         let b: Vec<f64> = (0..50).map(|i| (i % 5) as f64 / 5.0).collect();
         assert_eq!(paired(&a, &b, 500, 9).ci, paired(&a, &b, 500, 9).ci);
         assert_ne!(paired(&a, &b, 500, 9).ci, paired(&a, &b, 500, 10).ci);
+    }
+
+    /// When the interval and the signed-rank test disagree the verdict says "mixed" and which
+    /// way each points. (a) 30 documents a little better (+0.01), 10 much worse (−0.2): the
+    /// mean is −0.0425 and its interval excludes 0, but W+ = 30·15.5 = 465 against W− =
+    /// 10·35.5 = 355 is no difference for the test (z ≈ 0.74). (b) 30 documents +0.01 and one
+    /// −0.35: the mean −0.0016 has an interval around 0, but the test rejects (W+ = 465,
+    /// W− = 31, z ≈ 4.2) in the direction of "better".
+    #[test]
+    fn disagreeing_interval_and_test_say_mixed() {
+        let b = vec![0.5; 40];
+        let a: Vec<f64> = (0..40).map(|i| if i < 30 { 0.51 } else { 0.3 }).collect();
+        let p = paired(&a, &b, 2000, 1);
+        let (lo, hi) = p.ci.unwrap();
+        assert!(hi < 0.0 && p.p > 0.3 && (p.w_plus - 465.0).abs() < 1e-9, "{p:?}");
+        let v = p.verdict();
+        assert!(v.starts_with("mixed (the mean is worse") && v.contains("finds no difference"), "{v}");
+        assert!(v.contains("better on 30 documents, worse on 10"), "{v}");
+        assert!(p.within_noise(), "a mixed verdict is not a clear difference");
+        let b = vec![0.5; 31];
+        let a: Vec<f64> = (0..31).map(|i| if i < 30 { 0.51 } else { 0.15 }).collect();
+        let p = paired(&a, &b, 2000, 1);
+        let (lo2, hi2) = p.ci.unwrap();
+        assert!(lo2 < 0.0 && hi2 > 0.0 && p.p < 1e-3 && (p.w_minus - 31.0).abs() < 1e-9, "{p:?} {lo} {lo2}");
+        let v = p.verdict();
+        assert!(v.starts_with("mixed (the signed ranks say better") && v.contains("holds 0"), "{v}");
     }
 
     #[test]

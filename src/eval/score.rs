@@ -27,7 +27,8 @@ pub fn prf(lcs: usize, extract_len: usize, gold_len: usize) -> Prf {
     }
 }
 
-/// Macro (over packages) and micro (over documents) averages of per-document scores.
+/// Macro (over packages) and doc-mean (over documents; `micro_avg`, the name it had, though it
+/// pools no counts) averages of per-document scores.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Averages {
     /// Mean over packages of each package's mean (Gottron's Table 3).

@@ -113,7 +113,7 @@ pub fn score_subset(corpus: &Corpus, ex: &dyn Extractor, measure: Measure, subse
 /// Averages of a scored corpus.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Summary {
-    /// Macro (over packages) and micro (over documents) averages; error rows count as 0.
+    /// Macro (over packages) and doc-mean (the mean over documents) averages; error rows count as 0.
     pub averages: Averages,
     /// Mean per package, in package order (`None` for a package without documents).
     pub per_package: Vec<Option<Prf>>,

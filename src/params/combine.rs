@@ -260,6 +260,17 @@ pub fn activity(space: &ParamSpace, setting: &Setting) -> Vec<bool> {
     act
 }
 
+/// A setting's `(name, value)` pairs, in parameter order.
+pub type Values = Vec<(String, Value)>;
+
+/// A setting's values split into those that take part in its extraction and those that do not
+/// (see [`activity`]), each in parameter order. Everything is active in a single family.
+pub fn split_active(space: &ParamSpace, setting: &Setting) -> (Values, Values) {
+    let act = activity(space, setting);
+    let on = |n: &str| space.params.iter().position(|p| p.name == n).is_none_or(|i| act[i]);
+    setting.values.iter().cloned().partition(|(n, _)| on(n))
+}
+
 /// The setting with every inactive parameter at its default: two settings that differ only in
 /// inactive parameters have the same canonical form.
 pub fn canonical(space: &ParamSpace, setting: &Setting) -> Setting {

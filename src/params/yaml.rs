@@ -12,6 +12,7 @@
 //! known_good:
 //!   - {label: "Gottron 2009", values: {r: 40, t: 0.75}}
 //! values: {r: 38}            # optional: the setting this file stands for (best.yaml)
+//! inactive: {v: 1.5}         # optional: values of parameters the setting does not use (best.yaml)
 //! ```
 
 use super::space::{KnownGood, ParamSpace, ParamSpec, Spec};
@@ -47,6 +48,10 @@ struct RawFile {
     correlated: Option<At<Vec<Vec<At<String>>>>>,
     known_good: Option<At<Vec<RawKnown>>>,
     values: Option<Entries>,
+    /// Values of parameters that take no part in the setting (`best.yaml` of a combination: a
+    /// switched-off member's, `v` outside a vote); read as `values` are, so the file loads back
+    /// as the run's individual exactly.
+    inactive: Option<Entries>,
     /// A combination's member families (`params/combine.yaml`).
     members: Option<At<Vec<At<String>>>>,
     /// A route's branches (`params/route.yaml`): `alias=extractor` or `extractor`.
@@ -199,6 +204,15 @@ pub fn parse_str(text: &str, path: &Path, builtin: &Builtin) -> Result<ParamsFil
     };
     let mut raw: RawFile =
         crate::yaml::from_str(text, path, |m| Error::config(format!("malformed parameter file: {m}")))?;
+    if let Some(inactive) = raw.inactive.take() {
+        let values = raw.values.get_or_insert(Entries(Vec::new()));
+        for (k, v) in inactive.0 {
+            if values.0.iter().any(|(n, _)| n.value == k.value) {
+                return Err(at(k.referenced, format!("inactive: parameter '{}' is also under 'values'", k.value)));
+            }
+            values.0.push((k, v));
+        }
+    }
     let model = raw.model.take();
     let mut file = parse_raw(raw, builtin, &at)?;
     if let Some(m) = model {
@@ -479,7 +493,16 @@ pub struct About {
 /// `members`, every parameter with its range, `correlated`): a combination that is not
 /// compiled in has no built-in space to read a values-only file against, so its `best.yaml`
 /// carries its own and loads back anywhere.
-pub fn settings_file(setting: &Setting, about: Option<&About>, description: Option<&ParamSpace>) -> Result<String> {
+///
+/// With `split` (the space the setting belongs to), the parameters inactive in the setting (see
+/// [`super::combine::activity`]) are written apart, under `inactive`, which is read back as
+/// `values` is.
+pub fn settings_file(
+    setting: &Setting,
+    about: Option<&About>,
+    description: Option<&ParamSpace>,
+    split: Option<&ParamSpace>,
+) -> Result<String> {
     #[derive(serde::Serialize)]
     struct File<'a> {
         extractor: &'a str,
@@ -498,6 +521,8 @@ pub fn settings_file(setting: &Setting, about: Option<&About>, description: Opti
         values: Values<'a>,
         #[serde(skip_serializing_if = "Option::is_none")]
         model: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        inactive: Option<Values<'a>>,
         #[serde(skip_serializing_if = "Option::is_none")]
         about: Option<&'a About>,
     }
@@ -570,6 +595,11 @@ pub fn settings_file(setting: &Setting, about: Option<&About>, description: Opti
         }
     }
     let d = description;
+    // A combination's parameters that take no part in the setting go under `inactive`, apart.
+    let (active, inactive): (super::combine::Values, super::combine::Values) = match split {
+        Some(space) => super::combine::split_active(space, setting),
+        None => (setting.values.clone(), Vec::new()),
+    };
     crate::yaml::to_string(&File {
         extractor: &setting.extractor,
         description: d.map(|d| d.description.as_str()),
@@ -578,7 +608,8 @@ pub fn settings_file(setting: &Setting, about: Option<&About>, description: Opti
         rules: d.filter(|d| super::route::is_route(d)).map(super::route::rules),
         parameters: d.map(|d| d.params.iter().map(param).collect()),
         correlated: d.filter(|d| !d.correlated.is_empty()).map(|d| d.correlated.as_slice()),
-        values: Values(&setting.values),
+        values: Values(&active),
+        inactive: (!inactive.is_empty()).then_some(Values(&inactive)),
         model: setting.model.as_ref().map(|m| m.display().to_string()),
         about,
     })
@@ -714,10 +745,10 @@ mod tests {
             structure: None,
         };
         for a in [None, Some(&about)] {
-            let text = settings_file(&s, a, None).unwrap();
+            let text = settings_file(&s, a, None, None).unwrap();
             assert_eq!(parse(&text).unwrap().setting, s, "{text}");
             // With its description, the file also gives back the space.
-            let text = settings_file(&s, a, Some(&space)).unwrap();
+            let text = settings_file(&s, a, Some(&space), None).unwrap();
             let back = parse(&text).unwrap();
             assert_eq!((&back.setting, &back.space.params), (&s, &space.params), "{text}");
         }
@@ -729,12 +760,37 @@ mod tests {
         let space = parse(mine).unwrap().space;
         let s = space.with_assignments(&space.defaults(), &["v=1.5".into(), "lqf.t=0.31".into()]).unwrap();
         // Values only: my-combo is no built-in extractor.
-        let e = parse(&settings_file(&s, None, None).unwrap()).unwrap_err();
+        let e = parse(&settings_file(&s, None, None, None).unwrap()).unwrap_err();
         assert!(e.message.contains("unknown extractor 'my-combo'"), "{e}");
-        let text = settings_file(&s, None, Some(&space)).unwrap();
+        let text = settings_file(&s, None, Some(&space), None).unwrap();
         let back = parse(&text).unwrap();
         assert_eq!(back.setting, s, "{text}");
         assert_eq!(back.space.params, space.params, "{text}");
         assert_eq!(back.space.members, ["lqf", "accb"]);
+    }
+    /// A combination's `best.yaml` gives the active setting under `values` and the rest apart
+    /// under `inactive` (a switched-off member's parameters, `v` and the weights outside a
+    /// vote, `order` outside serial), and reads back as the same setting.
+    #[test]
+    fn inactive_parameters_are_written_apart_and_read_back() {
+        let space = crate::extract::space("combine").unwrap();
+        let s = space
+            .with_assignments(
+                &space.defaults(),
+                &["combinator=serial".into(), "lqf.on=false".into(), "lqf.t=0.41".into(), "ccb.r=77".into()],
+            )
+            .unwrap();
+        let text = settings_file(&s, None, None, Some(&space)).unwrap();
+        let (values, inactive) = text.split_once("\ninactive:\n").expect(&text);
+        for gone in ["\n  v:", "\n  lqf.t:", "\n  lqf.weight:", "\n  lqf.min_chars:"] {
+            assert!(!values.contains(gone) && inactive.contains(gone.trim_start_matches('\n')), "{gone}\n{text}");
+        }
+        for kept in ["\n  combinator: serial", "\n  lqf.on: false", "\n  tccb.order:"] {
+            assert!(values.contains(kept), "{kept}\n{text}");
+        }
+        assert_eq!(parse(&text).unwrap().setting, s, "{text}");
+        // A parameter given both ways is refused, with its line.
+        let e = parse(&text.replace("\ninactive:\n", "\ninactive:\n  combinator: vote\n")).unwrap_err();
+        assert!(e.message.contains("'combinator' is also under 'values'"), "{e}");
     }
 }

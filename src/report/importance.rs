@@ -20,10 +20,12 @@ pub struct Importance {
     pub eta2: f64,
     /// Bins that held at least one individual.
     pub bins: usize,
+    /// The individuals it was measured over: those in which the parameter is active.
+    pub individuals: usize,
 }
 
-/// The bin of every point's value of gene `g`.
-fn bins(points: &[SpacePoint], g: usize, range: (f64, f64)) -> Vec<usize> {
+/// The bin of every point's value of gene `g` (points where it is inactive left out).
+fn bins(points: &[&SpacePoint], g: usize, range: (f64, f64)) -> Vec<usize> {
     let mut distinct: Vec<f64> = points.iter().map(|p| p.values[g]).collect();
     distinct.sort_by(f64::total_cmp);
     distinct.dedup();
@@ -39,15 +41,17 @@ fn bins(points: &[SpacePoint], g: usize, range: (f64, f64)) -> Vec<usize> {
 }
 
 /// The importance of every tuned parameter, in gene order, from the plotted points (every
-/// distinct evaluated individual with a finite fitness).
+/// distinct evaluated individual with a finite fitness), each over the individuals in which it
+/// is active (a value that is NaN marks an inactive gene: a switched-off member's parameter
+/// explains nothing of that individual's fitness).
 pub fn importance(info: &SpaceInfo) -> Vec<Importance> {
-    let pts = &info.points;
-    let n = pts.len() as f64;
-    let mean = pts.iter().map(|p| p.fitness).sum::<f64>() / n.max(1.0);
-    let total: f64 = pts.iter().map(|p| (p.fitness - mean).powi(2)).sum();
     (0..info.names.len())
         .map(|g| {
-            let b = bins(pts, g, info.ranges[g]);
+            let pts: Vec<&SpacePoint> = info.points.iter().filter(|p| !p.values[g].is_nan()).collect();
+            let n = pts.len() as f64;
+            let mean = pts.iter().map(|p| p.fitness).sum::<f64>() / n.max(1.0);
+            let total: f64 = pts.iter().map(|p| (p.fitness - mean).powi(2)).sum();
+            let b = bins(&pts, g, info.ranges[g]);
             let k = b.iter().max().map_or(0, |m| m + 1);
             let (mut sum, mut count) = (vec![0.0; k], vec![0usize; k]);
             for (p, &i) in pts.iter().zip(&b) {
@@ -61,17 +65,27 @@ pub fn importance(info: &SpaceInfo) -> Vec<Importance> {
                 .map(|(s, &c)| c as f64 * (s / c as f64 - mean).powi(2))
                 .sum();
             let eta2 = if total > 0.0 { (between / total).clamp(0.0, 1.0) } else { 0.0 };
-            Importance { name: info.names[g].clone(), eta2, bins: count.iter().filter(|c| **c > 0).count() }
+            Importance {
+                name: info.names[g].clone(),
+                eta2,
+                bins: count.iter().filter(|c| **c > 0).count(),
+                individuals: pts.len(),
+            }
         })
         .collect()
 }
 
-/// `importance.csv`: `parameter, eta2, bins`, most important first.
+/// `importance.csv`: `parameter, eta2, bins, individuals` (those in which the parameter is
+/// active), most important first.
 pub fn rows(imp: &[Importance]) -> Vec<Vec<String>> {
     let mut sorted: Vec<&Importance> = imp.iter().collect();
     sorted.sort_by(|a, b| b.eta2.total_cmp(&a.eta2));
-    let mut rows = vec![["parameter", "eta2", "bins"].map(String::from).to_vec()];
-    rows.extend(sorted.iter().map(|i| vec![i.name.clone(), format!("{:.6}", i.eta2), i.bins.to_string()]));
+    let mut rows = vec![["parameter", "eta2", "bins", "individuals"].map(String::from).to_vec()];
+    rows.extend(
+        sorted
+            .iter()
+            .map(|i| vec![i.name.clone(), format!("{:.6}", i.eta2), i.bins.to_string(), i.individuals.to_string()]),
+    );
     rows
 }
 

@@ -202,8 +202,10 @@ pub const MAX_PANEL_GENES: usize = 5;
 
 /// The explored-space plot input: every distinct evaluated individual, the best one and the
 /// known-good individuals of the parameter description (every tuned parameter; [`panels`]
-/// chooses what a plot shows).
-pub fn space_info(space: &ParamSpace, trials: &[Trial], title: &str) -> SpaceInfo {
+/// chooses what a plot shows). A gene that takes no part in an individual (a combination's
+/// conditional gene whose switch is off) has the value NaN there: importance leaves that
+/// individual out of the gene's share, and the plots leave it out of the gene's panels.
+pub fn space_info(space: &ParamSpace, base: &Setting, trials: &[Trial], title: &str) -> SpaceInfo {
     let genes = space.genes();
     let axes = genes
         .iter()
@@ -214,8 +216,15 @@ pub fn space_info(space: &ParamSpace, trials: &[Trial], title: &str) -> SpaceInf
             crate::params::Spec::Bool => Axis::Choices(vec!["false".into(), "true".into()]),
         })
         .collect();
-    let best = top(trials, 1).first().map(|t| t.genome.clone());
-    let known = space.known_good.iter().map(|k| space.to_genome(&k.setting)).collect();
+    let shown = |g: &[f64]| -> Vec<f64> {
+        if space.members.is_empty() {
+            return g.to_vec();
+        }
+        let act = crate::params::combine::activity(space, &space.from_genome(base, g));
+        g.iter().zip(&genes).map(|(&x, &i)| if act[i] { x } else { f64::NAN }).collect()
+    };
+    let best = top(trials, 1).first().map(|t| shown(&t.genome));
+    let known = space.known_good.iter().map(|k| shown(&space.to_genome(&k.setting))).collect();
     let ranges = genes
         .iter()
         .map(|&i| match &space.params[i].spec {
@@ -228,25 +237,33 @@ pub fn space_info(space: &ParamSpace, trials: &[Trial], title: &str) -> SpaceInf
     let points = trials
         .iter()
         .filter(|t| !t.cached && t.fitness.value.is_finite())
-        .map(|t| SpacePoint { values: t.genome.clone(), fitness: t.fitness.value, generation: t.generation })
+        .map(|t| SpacePoint { values: shown(&t.genome), fitness: t.fitness.value, generation: t.generation })
         .collect();
     SpaceInfo { title: title.to_string(), names: gene_names(space), ranges, axes, points, best, known }
 }
 
-/// The space plot's panels: every gene when there are at most [`MAX_PANEL_GENES`], else the
-/// most important ones (by `importance`, in gene order), named with their η².
+/// The space plot's panels: every gene active in some individual when there are at most
+/// [`MAX_PANEL_GENES`], else the most important ones (by `importance`, in gene order), named
+/// with their η². A gene active in no individual (a conditional gene whose switch was never
+/// on) gets no panel: it would be empty.
 pub fn panels(info: &SpaceInfo, importance: &[f64]) -> SpaceInfo {
-    if info.names.len() <= MAX_PANEL_GENES {
+    let live: Vec<usize> =
+        (0..info.names.len()).filter(|&g| info.points.iter().any(|p| !p.values[g].is_nan())).collect();
+    if info.names.len() <= MAX_PANEL_GENES && live.len() == info.names.len() || live.is_empty() {
         return info.clone();
     }
     let imp = importance;
-    let mut order: Vec<usize> = (0..info.names.len()).collect();
+    let mut order = live;
     order.sort_by(|&a, &b| imp[b].total_cmp(&imp[a]).then(a.cmp(&b)));
     order.truncate(MAX_PANEL_GENES);
     order.sort_unstable();
     let pick = |v: &[f64]| order.iter().map(|&i| v[i]).collect::<Vec<f64>>();
     SpaceInfo {
-        title: format!("{} — the {MAX_PANEL_GENES} most important of {} genes", info.title, info.names.len()),
+        title: if order.len() < MAX_PANEL_GENES {
+            format!("{} — the {} genes active in some individual", info.title, order.len())
+        } else {
+            format!("{} — the {MAX_PANEL_GENES} most important of {} genes", info.title, info.names.len())
+        },
         names: order.iter().map(|&i| format!("{} (η² {:.2})", info.names[i], imp[i])).collect(),
         ranges: order.iter().map(|&i| info.ranges[i]).collect(),
         axes: order.iter().map(|&i| info.axes[i].clone()).collect(),

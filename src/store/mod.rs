@@ -192,6 +192,9 @@ pub struct RunRecord {
     /// The best setting paired with the default on the tuning documents (per-document F1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paired: Option<PairedRecord>,
+    /// The history plot also draws each generation's worst fitness (`optimise --plot-worst`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub plot_worst: bool,
 }
 
 /// Peak resident memory of an `optimise` process against the pages it parsed.

@@ -83,6 +83,9 @@ pub struct Options {
     pub ctrl_c: bool,
     /// The budgets every page is read and parsed within.
     pub limits: Limits,
+    /// Draw each generation's worst fitness in the history plot (recorded in `run.yaml`; a
+    /// resumed run keeps it).
+    pub plot_worst: bool,
 }
 
 /// What a run ended with.
@@ -94,7 +97,7 @@ pub struct Summary {
     pub record: RunRecord,
     /// The best setting.
     pub best: Setting,
-    /// Its label (`name=value,...`).
+    /// Its active parameters as a label (`name=value,...`; a combination's inactive genes left out).
     pub label: String,
     /// Why the run stopped.
     pub reason: TerminationReason,
@@ -190,6 +193,7 @@ pub fn start(plan: Plan, opts: &Options) -> Result<Summary> {
         }),
         extended: Vec::new(),
         paired: None,
+        plot_worst: opts.plot_worst,
     };
     store::write_yaml(&dir.join(files::RUN), &record)?;
     let documents = plan.config.racing.then_some(train.len());
@@ -287,7 +291,8 @@ pub struct Extend {
 /// new limits would have made (the limits decide only when to stop; a grid search, sized to its
 /// budget, cannot be extended). `run.yaml` records the change in `extended`.
 pub fn resume_extended(dir: &Path, threads: Option<usize>, opts: &Options, extend: Extend) -> Result<Summary> {
-    let (record, space, base) = load_run(dir)?;
+    let (mut record, space, base) = load_run(dir)?;
+    record.plot_worst |= opts.plot_worst;
     let _lock = store::RunLock::acquire(dir)?;
     // run.yaml may have been edited: its settings must pass the checks of a new run.
     record.config.validate().map_err(|e| e.with_path(&dir.join(files::RUN)))?;
@@ -324,7 +329,6 @@ pub fn resume_extended(dir: &Path, threads: Option<usize>, opts: &Options, exten
         ))
         .with_path(&dir.join(files::RUN)));
     }
-    let mut record = record;
     let mut ck = ck;
     if extend != Extend::default() {
         extend_limits(dir, &mut record, &mut ck, extend)?;
@@ -427,6 +431,7 @@ struct Live {
     rows: Vec<crate::report::plot::GenRow>,
     default_genome: Vec<f64>,
     default: Option<f64>,
+    worst: bool,
 }
 
 /// Seconds between two reloads of the live report.
@@ -441,6 +446,7 @@ impl Live {
             rows: crate::report::run::generations_info(prior).into_iter().map(|(r, _)| r).collect(),
             default_genome: space.to_genome(base),
             default: None,
+            worst: record.plot_worst,
         };
         live.see(prior);
         live
@@ -463,7 +469,7 @@ impl Live {
             y_desc: self.y_desc.clone(),
             validation: Vec::new(),
             default: self.default,
-            worst: false,
+            worst: self.worst,
         };
         crate::report::plot::render_history(&history, &dir.join("history"))?;
         let svg_path = dir.join("history.svg");
@@ -634,18 +640,20 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
             gap: f.value - v,
         });
     }
-    s.record.paired = Some(paired_with_default(&problem, &corpus, &s.base, &best, measure)?);
+    s.record.paired = Some(paired_with_default(&problem, &s.space, &corpus, &s.base, &best, measure)?);
     if crate::objective::fit::needs_fit(&best) {
         // The model best.yaml names: the winning setting fitted on the whole sample.
         let model = crate::objective::fit::fit_all(&corpus, &best)?;
         crate::paths::write_atomic(&s.dir.join(reports::MODEL), model.write().as_bytes())?;
     }
+    let active = crate::params::combine::split_active(&s.space, &best).0;
     s.record.best = Some(BestRecord {
         fitness: f.value,
         precision: f.precision,
         recall: f.recall,
         sem: f.sem,
-        values: best.values.iter().map(|(k, v)| format!("{k}={v}")).collect(),
+        // The active setting (a combination's inactive genes are in best.yaml, apart).
+        values: active.iter().map(|(k, v)| format!("{k}={v}")).collect(),
     });
     // Reports first: a run marked finished always has all of them.
     let picked = write_reports(&s.dir, &s.record, &s.space, &s.base, &trials, opts.top, true)?;
@@ -654,7 +662,7 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
     }
     store::write_yaml(&s.dir.join(files::RUN), &s.record)?;
     Ok(Summary {
-        label: best.label(),
+        label: active_label(&s.space, &best),
         best,
         dir: s.dir,
         record: s.record,
@@ -719,10 +727,18 @@ fn extend_limits(dir: &Path, record: &mut RunRecord, ck: &mut Checkpoint<State>,
     store::write_yaml(&dir.join(files::RUN), &*record)
 }
 
+/// A setting's active parameters as a label (`name=value,...`): a combination's inactive genes
+/// (a switched-off member's, `v` outside a vote) are left out.
+fn active_label(space: &ParamSpace, setting: &Setting) -> String {
+    let active = crate::params::combine::split_active(space, setting).0;
+    active.iter().map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>().join(",")
+}
+
 /// The best setting paired with the run's default on the tuning documents (per-document F1,
 /// 2000 paired bootstrap resamples, seed 1, and the Wilcoxon signed-rank test).
 fn paired_with_default(
     problem: &ExtractionProblem,
+    space: &ParamSpace,
     corpus: &Corpus,
     base: &Setting,
     best: &Setting,
@@ -741,7 +757,7 @@ fn paired_with_default(
     let p = crate::eval::paired::paired(&b, &d, 2000, 1);
     let mean = |v: &[f64]| if v.is_empty() { 0.0 } else { v.iter().sum::<f64>() / v.len() as f64 };
     Ok(store::PairedRecord {
-        baseline: format!("default ({})", base.label()),
+        baseline: format!("default ({})", active_label(space, base)),
         baseline_f1: mean(&d),
         best_f1: mean(&b),
         documents: p.n,

@@ -100,8 +100,13 @@ pub fn write_reports(
         let own = (!space.members.is_empty() || external)
             && crate::extract::space(&space.extractor).ok().as_ref() != Some(space);
         let text = format!(
-            "# The best individual of this run; use it with `cetune evaluate --params` or `cetune extract --params`.\n{}",
-            settings_file(&s, Some(&about), own.then_some(space))?
+            "# The best individual of this run; use it with `cetune evaluate --params` or `cetune extract --params`.\n{}{}",
+            if space.members.is_empty() {
+                ""
+            } else {
+                "# `values` is the active setting; `inactive` holds parameters this setting does not use (a switched-off\n# member's, the vote's outside a vote), kept so that the file loads back as the run's individual.\n"
+            },
+            settings_file(&s, Some(&about), own.then_some(space), Some(space))?
         );
         crate::report::write_atomic(&dir.join("best.yaml"), text.as_bytes())?;
     }
@@ -123,10 +128,10 @@ pub fn write_reports(
         y_desc,
         validation: held,
         default: default.map(|t| t.fitness.value),
-        worst: false,
+        worst: record.plot_worst,
     };
     render_history(&history, &dir.join("history"))?;
-    let info = space_info(space, trials, &format!("Explored space: {title}"));
+    let info = space_info(space, base, trials, &format!("Explored space: {title}"));
     // Importance over every tuned parameter; the plots show the most important ones.
     let imp = importance(&info);
     let shown = panels(&info, &imp.iter().map(|i| i.eta2).collect::<Vec<f64>>());
@@ -151,7 +156,7 @@ pub fn write_reports(
 }
 
 /// How the paired comparison of the best setting with the default is made.
-const PAIRED_NOTE: &str = "Paired on the tuning documents: per-document F1 of the best setting minus the default's; 95% CI from 2000 paired bootstrap resamples of the documents (seed 1); Wilcoxon signed-rank test, two-sided. \"Within noise\": the interval holds 0 or p >= 0.05. On the documents it was tuned on the gain is optimistic; `cetune compare --goldset FULL --run RUN` pairs it on a full collection.";
+const PAIRED_NOTE: &str = "Paired on the tuning documents: per-document F1 of the best setting minus the default's; 95% CI from 2000 paired bootstrap resamples of the documents (seed 1); Wilcoxon signed-rank test, two-sided. \"Within noise\": the interval holds 0 and p >= 0.05; \"mixed\": the interval and the test disagree. On the documents it was tuned on the gain is optimistic; `cetune compare --goldset FULL --run RUN` pairs it on a full collection.";
 
 /// A number with more than four decimals (a score) shortened to four; other cells as they are.
 fn short(cell: &str) -> String {
@@ -287,7 +292,8 @@ fn html_sections(
             Body::Text(
                 "Every distinct evaluated individual, coloured in the first plot by its fitness rank (the colour bar \
                  gives the fitness at each colour), in the second by the generation it was first evaluated in. The red \
-                 ring is the best individual, the black crosses the known-good (published) settings."
+                 ring is the best individual, the black crosses the known-good (published) settings. For a \
+                 combination, an individual is drawn in a panel only when both of its parameters are active in it."
                     .into(),
             ),
             svg("space.svg")?,
@@ -300,8 +306,8 @@ fn html_sections(
         title: "Parameter importance".into(),
         body: vec![
             Body::Text(format!(
-                "Share of the variance of fitness over the {} distinct individuals explained by each parameter's value \
-                 (η², values binned: one bin per value up to {BINS} values, else {BINS} equal-width bins). Computed \
+                "Share of the variance of fitness over the {} distinct individuals (for a combination, those in which \
+                 the parameter is active) explained by each parameter's value (η², values binned: one bin per value up to {BINS} values, else {BINS} equal-width bins). Computed \
                  from the trials of a search, which samples good regions more densely; parameters interact, so the \
                  shares need not sum to 1.",
                 trials.iter().filter(|t| !t.cached).count()

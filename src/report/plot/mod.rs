@@ -13,7 +13,7 @@ macro_rules! render_both {
         let svg = $stem.with_extension("svg");
         let mut text = String::new();
         $draw(SVGBackend::with_string(&mut text, $size).into_drawing_area(), $($arg),*).map_err(plot_err(&svg))?;
-        crate::paths::write_atomic(&svg, text.as_bytes())?;
+        crate::paths::write_atomic(&svg, super::compact_svg(&text).as_bytes())?;
         let png = $stem.with_extension("png");
         crate::paths::refuse_symlink(&png)?;
         let tmp = crate::paths::temporary_beside(&png).with_extension("tmp.png");
@@ -24,6 +24,13 @@ macro_rules! render_both {
         }
         moved.and_then(|_| crate::paths::note_written(&png))
     }};
+}
+
+/// The SVG text without the attributes that only restate SVG's defaults (`opacity="1"`, and
+/// the stroke width of a shape drawn without a stroke): a space plot's thousands of markers then
+/// take half the bytes, and every report stays small. The drawing is unchanged.
+pub(crate) fn compact_svg(svg: &str) -> String {
+    svg.replace(" opacity=\"1\"", "").replace(" stroke=\"none\" stroke-width=\"1\"", "")
 }
 
 mod history;
