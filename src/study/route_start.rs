@@ -7,7 +7,6 @@
 //! supervision, so it works on a set whose packages are sites as well as on one whose packages
 //! are kinds.
 
-use crate::document::page_features::index;
 use crate::error::Result;
 use crate::eval::Measure;
 use crate::objective::corpus::Corpus;
@@ -148,16 +147,19 @@ pub fn supervised_start(
         }
         cands.extend(best);
     }
-    let features: Vec<Vec<f64>> =
-        corpus.entries.iter().map(|e| e.doc.as_ref().map(|d| d.features.values.clone()).unwrap_or_default()).collect();
     let scales: Vec<(String, Value)> = space
         .params
         .iter()
         .filter_map(|p| {
             let f = p.name.strip_prefix(&format!("scale{SEP}"))?;
-            index(f)?;
             Some((f.to_string(), get(base, &p.name)?))
         })
+        .collect();
+    // Each page's features in the order of the scales (the order `fit` reads them in).
+    let features: Vec<Vec<f64>> = corpus
+        .entries
+        .iter()
+        .map(|e| scales.iter().map(|(n, _)| e.doc.as_ref().map_or(0.0, |d| d.features.get(n))).collect())
         .collect();
     let scores: Vec<Vec<f64>> = cands.iter().map(|c| c.scores.clone()).collect();
     let fitted = fit(&scores, &features, &scales, rules(space));
