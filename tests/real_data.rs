@@ -269,3 +269,55 @@ fn facts_on_demand_change_no_output_on_l3s_and_wcxb() {
         assert!(differ.is_empty(), "{name}: {} outputs differ: {:?}", differ.len(), &differ[..differ.len().min(20)]);
     }
 }
+
+/// A route on real pages: on a 60-page sample of WCXB dev, a one-rule route (pages with a tenth
+/// of their text in `pre`/`code` go to `code`, the rest to `readability`) gives on every page
+/// exactly the text of one of its branches, uses both, and sends page kinds differently: a
+/// larger share of the documentation pages than of the articles goes to `code`.
+/// Three dumps of 60 pages: seconds in release.
+#[test]
+#[ignore = "needs ../shared/goldsets"]
+fn a_route_sends_real_page_kinds_to_different_branches() {
+    let wcxb = imported("wcxb", "wcxb-dev");
+    let sample = wcxb.with_extension("route-s60");
+    let s = sample.to_str().unwrap();
+    cetune(&["goldset", "sample", wcxb.to_str().unwrap(), "--n", "60", "--seed", "1", "--out", s, "--force"]).ok();
+    let yaml = sample.with_extension("route.yaml");
+    std::fs::write(&yaml, "extractor: kinds\nbranches: [docs=code, readability]\nrules: 1\nparameters: []\n").unwrap();
+    let dump = |name: &str, how: &[&str]| {
+        let out = sample.with_extension(format!("dump-{name}"));
+        let mut args = vec!["extract", "--goldset", s, "--dump", out.to_str().unwrap(), "--force", "-q"];
+        args.extend_from_slice(how);
+        cetune(&args).ok();
+        out
+    };
+    let rules = ["if1.on=true", "if1.feature=code_share", "if1.at=0.1", "if1.then=docs", "otherwise=readability"];
+    let mut how = vec!["--params", yaml.to_str().unwrap()];
+    how.extend(rules.iter().flat_map(|r| ["--set", *r]));
+    let routed = dump("route", &how);
+    let code = dump("code", &["-e", "code"]);
+    let readability = dump("readability", &["-e", "readability"]);
+    // (pages, pages sent to code) per kind.
+    let mut kinds: std::collections::BTreeMap<String, (usize, usize)> = Default::default();
+    for page in walk(&routed).into_iter().filter(|p| p.extension().is_some_and(|e| e == "txt")) {
+        let rel = page.strip_prefix(&routed).unwrap();
+        let kind = rel.components().next().unwrap().as_os_str().to_string_lossy().to_string();
+        let text = |dir: &Path| std::fs::read_to_string(dir.join(rel)).unwrap();
+        let (r, a, b) = (text(&routed), text(&code), text(&readability));
+        assert!(r == a || r == b, "{}: the route's text is neither branch's", rel.display());
+        let e = kinds.entry(kind).or_default();
+        e.0 += 1;
+        if r == a && r != b {
+            e.1 += 1;
+        }
+    }
+    eprintln!("pages (sent to code) per kind: {kinds:?}");
+    let share = |ks: &[&str]| {
+        let (n, r) = ks.iter().filter_map(|k| kinds.get(*k)).fold((0, 0), |(n, r), (a, b)| (n + a, r + b));
+        r as f64 / n.max(1) as f64
+    };
+    let (all, to_code) = kinds.values().fold((0, 0), |(n, r), (a, b)| (n + a, r + b));
+    assert_eq!(all, 60);
+    assert!(to_code > 0 && to_code < all, "both branches are used: {kinds:?}");
+    assert!(share(&["documentation"]) > share(&["article"]) + 0.3, "{kinds:?}");
+}

@@ -106,7 +106,9 @@ pub struct Space {
     pub ranks: Vec<Vec<usize>>,
 }
 
-/// Gene `gene` is active only while gene `when` has one of `values` (`when: None`: never).
+/// Gene `gene` is active only while gene `when` has one of `values` (`when: None`: never), or
+/// while every test of one of the alternatives `or` holds (a route's branch genes count while
+/// `otherwise` names the branch, or while some rule is on and sends pages there).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Condition {
     /// The conditional gene.
@@ -115,6 +117,19 @@ pub struct Condition {
     pub when: Option<usize>,
     /// The values of `when` under which `gene` is active.
     pub values: Vec<f64>,
+    /// Further alternatives, each a conjunction of tests `(gene, values)`: the condition also
+    /// holds when every test of one alternative holds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub or: Vec<Vec<(usize, Vec<f64>)>>,
+}
+
+impl Condition {
+    /// Whether the condition holds for genome `g`.
+    pub fn holds(&self, g: &[f64]) -> bool {
+        let test = |w: usize, vs: &[f64]| g.get(w).is_some_and(|x| vs.contains(x));
+        self.when.is_some_and(|w| test(w, &self.values))
+            || self.or.iter().any(|alt| alt.iter().all(|(w, vs)| test(*w, vs)))
+    }
 }
 
 /// One individual: one `f64` per gene of the [`Space`].
@@ -171,7 +186,7 @@ impl Space {
     pub fn active(&self, g: &[f64]) -> Vec<bool> {
         let mut out = vec![true; self.len()];
         for c in &self.conditions {
-            let holds = c.when.is_some_and(|w| g.get(w).is_some_and(|x| c.values.contains(x)));
+            let holds = c.holds(g);
             if let Some(slot) = out.get_mut(c.gene) {
                 *slot &= holds;
             }
@@ -291,8 +306,8 @@ mod tests {
             genes: vec![Gene::Bool, Gene::Int { lo: 0, hi: 9 }, Gene::Int { lo: 0, hi: 9 }],
             correlated: vec![],
             conditions: vec![
-                Condition { gene: 1, when: Some(0), values: vec![1.0] },
-                Condition { gene: 2, when: None, values: vec![] },
+                Condition { gene: 1, when: Some(0), values: vec![1.0], or: vec![] },
+                Condition { gene: 2, when: None, values: vec![], or: vec![] },
             ],
             ranks: vec![],
         };
@@ -305,7 +320,7 @@ mod tests {
     #[test]
     fn orders_that_form_the_same_pipeline_share_a_key() {
         // Genes 1..=3 are positions in a pipeline, active while gene 0 (serial) is on.
-        let cond = |gene| Condition { gene, when: Some(0), values: vec![1.0] };
+        let cond = |gene| Condition { gene, when: Some(0), values: vec![1.0], or: vec![] };
         let s = Space {
             genes: vec![Gene::Bool, Gene::Int { lo: 0, hi: 9 }, Gene::Int { lo: 0, hi: 9 }, Gene::Int { lo: 0, hi: 9 }],
             correlated: vec![],

@@ -341,6 +341,16 @@ pub(crate) fn cached_mask(doc: &Document, key: u64, ex: &dyn Extractor) -> Arc<V
     })
 }
 
+/// The units `ex` keeps of `doc` in its own view (exact as `f32` below 2^24 units), cached under
+/// `key`: a route's block-view branch, whose hidden blocks hold no canonical word for a mask.
+pub(crate) fn cached_units(doc: &Document, key: u64, ex: &dyn Extractor) -> Arc<Vec<f32>> {
+    cached(doc.id, hash_of(("units", key)), || {
+        let mut sel = Selection::new(ex.view());
+        ex.extract(doc, &mut sel);
+        sel.units.iter().map(|&u| u as f32).collect()
+    })
+}
+
 fn output(m: &Member, doc: &Document) -> Arc<Vec<f32>> {
     cached(doc.id, m.key, || run(m, doc))
 }

@@ -24,7 +24,9 @@
 //!
 //! ## Interpretation
 //! README "Page kinds": the route's output is its branch's keep-mask over the page's canonical
-//! words; a branch's output is cached like a combination member's, so an individual that
+//! words, or, for a branch that keeps blocks (`blocks`, `full_hidden`), its blocks as they are,
+//! so hidden text (`<noscript>`, tab panels, streaming placeholders) reaches the output; a
+//! branch's output is cached like a combination member's, so an individual that
 //! changes only the conditions re-runs no branch.
 
 use super::Extractor;
@@ -46,6 +48,9 @@ struct Rule {
 struct Branch {
     ex: Box<dyn Extractor>,
     key: u64,
+    /// The branch keeps blocks (`blocks`, `full_hidden`): its selection passes through as it
+    /// is, hidden text included, instead of as a mask over the canonical words.
+    blocks: bool,
 }
 
 /// A configured route.
@@ -113,7 +118,8 @@ pub fn build(setting: &Setting) -> Result<Box<dyn Extractor>> {
         let own = space.check_setting(&own).map_err(|e| bad(format!("branch '{alias}': {}", e.message)))?;
         let key = super::combine::hash_of(("route-branch", &ex, own.label()));
         let ex = super::build(&own).map_err(|e| bad(format!("branch '{alias}': {}", e.message)))?;
-        branches.push(Branch { ex, key });
+        let blocks = ex.view() == View::Blocks;
+        branches.push(Branch { ex, key, blocks });
     }
     Ok(Box::new(Route { rules, otherwise: 0, branches }))
 }
@@ -148,6 +154,12 @@ impl Extractor for Route {
 
     fn extract(&self, doc: &Document, out: &mut Selection) {
         let b = &self.branches[self.choose(doc)];
+        if b.blocks {
+            out.view = View::Blocks;
+            out.units.clear();
+            out.units.extend(super::combine::cached_units(doc, b.key, b.ex.as_ref()).iter().map(|&u| u as u32));
+            return;
+        }
         let mask = super::combine::cached_mask(doc, b.key, b.ex.as_ref());
         let keep: Vec<bool> = mask.iter().map(|&x| x > 0.0).collect();
         doc.select_words(&keep, out);
@@ -161,7 +173,11 @@ mod tests {
     const ROUTE: &str = "extractor: r2\nbranches: [lists=records, code]\nrules: 1\nparameters: []\n";
 
     fn route(sets: &[&str]) -> Box<dyn Extractor> {
-        let f = crate::params::parse_str(ROUTE, std::path::Path::new("r.yaml"), &super::super::space).unwrap();
+        route_of(ROUTE, sets)
+    }
+
+    fn route_of(yaml: &str, sets: &[&str]) -> Box<dyn Extractor> {
+        let f = crate::params::parse_str(yaml, std::path::Path::new("r.yaml"), &super::super::space).unwrap();
         let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
         let s = f.space.with_assignments(&f.space.defaults(), &sets).unwrap();
         build(&s).unwrap()
@@ -189,5 +205,23 @@ mod tests {
         // A threshold above the page's records sends the listing to the other branch.
         let r = route(&["if1.on=true", "if1.feature=records", "if1.at=0.2", "if1.then=lists", "otherwise=code"]);
         assert_eq!(super::super::extract_text(r.as_ref(), &Document::parse(&listing)), "listing code block here");
+    }
+
+    #[test]
+    fn a_block_branch_keeps_the_hidden_text_a_mask_cannot() {
+        let yaml = "extractor: r3\nbranches: [hidden=full_hidden, code]\nrules: 1\nparameters: []\n";
+        let page = "<body><h1>Thread</h1><p>First post of the thread, visible.</p>\
+                    <noscript><p>Second post, only without scripts.</p></noscript></body>";
+        let doc = Document::parse(page);
+        // words ≥ 1: every page goes to full_hidden, whose noscript text passes through.
+        let r =
+            route_of(yaml, &["if1.on=true", "if1.feature=words", "if1.at=0.0", "if1.then=hidden", "otherwise=code"]);
+        let got = super::super::extract_text(r.as_ref(), &doc);
+        assert!(got.contains("Second post, only without scripts."), "{got}");
+        assert!(got.contains("First post of the thread"), "{got}");
+        // The same page again (the branch's blocks from the member cache).
+        assert_eq!(super::super::extract_text(r.as_ref(), &doc), got);
+        let r = route_of(yaml, &["otherwise=code"]);
+        assert_eq!(super::super::extract_text(r.as_ref(), &doc), "");
     }
 }

@@ -195,11 +195,49 @@ pub fn gene_space_from(space: &ParamSpace, base: &Setting) -> Space {
         let Some(gene) = gene_of(i) else { continue };
         let sw = &space.params[k];
         match gene_of(k) {
-            Some(when) => conditions.push(Condition { gene, when: Some(when), values: vec![sw.spec.to_internal(&v)] }),
+            Some(when) => {
+                conditions.push(Condition { gene, when: Some(when), values: vec![sw.spec.to_internal(&v)], or: vec![] })
+            }
             None if base.get(&sw.name).unwrap_or(&sw.default) != &v => {
-                conditions.push(Condition { gene, when: None, values: vec![] });
+                conditions.push(Condition { gene, when: None, values: vec![], or: vec![] });
             }
             None => {}
+        }
+    }
+    // A route's branch counts only while `otherwise` or a rule that is on names it: its genes
+    // are active under any of those alternatives (tests on fixed parameters decided here).
+    if crate::params::route::is_route(space) {
+        for alias in &space.members {
+            let mut alts: Vec<Vec<(usize, Vec<f64>)>> = Vec::new();
+            let mut always = false;
+            for alt in crate::params::route::branch_used_when(space, alias) {
+                let mut tests = Vec::new();
+                let mut possible = true;
+                for (k, v) in alt {
+                    let p = &space.params[k];
+                    match gene_of(k) {
+                        Some(w) => tests.push((w, vec![p.spec.to_internal(&v)])),
+                        None => possible &= base.get(&p.name).unwrap_or(&p.default) == &v,
+                    }
+                }
+                if possible && tests.is_empty() {
+                    always = true;
+                }
+                if possible {
+                    alts.push(tests);
+                }
+            }
+            if always {
+                continue;
+            }
+            let prefix = format!("{alias}{}", crate::params::compose::SEP);
+            for (i, p) in space.params.iter().enumerate() {
+                if let Some(gene) = gene_of(i)
+                    && p.name.starts_with(&prefix)
+                {
+                    conditions.push(Condition { gene, when: None, values: vec![], or: alts.clone() });
+                }
+            }
         }
     }
     // A pipeline is its members in `order`: when every member's order is a gene, genomes with
@@ -469,6 +507,38 @@ mod tests {
         assert_eq!(g.genes.len(), 2);
         assert_eq!(g.correlated, vec![vec![0, 1]]);
         assert!(g.ranks.is_empty());
+    }
+
+    #[test]
+    fn unused_route_branches_do_not_enter_the_cache_key() {
+        let space = crate::extract::space("route").unwrap();
+        let g = gene_space(&space);
+        let at = |s: &Setting, sets: &[&str]| {
+            let sets: Vec<String> = sets.iter().map(|x| x.to_string()).collect();
+            space.with_assignments(s, &sets).unwrap()
+        };
+        let key = |s: &Setting| crate::evolve::key(&g, &space.to_genome(s));
+        let gene = |n: &str| space.genes().iter().position(|&i| space.params[i].name == n).unwrap();
+        let count = |s: &Setting| g.active(&space.to_genome(s)).iter().filter(|&&a| a).count();
+        // Every page goes to `main` (combine): the `soft` and `pages` genes do not count.
+        let base = at(&space.defaults(), &["otherwise=main", "if1.on=false", "if2.on=false"]);
+        let other = at(&base, &["soft.v=3.5", "pages.readability.class_weight=70", "if1.at=0.9"]);
+        assert_eq!(key(&base), key(&other));
+        assert!(!g.active(&space.to_genome(&base))[gene("soft.v")]);
+        // A change of the used branch does count.
+        assert_ne!(key(&base), key(&at(&base, &["main.ccb.r=150"])));
+        // A rule that is on and sends pages to `soft` makes its genes count; switched off, not.
+        let routed = at(&base, &["if1.on=true", "if1.then=soft"]);
+        assert!(g.active(&space.to_genome(&routed))[gene("soft.v")]);
+        assert_ne!(key(&routed), key(&at(&routed, &["soft.v=3.5"])));
+        assert!(count(&routed) > count(&base));
+        assert_eq!(key(&at(&routed, &["if1.on=false"])), key(&base));
+        // The active genes agree with the setting-level activity (report, Table 2).
+        let act = crate::params::combine::activity(&space, &routed);
+        let genes_act = g.active(&space.to_genome(&routed));
+        for (k, &i) in space.genes().iter().enumerate() {
+            assert_eq!(act[i], genes_act[k], "{}", space.params[i].name);
+        }
     }
 
     #[test]

@@ -336,6 +336,24 @@ fn used(space: &ParamSpace, setting: &Setting) -> Vec<String> {
     out
 }
 
+/// When branch `alias` is used, as alternatives of tests `(parameter, value)` that must all hold:
+/// `otherwise` names it, or rule K is on and sends pages to it. Its genes count only then (the
+/// fitness cache key and the active genes leave them out otherwise, see [`activity`]).
+pub fn branch_used_when(space: &ParamSpace, alias: &str) -> Vec<Vec<(usize, Value)>> {
+    let idx = |n: &str| space.params.iter().position(|p| p.name == n);
+    let b = Value::Cat(alias.to_string());
+    let mut out = Vec::new();
+    if let Some(o) = idx("otherwise") {
+        out.push(vec![(o, b.clone())]);
+    }
+    for k in 1..=rules(space) {
+        if let (Some(on), Some(then)) = (idx(&format!("if{k}{SEP}on")), idx(&format!("if{k}{SEP}then"))) {
+            out.push(vec![(on, Value::Bool(true)), (then, b.clone())]);
+        }
+    }
+    out
+}
+
 /// Whether each parameter takes part in the extraction of `setting`: the conditions of
 /// [`dependencies`], and a branch's parameters only while a rule or `otherwise` names it.
 pub fn activity(space: &ParamSpace, setting: &Setting) -> Vec<bool> {

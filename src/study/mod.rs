@@ -10,6 +10,7 @@
 mod memory;
 pub mod pareto;
 mod reports;
+pub mod route_start;
 pub mod validation;
 
 pub use reports::{load_run, paired_line, with_run_model, write_reports};
@@ -570,6 +571,16 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
         .with_field(s.record.field.clone());
     if opts.ctrl_c {
         install_ctrl_c(opts.stop.clone());
+    }
+    // A new route run starts from a decision list fitted to its branches' per-page scores too.
+    if s.state.is_none()
+        && s.prior.is_empty()
+        && let Some((label, start)) = route_start::supervised_start(&s.space, &s.base, &corpus, objective, measure)?
+    {
+        if !opts.quiet {
+            eprintln!("{label}");
+        }
+        s.initial.insert(0, s.space.to_genome(&start));
     }
     let config = s.record.config.clone();
     let bar = Progress::new(config.max_generations as u64, "generation", opts.quiet);
