@@ -115,7 +115,17 @@ mod tests {
     #[test]
     fn every_extractor_declares_what_it_reads_route_and_blocks_included() {
         let reg = registry();
-        for want in ["route", "blocks", "full_hidden", "blogbuster", "records", "structured", "mixed"] {
+        for want in [
+            "route",
+            "blocks",
+            "blocktrees",
+            "full_hidden",
+            "blogbuster",
+            "records",
+            "structured",
+            "mixed",
+            "feedwrapper",
+        ] {
             assert!(reg.iter().any(|(n, _)| n == want), "{want} is checked");
         }
         // No extractor takes every fact: each declares its own needs (the default is ALL).
@@ -141,7 +151,9 @@ mod tests {
         // optimise on a route: any rule may send a page to any branch, any member may be on.
         let space = extract::space_needs(&extract::space("route").unwrap()).complete();
         assert!(space.features && space.paras && space.bp_blocks && space.readability, "{}", space.label());
-        assert!(!space.segments && !space.patterns && !space.blocks, "{}", space.label());
+        // Its block branches (`learned` = blocks, `hidden` = full_hidden) read the block view.
+        assert!(space.segments, "{}", space.label());
+        assert!(!space.patterns && !space.blocks, "{}", space.label());
     }
 
     #[test]

@@ -161,6 +161,11 @@ impl Extractor for Blocktrees {
         View::Blocks
     }
 
+    // The block view carries every feature the trees (and blocks' prior) read.
+    fn needs(&self) -> crate::document::Needs {
+        crate::document::Needs::SEGMENTS
+    }
+
     fn extract(&self, doc: &Document, out: &mut Selection) {
         match &self.scorer {
             Scorer::Prior(p) => p.extract(doc, out),
