@@ -408,13 +408,29 @@ pub fn parse_with_attrs(html: &str, deadline: Option<std::time::Instant>) -> (Do
     let mut attrs = Vec::with_capacity(dom.nodes.len());
     let mut skip: Option<ego_tree::NodeId> = None;
     let mut buf = String::new();
+    // Element children seen so far of each open node: a node's position without walking its
+    // previous siblings (a page of 360,000 sibling elements made that quadratic).
+    let mut seen: Vec<u32> = vec![0];
     for edge in doc.tree.root().traverse() {
+        let position = match edge {
+            ego_tree::iter::Edge::Open(n) if n.value().is_element() => {
+                let top = seen.last_mut().expect("the root is open");
+                let p = *top;
+                *top += 1;
+                seen.push(0);
+                p
+            }
+            ego_tree::iter::Edge::Close(n) if n.value().is_element() => {
+                seen.pop();
+                0
+            }
+            _ => 0,
+        };
         match edge {
             ego_tree::iter::Edge::Open(n) if skip.is_none() => match n.value() {
                 HNode::Document | HNode::Fragment => attrs.push(NodeAttrs::default()),
                 HNode::Element(el) if skipped(el) => skip = Some(n.id()),
                 HNode::Element(el) => {
-                    let position = n.prev_siblings().filter(|s| s.value().is_element()).count() as u32;
                     let id = el.attr("id").unwrap_or("").to_string();
                     let class = el.attr("class").unwrap_or("").to_string();
                     attrs.push(NodeAttrs { id, class, position });
