@@ -1,7 +1,9 @@
 //! Checks on the real gold sets in `../shared/goldsets` (ignored by default; `.ci/run` runs
 //! them with `cargo test --release -- --ignored`). They import each set with the CLI, check the
 //! counts against the shared README, and check that every family at its literature defaults
-//! beats the `full` floor on L3S-GN1 and WCXB dev.
+//! beats the `full` floor on L3S-GN1 and WCXB dev, and that every family's output there is the
+//! one the committed digests record (`tests/digests.tsv`). The sets are read from
+//! `../shared/goldsets`, or from `$CETUNE_SHARED_GOLDSETS`.
 
 use crate::util::{cetune, evaluate, read_csv, shared, tmp};
 use std::path::{Path, PathBuf};
@@ -87,7 +89,9 @@ fn macro_f1(set: &Path, ex: &str) -> f64 {
 ///
 /// Each set is parsed once and every family is scored on the same parsed pages (the way
 /// `optimise` reuses them); `evaluate` on the CLI gives the same per-document scores (checked on
-/// `full` below), so the check costs one parse per set instead of one per family.
+/// `full` below), so the check costs one parse per set instead of one per family. The same pages
+/// then give the dump comparison ([`check_digests`]): every family's and every reference run's
+/// per-document output against the committed digests.
 #[test]
 #[ignore = "needs ../shared/goldsets"]
 fn every_family_beats_the_full_floor_on_l3s_and_wcxb() {
@@ -142,7 +146,116 @@ fn every_family_beats_the_full_floor_on_l3s_and_wcxb() {
             }
             assert!(f > floor, "{name}: {ex} {f} does not beat full {floor}");
         }
+        // The same parsed pages give every family's output for the dump comparison.
+        check_digests(name, &corpus);
     }
+}
+
+/// The committed digests of every extractor's per-document output on L3S-GN1 and WCXB dev
+/// (`tests/digests.tsv`): a change that should change no result (a faster parse, facts on
+/// demand) is checked against the outputs of the code before it.
+const DIGESTS: &str = "tests/digests.tsv";
+
+/// FNV-1a, 64 bits: a digest that stays the same across Rust versions and platforms.
+fn fnv(bytes: &[u8], mut h: u64) -> u64 {
+    for b in bytes {
+        h = (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3);
+    }
+    h
+}
+
+/// The extractor settings whose outputs are digested: every family and described combination at
+/// its defaults, and every committed reference run's best setting (`results/reference/*/best.yaml`).
+/// `feedwrapper` is left out: it reads the package's feed facts, which `Corpus::load` does not build.
+fn digested_settings() -> Vec<(String, cetune::params::Setting)> {
+    let mut out = Vec::new();
+    for name in cetune::extract::all_names().into_iter().filter(|n| *n != "feedwrapper") {
+        out.push((format!("default:{name}"), cetune::extract::space(name).unwrap().defaults()));
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/reference");
+    let mut runs: Vec<PathBuf> = std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).collect();
+    runs.sort();
+    for run in runs.into_iter().filter(|r| r.join("best.yaml").exists()) {
+        let setting = cetune::extract::load_file(&run.join("best.yaml")).unwrap().setting;
+        out.push((format!("reference:{}", run.file_name().unwrap().to_string_lossy()), setting));
+    }
+    out
+}
+
+/// Each setting's line of `tests/digests.tsv` on the corpus of set `name`: set, setting,
+/// documents, and the digest of every document's id and rendered output in document order (an
+/// unreadable page contributes its error, an extractor that panics the word `panicked`).
+fn digests(name: &str, corpus: &cetune::objective::corpus::Corpus) -> Vec<String> {
+    use rayon::prelude::*;
+    digested_settings()
+        .into_iter()
+        .map(|(key, setting)| {
+            let ex = cetune::extract::build(&setting).unwrap();
+            let per_doc: Vec<u64> = corpus
+                .entries
+                .par_iter()
+                .map(|e| {
+                    let text = match &e.doc {
+                        Some(doc) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            cetune::extract::extract_text(ex.as_ref(), doc)
+                        }))
+                        .unwrap_or_else(|_| "panicked".into()),
+                        None => format!("error: {}", e.error.as_deref().unwrap_or("")),
+                    };
+                    if let Some(dir) = std::env::var_os("CETUNE_DIGESTS_DUMP") {
+                        let file = Path::new(&dir).join(name).join(key.replace(':', "-")).join(format!("{}.txt", e.id));
+                        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+                        std::fs::write(file, &text).unwrap();
+                    }
+                    fnv(text.as_bytes(), fnv(e.id.as_bytes(), 0xcbf2_9ce4_8422_2325) ^ 0xff)
+                })
+                .collect();
+            let all = per_doc.iter().fold(0xcbf2_9ce4_8422_2325, |h, d| fnv(&d.to_le_bytes(), h));
+            format!("{name}\t{key}\t{}\t{all:016x}", per_doc.len())
+        })
+        .collect()
+}
+
+/// Compares the per-document output of every digested setting on set `name` with
+/// `tests/digests.tsv`. With `CETUNE_WRITE_DIGESTS=1` it writes this set's lines instead (when a
+/// change of the outputs is intended; say which in the commit). `CETUNE_DIGESTS=<file>` reads or
+/// writes another file: how two commits are compared without touching the committed one.
+/// `CETUNE_DIGESTS_DUMP=<folder>` also writes every document's output there
+/// (`<set>/<default-or-reference>-<name>/<id>.txt`), so that `diff -r` of two commits' dumps
+/// names the documents that changed.
+fn check_digests(name: &str, corpus: &cetune::objective::corpus::Corpus) {
+    let file = std::env::var_os("CETUNE_DIGESTS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join(DIGESTS));
+    let started = std::time::Instant::now();
+    let now = digests(name, corpus);
+    eprintln!("{name}: the outputs of {} settings digested in {:.1} s", now.len(), started.elapsed().as_secs_f64());
+    let before = std::fs::read_to_string(&file).unwrap_or_default();
+    let ours = |l: &&str| l.split('\t').next() == Some(name);
+    if std::env::var_os("CETUNE_WRITE_DIGESTS").is_some() {
+        let mut lines: Vec<String> =
+            before.lines().filter(|l| !l.starts_with('#') && !ours(l)).map(String::from).collect();
+        lines.extend(now);
+        lines.sort();
+        let head = "# set\tsetting\tdocuments\tdigest of every document's output (tests/real_data.rs, check_digests)\n";
+        std::fs::write(&file, head.to_string() + &lines.join("\n") + "\n").unwrap();
+        return;
+    }
+    let key = |l: &str| l.split('\t').nth(1).unwrap_or("").to_string();
+    let was: Vec<&str> = before.lines().filter(ours).collect();
+    let differ: Vec<String> = now
+        .iter()
+        .filter(|l| !was.contains(&l.as_str()))
+        .map(|l| key(l))
+        .chain(was.iter().filter(|l| !now.iter().any(|n| key(n) == key(l))).map(|l| format!("{} (gone)", key(l))))
+        .collect();
+    assert!(
+        differ.is_empty(),
+        "{name}: the output of {} settings differs from {}: {differ:?}; when the change is intended, \
+         rewrite the digests with CETUNE_WRITE_DIGESTS=1 and say why in the commit",
+        differ.len(),
+        file.display()
+    );
 }
 
 #[test]

@@ -74,9 +74,13 @@ pub fn write(path: &Path, bytes: impl AsRef<[u8]>) {
     std::fs::write(path, bytes).unwrap();
 }
 
-/// The shared real gold sets, or `None` outside CI.
+/// The shared real gold set `name`: in `../shared/goldsets`, or in `$CETUNE_SHARED_GOLDSETS`
+/// (a git worktree beside the repository has no `../shared`).
 pub fn shared(name: &str) -> PathBuf {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/goldsets").join(name);
+    let root = std::env::var_os("CETUNE_SHARED_GOLDSETS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/goldsets"));
+    let p = root.join(name);
     assert!(p.is_dir(), "real-data test needs {}", p.display());
     p
 }
