@@ -170,8 +170,24 @@ pub fn family(name: &str) -> Result<&'static Family> {
         .ok_or_else(|| Error::config(format!("unknown extractor '{name}' (known: {})", names().join(", "))))
 }
 
-/// The parameter space of family `name`, from its compiled-in YAML description.
+/// The parameter space of family `name`, from its compiled-in YAML description. Each is parsed
+/// once per process: a combination's description reads its members' spaces, and a route's its
+/// branches' and theirs, so reading a routed `best.yaml` parsed the same descriptions thousands
+/// of times (6 s).
 pub fn space(name: &str) -> Result<ParamSpace> {
+    static SPACES: std::sync::Mutex<Vec<(String, ParamSpace)>> = std::sync::Mutex::new(Vec::new());
+    let lock = || SPACES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, s)) = lock().iter().find(|(n, _)| n == name) {
+        return Ok(s.clone());
+    }
+    // Parsed without the lock held: a description asks for other spaces while it is parsed.
+    let s = parse_space(name)?;
+    lock().push((name.to_string(), s.clone()));
+    Ok(s)
+}
+
+/// [`space`], parsed.
+fn parse_space(name: &str) -> Result<ParamSpace> {
     if name == params::route::FEATURES {
         return Ok(feature_space());
     }
