@@ -11,12 +11,26 @@ use std::borrow::Cow;
 /// Elements whose content is raw text up to their end tag: no tags inside.
 const RAW_TEXT: &[&[u8]] = &[b"script", b"style", b"textarea", b"title", b"xmp", b"iframe", b"noembed", b"noframes"];
 
-/// Position of `needle` (lower-case ASCII) in `hay`, ignoring ASCII case.
+/// Position of `needle` (lower-case ASCII) in `hay`, ignoring ASCII case. Candidates are found
+/// by their first byte (`memchr`), then the rest is compared.
 pub(super) fn find_ci(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    if needle.is_empty() || hay.len() < needle.len() {
-        return None;
+    let (&first, rest) = needle.split_first()?;
+    let last = hay.len().checked_sub(needle.len())?;
+    let mut from = 0;
+    while from <= last {
+        let window = &hay[from..=last];
+        let k = if first.is_ascii_alphabetic() {
+            memchr::memchr2(first, first.to_ascii_uppercase(), window)
+        } else {
+            memchr::memchr(first, window)
+        }?;
+        let at = from + k;
+        if hay[at + 1..at + needle.len()].eq_ignore_ascii_case(rest) {
+            return Some(at);
+        }
+        from = at + 1;
     }
-    (0..=hay.len() - needle.len()).find(|&i| hay[i..i + needle.len()].eq_ignore_ascii_case(needle))
+    None
 }
 
 fn is_space(c: u8) -> bool {
@@ -70,17 +84,15 @@ fn attributes(b: &[u8], mut i: usize, max: usize) -> (usize, Option<usize>) {
 
 /// Where the page must be cut to hold at most `max` markup characters (`<` and `&`).
 fn markup_cut(b: &[u8], max: usize) -> Option<usize> {
-    let mut n = 0;
-    b.iter().position(|&c| {
-        n += usize::from(c == b'<' || c == b'&');
-        n > max
-    })
+    memchr::memchr2_iter(b'<', b'&', b).nth(max)
 }
 
 /// One tag as the pre-scan reads it.
 pub(crate) struct TagSpan {
     /// Where its `<` is.
     pub start: usize,
+    /// Where its name is (`x` in `<x ...>` and `</x>`).
+    pub name: std::ops::Range<usize>,
     /// Just after its `>` (or the end of the page).
     pub end: usize,
     /// An end tag (`</x>`).
@@ -102,7 +114,7 @@ const VOID: &[&[u8]] = &[
 /// behind the budgets and the depth limit. Linear in the page.
 pub(crate) fn tags(b: &[u8], max_attrs: usize, mut f: impl FnMut(&TagSpan)) {
     let mut i = 0;
-    while let Some(k) = b[i..].iter().position(|&c| c == b'<') {
+    while let Some(k) = memchr::memchr(b'<', &b[i..]) {
         let at = i + k;
         let rest = &b[at..];
         if rest.starts_with(b"<!--") {
@@ -123,7 +135,7 @@ pub(crate) fn tags(b: &[u8], max_attrs: usize, mut f: impl FnMut(&TagSpan)) {
         let name = &b[name_at..name_end];
         let end = (gt + 1).min(b.len());
         let void = VOID.iter().any(|v| v.eq_ignore_ascii_case(name)) || (gt > 0 && b.get(gt - 1) == Some(&b'/'));
-        f(&TagSpan { start: at, end, is_end, void, attrs_cut });
+        f(&TagSpan { start: at, name: name_at..name_end, end, is_end, void, attrs_cut });
         i = end;
         if !is_end && RAW_TEXT.iter().any(|r| r.eq_ignore_ascii_case(name)) {
             let close = [b"</".as_slice(), name].concat().to_ascii_lowercase();
@@ -272,18 +284,71 @@ const CLOSES_P: &[&str] = &[
     "plaintext",
 ];
 
-/// Elements that bound the search for an element to close implicitly (scope boundaries).
-const SCOPE: &[&str] = &[
-    "applet", "caption", "html", "table", "td", "th", "marquee", "object", "template", "button", "ul", "ol", "select",
-    "tbody", "thead", "tfoot", "tr",
+/// The names [`implied_close`] tests, interned first by every pass so that each has the id of
+/// its place here (the constants below).
+const KNOWN: &[&str] = &[
+    "p", "li", "dd", "dt", "option", "optgroup", "tr", "td", "th", "tbody", "thead", "tfoot", "ul", "ol", "table",
+    "template", "select", "datalist", "dl", "applet", "caption", "html", "marquee", "object", "button",
 ];
+const P: u32 = 0;
+const LI: u32 = 1;
+const DD: u32 = 2;
+const DT: u32 = 3;
+const OPTION: u32 = 4;
+const OPTGROUP: u32 = 5;
+const TR: u32 = 6;
+const TD: u32 = 7;
+const TH: u32 = 8;
+const TBODY: u32 = 9;
+const THEAD: u32 = 10;
+const TFOOT: u32 = 11;
+const UL: u32 = 12;
+const OL: u32 = 13;
+const TABLE: u32 = 14;
+const TEMPLATE: u32 = 15;
+const SELECT: u32 = 16;
+const DATALIST: u32 = 17;
+const DL: u32 = 18;
+/// The elements that bound the search for an element to close implicitly (scope boundaries),
+/// as ids: `applet caption html table td th marquee object template button ul ol select tbody
+/// thead tfoot tr`.
+const SCOPE_IDS: &[u32] = &[19, 20, 21, TABLE, TD, TH, 22, 23, TEMPLATE, 24, UL, OL, SELECT, TBODY, THEAD, TFOOT, TR];
 
-/// A stack of element names that finds the innermost element of a name in O(1) (a position
-/// list per name), so hostile pages (100,000 `<div>`s, stray end tags) stay linear.
+/// The tag names of one pass as small ids ([`KNOWN`] first), so that the stacks below index
+/// arrays: one hash per tag instead of one per name looked up.
+struct Interner {
+    ids: std::collections::HashMap<Name, u32>,
+    /// Per id: a start tag of that name closes an open `p` ([`CLOSES_P`]).
+    closes_p: Vec<bool>,
+}
+
+impl Default for Interner {
+    fn default() -> Self {
+        let mut i = Interner { ids: Default::default(), closes_p: Vec::new() };
+        for n in KNOWN.iter().chain(CLOSES_P) {
+            i.id(Name::new(n.as_bytes()));
+        }
+        i
+    }
+}
+
+impl Interner {
+    fn id(&mut self, n: Name) -> u32 {
+        let next = self.ids.len() as u32;
+        let id = *self.ids.entry(n).or_insert(next);
+        if id == next {
+            self.closes_p.push(CLOSES_P.contains(&n.as_str()));
+        }
+        id
+    }
+}
+
+/// A stack of element names (interned ids) that finds the innermost element of a name in O(1)
+/// (a position list per name), so hostile pages (100,000 `<div>`s, stray end tags) stay linear.
 #[derive(Default)]
 struct NameStack {
-    names: Vec<Name>,
-    at: std::collections::HashMap<Name, Vec<usize>>,
+    names: Vec<u32>,
+    at: Vec<Vec<usize>>,
 }
 
 impl NameStack {
@@ -293,24 +358,26 @@ impl NameStack {
     fn is_empty(&self) -> bool {
         self.names.is_empty()
     }
-    fn push(&mut self, n: Name) {
-        self.at.entry(n).or_default().push(self.names.len());
+    fn push(&mut self, n: u32) {
+        let n_ = n as usize;
+        if self.at.len() <= n_ {
+            self.at.resize_with(n_ + 1, Vec::new);
+        }
+        self.at[n_].push(self.names.len());
         self.names.push(n);
     }
-    fn top(&self) -> Option<&str> {
-        self.names.last().map(Name::as_str)
+    fn top(&self) -> Option<u32> {
+        self.names.last().copied()
     }
     /// The position of the innermost element named `n`.
-    fn last(&self, n: &str) -> Option<usize> {
-        self.at.get(&Name::new(n.as_bytes())).and_then(|v| v.last().copied())
+    fn last(&self, n: u32) -> Option<usize> {
+        self.at.get(n as usize).and_then(|v| v.last().copied())
     }
     /// Pops every element from position `i` up.
     fn truncate(&mut self, i: usize) {
         while self.names.len() > i {
-            if let Some(n) = self.names.pop()
-                && let Some(v) = self.at.get_mut(&n)
-            {
-                v.pop();
+            if let Some(n) = self.names.pop() {
+                self.at[n as usize].pop();
             }
         }
     }
@@ -319,13 +386,13 @@ impl NameStack {
     }
 }
 
-/// The open elements a start tag `name` closes implicitly, as the HTML tree builder does for
-/// the common cases (`p`, `li`, `dd`/`dt`, `option`/`optgroup`, table rows and cells): the
-/// position in `open` from which the stack is popped, if any. An element to close counts only
-/// when no scope boundary was opened after it.
-fn implied_close(open: &NameStack, name: &str) -> Option<usize> {
-    let innermost = |names: &[&str]| names.iter().filter_map(|n| open.last(n)).max();
-    let find = |targets: &[&str], bounds: &[&str]| {
+/// The open elements a start tag `name` (an id; `closes_p`: it is in [`CLOSES_P`]) closes
+/// implicitly, as the HTML tree builder does for the common cases (`p`, `li`, `dd`/`dt`,
+/// `option`/`optgroup`, table rows and cells): the position in `open` from which the stack is
+/// popped, if any. An element to close counts only when no scope boundary was opened after it.
+fn implied_close(open: &NameStack, name: u32, closes_p: bool) -> Option<usize> {
+    let innermost = |names: &[u32]| names.iter().filter_map(|&n| open.last(n)).max();
+    let find = |targets: &[u32], bounds: &[u32]| {
         let t = innermost(targets)?;
         match innermost(bounds) {
             Some(b) if b > t => None,
@@ -334,14 +401,14 @@ fn implied_close(open: &NameStack, name: &str) -> Option<usize> {
     };
     let top = open.top();
     match name {
-        "li" => find(&["li"], &["ul", "ol", "table", "td", "th", "template"]).or_else(|| find(&["p"], SCOPE)),
-        "dd" | "dt" => find(&["dd", "dt"], &["dl", "table", "td", "th", "template"]).or_else(|| find(&["p"], SCOPE)),
-        "option" => (top == Some("option")).then(|| open.len() - 1),
-        "optgroup" => find(&["option", "optgroup"], &["select", "datalist"]).filter(|i| *i + 2 >= open.len()),
-        "tr" => find(&["tr"], &["table", "template"]),
-        "td" | "th" => find(&["td", "th"], &["tr", "table", "template"]),
-        "tbody" | "thead" | "tfoot" => find(&["tbody", "thead", "tfoot"], &["table", "template"]),
-        n if CLOSES_P.contains(&n) => find(&["p"], SCOPE),
+        LI => find(&[LI], &[UL, OL, TABLE, TD, TH, TEMPLATE]).or_else(|| find(&[P], SCOPE_IDS)),
+        DD | DT => find(&[DD, DT], &[DL, TABLE, TD, TH, TEMPLATE]).or_else(|| find(&[P], SCOPE_IDS)),
+        OPTION => (top == Some(OPTION)).then(|| open.len() - 1),
+        OPTGROUP => find(&[OPTION, OPTGROUP], &[SELECT, DATALIST]).filter(|i| *i + 2 >= open.len()),
+        TR => find(&[TR], &[TABLE, TEMPLATE]),
+        TD | TH => find(&[TD, TH], &[TR, TABLE, TEMPLATE]),
+        TBODY | THEAD | TFOOT => find(&[TBODY, THEAD, TFOOT], &[TABLE, TEMPLATE]),
+        _ if closes_p => find(&[P], SCOPE_IDS),
         _ => None,
     }
 }
@@ -362,6 +429,7 @@ pub fn limit_depth_noted(html: &str) -> (Cow<'_, str>, Option<String>) {
 /// run it in the same pass as the attribute budget.
 #[derive(Default)]
 struct Depth {
+    names: Interner,
     open: NameStack,
     /// Start tags removed for depth, innermost last.
     dropped: NameStack,
@@ -372,21 +440,24 @@ impl Depth {
     /// Reads tag `t` of page `b`.
     fn step(&mut self, b: &[u8], t: &TagSpan) {
         let (open, dropped, cuts) = (&mut self.open, &mut self.dropped, &mut self.cuts);
-        let raw = &b[t.start + 1 + usize::from(t.is_end)..t.end];
-        let len = raw.iter().position(|c| is_space(*c) || matches!(c, b'/' | b'>')).unwrap_or(raw.len());
-        let name = Name::new(&raw[..len]);
+        let raw = Name::new(&b[t.name.clone()]);
+        let name = self.names.id(raw);
         if t.is_end {
-            if let Some(i) = dropped.last(name.as_str()) {
+            // A name cut inside a character at 16 bytes matches no open element (as before ids).
+            if raw.as_str().is_empty() {
+                return;
+            }
+            if let Some(i) = dropped.last(name) {
                 dropped.truncate(i);
                 cuts.push((t.start, t.end));
-            } else if let Some(i) = open.last(name.as_str()) {
+            } else if let Some(i) = open.last(name) {
                 // Closing an open element closes what was dropped inside it too.
                 open.truncate(i);
                 dropped.clear();
             }
             return;
         }
-        if let Some(i) = implied_close(open, name.as_str()) {
+        if let Some(i) = implied_close(open, name, self.names.closes_p[name as usize]) {
             open.truncate(i);
             dropped.clear();
         }
@@ -428,6 +499,47 @@ mod tests {
 
     fn limits(max_attrs: usize, max_markup: usize) -> Limits {
         Limits { max_attrs, max_markup, ..Limits::default() }
+    }
+
+    /// The scope boundaries by name ([`SCOPE_IDS`]).
+    const SCOPE: &[&str] = &[
+        "applet", "caption", "html", "table", "td", "th", "marquee", "object", "template", "button", "ul", "ol",
+        "select", "tbody", "thead", "tfoot", "tr",
+    ];
+
+    #[test]
+    fn the_implied_closes_names_have_the_ids_of_their_constants() {
+        let mut names = Interner::default();
+        let id = |names: &mut Interner, n: &str| names.id(Name::new(n.as_bytes()));
+        for (n, want) in [("p", P), ("li", LI), ("dd", DD), ("dt", DT), ("option", OPTION), ("optgroup", OPTGROUP)] {
+            assert_eq!(id(&mut names, n), want, "{n}");
+        }
+        for (n, want) in [("tr", TR), ("td", TD), ("th", TH), ("tbody", TBODY), ("thead", THEAD), ("tfoot", TFOOT)] {
+            assert_eq!(id(&mut names, n), want, "{n}");
+        }
+        for (n, want) in [("ul", UL), ("ol", OL), ("table", TABLE), ("template", TEMPLATE), ("select", SELECT)] {
+            assert_eq!(id(&mut names, n), want, "{n}");
+        }
+        assert_eq!((id(&mut names, "datalist"), id(&mut names, "DL")), (DATALIST, DL));
+        let scope: Vec<u32> = SCOPE.iter().map(|n| id(&mut names, n)).collect();
+        assert_eq!(scope, SCOPE_IDS);
+        for n in CLOSES_P {
+            let i = id(&mut names, n);
+            assert!(names.closes_p[i as usize], "{n}");
+        }
+        let span = id(&mut names, "span");
+        assert!(!names.closes_p[span as usize]);
+    }
+
+    #[test]
+    fn find_ci_finds_the_first_match_in_any_case() {
+        assert_eq!(find_ci(b"x</scRIPT></script>", b"</script"), Some(1));
+        assert_eq!(find_ci(b"<<</s", b"</s"), Some(2));
+        assert_eq!(find_ci(b"abcABC", b"bc"), Some(1));
+        assert_eq!(find_ci(b"aBcABC", b"bc"), Some(1));
+        assert_eq!(find_ci(b"ab", b"abc"), None);
+        assert_eq!(find_ci(b"--x-->", b"-->"), Some(3));
+        assert_eq!(find_ci(b"", b"-->"), None);
     }
 
     #[test]

@@ -291,7 +291,7 @@ impl Document {
         let stoplist = if needs.paras {
             stoplists::count_paragraph_words(&mut dom, lang.as_deref())
         } else {
-            stoplists::justext_list(lang.as_deref()).0
+            stoplists::justext_name(lang.as_deref())
         };
         let words = if needs.words { WordMap::build(&dom.texts, &source.words) } else { WordMap::default() };
         let readability =
@@ -352,7 +352,7 @@ impl Document {
         }
         // A page parsed without jusText's paragraphs (no reader needs them) has none to recount.
         self.stoplist = if self.dom.paras.is_empty() {
-            stoplists::justext_list(lang.as_deref()).0
+            stoplists::justext_name(lang.as_deref())
         } else {
             stoplists::count_paragraph_words(&mut self.dom, lang.as_deref())
         };

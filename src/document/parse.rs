@@ -265,6 +265,36 @@ fn jt_paragraph(name: &str) -> bool {
     name != "form" && JT_PARAGRAPH.contains(&name)
 }
 
+/// Bits of [`WALK_CLASSES`]: the name lists the walk tests on every element's start and end tag.
+const JT_PARA: u8 = 1;
+const JT_KILL: u8 = 2;
+const BP_INL: u8 = 4;
+const BP_IGN: u8 = 8;
+const HEADING: u8 = 16;
+
+/// Per tag id ([`Tag`]), its bits of [`jt_paragraph`], [`JT_KILLED`], [`BP_INLINE`],
+/// [`BP_IGNORED`] and the headings `h1`–`h6`: one lookup per element instead of a scan of each list.
+/// Every name of those lists is a known tag; an unknown element (`Tag::OTHER`) is in none.
+static WALK_CLASSES: std::sync::LazyLock<[u8; 256]> = std::sync::LazyLock::new(|| {
+    let mut c = [0u8; 256];
+    let paragraphs: Vec<&str> = JT_PARAGRAPH.iter().copied().filter(|n| jt_paragraph(n)).collect();
+    let headings = ["h1", "h2", "h3", "h4", "h5", "h6"];
+    for (list, bit) in [
+        (&paragraphs[..], JT_PARA),
+        (JT_KILLED, JT_KILL),
+        (BP_INLINE, BP_INL),
+        (BP_IGNORED, BP_IGN),
+        (&headings, HEADING),
+    ] {
+        for n in list {
+            let t = Tag::from_name(n);
+            debug_assert!(t != Tag::OTHER, "{n} is not a known tag");
+            c[usize::from(t.0)] |= bit;
+        }
+    }
+    c
+});
+
 /// The flattened, rendered DOM.
 #[derive(Debug, Clone, Default)]
 pub struct Dom {
@@ -294,7 +324,13 @@ impl Dom {
 }
 
 fn skipped(el: &scraper::node::Element) -> bool {
-    super::hidden::never_text(el.name(), |a| el.attr(a))
+    super::hidden::never_text(el.name(), |a| attr(el, a))
+}
+
+/// The value of the attribute `name` without namespace or prefix (what `Element::attr` finds),
+/// by a scan of the element's few attributes: `Element::attr` interns `name` on every call.
+fn attr<'a>(el: &'a scraper::node::Element, name: &str) -> Option<&'a str> {
+    el.attrs.iter().find(|(k, _)| k.prefix.is_none() && k.ns.is_empty() && &*k.local == name).map(|(_, v)| &**v)
 }
 
 /// Collapses whitespace runs to one space and trims.
@@ -320,11 +356,6 @@ fn block_ancestor(nodes: &[Node], mut node: u32) -> u32 {
         node = n.parent;
     }
     NONE
-}
-
-/// `h1` to `h6`.
-fn is_heading(name: &str) -> bool {
-    matches!(name, "h1" | "h2" | "h3" | "h4" | "h5" | "h6")
 }
 
 /// Parses a page into the flattened DOM.
@@ -463,7 +494,7 @@ fn walk_all(root: ego_tree::NodeRef<'_, HNode>, b: &mut super::segments::Builder
     for edge in root.traverse() {
         match edge {
             ego_tree::iter::Edge::Open(n) => match n.value() {
-                HNode::Element(el) => b.open(el.name(), &|a| el.attr(a)),
+                HNode::Element(el) => b.open(el.name(), &|a| attr(el, a)),
                 HNode::Text(t) => {
                     let in_noscript = n
                         .parent()
@@ -526,7 +557,7 @@ fn flatten(doc: &Html, needs: Needs) -> Dom {
     let mut segment = 0u32;
     let mut br_run = false;
     let mut buf = String::new();
-    let br = tag("br");
+    let (br, body) = (tag("br"), tag("body"));
     // jusText's paragraphs: a boundary counter, whether a boundary is pending since the last
     // paragraph, the heading depth, the killed-control depth and the `<br>` run.
     let (mut jt_new, mut jt_heading, mut jt_headings, mut jt_killed, mut jt_br) = (true, false, 0u32, 0u32, false);
@@ -555,21 +586,21 @@ fn flatten(doc: &Html, needs: Needs) -> Dom {
                             continue;
                         }
                         let t = Tag::from_any_case(el.name());
-                        let href = t.is_anchor() && el.attr("href").is_some();
+                        let href = t.is_anchor() && attr(el, "href").is_some();
                         if t.is_anchor() {
                             a_href.push(href);
                         }
-                        let name = t.name();
-                        jt_headings += u32::from(is_heading(name));
-                        jt_killed += u32::from(JT_KILLED.contains(&name));
-                        if jt_paragraph(name) || (t == br && jt_br) {
+                        let class = WALK_CLASSES[usize::from(t.0)];
+                        jt_headings += u32::from(class & HEADING != 0);
+                        jt_killed += u32::from(class & JT_KILL != 0);
+                        if class & JT_PARA != 0 || (t == br && jt_br) {
                             jt_new = true;
                             jt_heading = jt_headings > 0;
                         } else {
                             jt_br = t == br;
                         }
-                        bp_ignored += u32::from(BP_IGNORED.contains(&name));
-                        bp_seg += u32::from(!BP_INLINE.contains(&name));
+                        bp_ignored += u32::from(class & BP_IGN != 0);
+                        bp_seg += u32::from(class & BP_INL == 0);
                         if t.is_block() {
                             pending = sep::NEWLINE;
                             segment += 1;
@@ -583,13 +614,18 @@ fn flatten(doc: &Html, needs: Needs) -> Dom {
                         } else if t.is_spaced() {
                             pending = pending.max(sep::SPACE);
                         }
-                        if t.name() == "body" && dom.body == 0 {
+                        if t == body && dom.body == 0 {
                             dom.body = dom.nodes.len() as u32;
                         }
                         let parent = stack.last().copied().unwrap_or(NONE);
                         dom.nodes.push(Node { tag: t, parent, end: 0, text: NONE, href });
                         if want_rd {
-                            dom.rd.push(&el.name().to_ascii_lowercase(), el.attrs());
+                            // html5ever's HTML names are lower case already (SVG's may not be).
+                            let name = el.name();
+                            match name.bytes().any(|b| b.is_ascii_uppercase()) {
+                                true => dom.rd.push(&name.to_ascii_lowercase(), el.attrs()),
+                                false => dom.rd.push(name, el.attrs()),
+                            }
                         }
                         if want_patterns {
                             dom.patterns.push(super::patterns::masks(el.attrs()));
@@ -662,20 +698,21 @@ fn flatten(doc: &Html, needs: Needs) -> Dom {
                     continue;
                 }
                 match n.value() {
-                    HNode::Element(el) => {
-                        let t = Tag::from_any_case(el.name());
+                    HNode::Element(_) => {
+                        // The element's own flattened node is the innermost open one.
+                        let t = stack.last().map_or(Tag::OTHER, |&i| dom.nodes[i as usize].tag);
                         if t.is_anchor() {
                             a_href.pop();
                         }
-                        let name = t.name();
-                        jt_headings -= u32::from(is_heading(name) && jt_headings > 0);
-                        jt_killed -= u32::from(JT_KILLED.contains(&name) && jt_killed > 0);
-                        if jt_paragraph(name) {
+                        let class = WALK_CLASSES[usize::from(t.0)];
+                        jt_headings -= u32::from(class & HEADING != 0 && jt_headings > 0);
+                        jt_killed -= u32::from(class & JT_KILL != 0 && jt_killed > 0);
+                        if class & JT_PARA != 0 {
                             jt_new = true;
                             jt_heading = jt_headings > 0;
                         }
-                        bp_ignored -= u32::from(BP_IGNORED.contains(&name) && bp_ignored > 0);
-                        bp_seg += u32::from(!BP_INLINE.contains(&name));
+                        bp_ignored -= u32::from(class & BP_IGN != 0 && bp_ignored > 0);
+                        bp_seg += u32::from(class & BP_INL == 0);
                         if t.is_block() {
                             pending = sep::NEWLINE;
                             segment += 1;
@@ -939,6 +976,39 @@ mod tests {
         assert_eq!((d.info[n - 2].bp_block, d.info[n - 1].bp_block), (NONE, NONE));
         assert!(bp_terminating("Add your comment", 3) && bp_terminating("12 comments so far", 3));
         assert!(!bp_terminating("comments", 20) && !bp_terminating("Share", 1));
+    }
+
+    #[test]
+    fn attr_finds_what_element_attr_finds() {
+        let page = "<body><p hidden style='display:none' HREF=y>a</p><svg xmlns:xlink='http://www.w3.org/1999/xlink'>\
+                    <a xlink:href=x href=z>t</a><use xlink:href=#q/></svg><math><mi xml:lang=en type=hidden>m</mi></math>\
+                    <input TYPE=Hidden><a href>l</a></body>";
+        let doc = Html::parse_document(page);
+        let mut n = 0;
+        for node in doc.tree.nodes() {
+            if let HNode::Element(el) = node.value() {
+                for name in ["hidden", "style", "href", "type", "lang", "xlink:href", "HREF", "x"] {
+                    assert_eq!(attr(el, name), el.attr(name), "{} {name}", el.name());
+                    n += usize::from(el.attr(name).is_some());
+                }
+            }
+        }
+        assert!(n >= 7, "{n}");
+    }
+
+    #[test]
+    fn the_walks_tag_table_agrees_with_the_name_lists() {
+        let names = JT_PARAGRAPH.iter().chain(JT_KILLED).chain(BP_INLINE).chain(BP_IGNORED);
+        for name in names.chain(&["span", "h3", "x-custom", "svg", "br", "form"]) {
+            let t = Tag::from_any_case(name);
+            let c = WALK_CLASSES[usize::from(t.0)];
+            let name = t.name();
+            assert_eq!(c & JT_PARA != 0, jt_paragraph(name), "{name}");
+            assert_eq!(c & JT_KILL != 0, JT_KILLED.contains(&name), "{name}");
+            assert_eq!(c & BP_INL != 0, BP_INLINE.contains(&name), "{name}");
+            assert_eq!(c & BP_IGN != 0, BP_IGNORED.contains(&name), "{name}");
+            assert_eq!(c & HEADING != 0, matches!(name, "h1" | "h2" | "h3" | "h4" | "h5" | "h6"), "{name}");
+        }
     }
 
     #[test]

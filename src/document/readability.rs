@@ -76,10 +76,6 @@ const UNLIKELY_RE: &[&str] = &[
 const MAYBE: &[&str] = &["and", "article", "body", "column", "content", "main", "shadow"];
 const BLOCKER_PREFIX: &[&str] = &["blockquote", "dl", "div", "img", "ol", "p", "table", "ul"];
 
-fn any_in(s: &str, list: &[&str]) -> bool {
-    list.iter().any(|p| s.contains(p))
-}
-
 /// The attribute facts of a page's elements.
 #[derive(Debug, Clone, Default)]
 pub struct RdDom {
@@ -90,6 +86,9 @@ pub struct RdDom {
     /// Per class-name id: it matches `positiveRe`.
     pub positive: Vec<bool>,
     names: std::collections::HashMap<String, u32>,
+    /// The [`value_facts`] of each distinct `class` or `id` value met so far (as written): a
+    /// page repeats a few class values on most of its elements.
+    values: std::collections::HashMap<String, u8>,
 }
 
 impl RdDom {
@@ -99,27 +98,36 @@ impl RdDom {
     /// and is all a reduced page (a serial combination's next member) copies.
     pub fn shrink(&mut self) {
         self.names = Default::default();
+        self.values = Default::default();
         self.attrs = Vec::new();
     }
 
     /// Records the facts of the next element: lower-case `name`, its attributes.
     pub fn push<'a>(&mut self, name: &str, attrs: impl Iterator<Item = (&'a str, &'a str)>) {
-        let mut class = "";
-        let attrs: Vec<(&str, &str)> = attrs
-            .inspect(|(k, v)| {
-                if k.eq_ignore_ascii_case("class") {
-                    class = v
-                }
-            })
-            .collect();
-        let mut a = attr_facts(name, attrs.into_iter());
-        let start = self.tokens.len();
-        for t in class.split_whitespace() {
-            let next = self.names.len() as u32;
-            let id = *self.names.entry(t.to_string()).or_insert(next);
-            if id == next {
-                self.positive.push(any_in(&t.to_lowercase(), POSITIVE));
+        let read = read_attrs(name, attrs);
+        let mut a = name_facts(name, &read);
+        let mut facts = |v: &str| match self.values.get(v) {
+            Some(&f) => f,
+            None => {
+                let f = value_facts(&v.to_lowercase());
+                self.values.insert(v.to_string(), f);
+                f
             }
+        };
+        let class = facts(read.class);
+        let id = if name == "body" { value_facts(BODY_ID) } else { facts(read.id) };
+        a.flags |= unless_root(name, pattern_flags(class, id));
+        let start = self.tokens.len();
+        for t in read.class.split_whitespace() {
+            let id = match self.names.get(t) {
+                Some(&id) => id,
+                None => {
+                    let id = self.names.len() as u32;
+                    self.names.insert(t.to_string(), id);
+                    self.positive.push(value_facts(&t.to_lowercase()) & V_POS != 0);
+                    id
+                }
+            };
             self.tokens.push(id);
         }
         self.tokens[start..].sort_unstable();
@@ -136,44 +144,45 @@ impl RdDom {
     }
 }
 
-/// The facts of one element: lower-case `name`, its attributes.
-pub fn attr_facts<'a>(name: &str, attrs: impl Iterator<Item = (&'a str, &'a str)>) -> RdAttr {
-    let (mut class, mut id, mut markup, mut flags) = (String::new(), String::new(), 2 * name.len() + 5, 0u16);
+/// What one pass over an element's attributes reads: its `class` and `id` values as written
+/// (the last of each, "" when absent), the `articleBody` item property and the characters of
+/// its tags as readability-lxml serialises them.
+struct ReadAttrs<'a> {
+    class: &'a str,
+    id: &'a str,
+    article_body: bool,
+    markup: usize,
+}
+
+fn read_attrs<'a>(name: &str, attrs: impl Iterator<Item = (&'a str, &'a str)>) -> ReadAttrs<'a> {
+    let mut r = ReadAttrs { class: "", id: "", article_body: false, markup: 2 * name.len() + 5 };
     for (k, v) in attrs {
-        let k = k.to_ascii_lowercase();
-        match k.as_str() {
-            "class" => class = v.to_lowercase(),
-            "id" => id = v.to_lowercase(),
-            "itemprop" if v.split_whitespace().any(|t| t == "articleBody") => flags |= ARTICLE_BODY,
-            _ => {}
+        if k.eq_ignore_ascii_case("class") {
+            r.class = v;
+        } else if k.eq_ignore_ascii_case("id") {
+            r.id = v;
+        } else if k.eq_ignore_ascii_case("itemprop") && v.split_whitespace().any(|t| t == "articleBody") {
+            r.article_body = true;
         }
-        let bad = ["width", "height", "style"].contains(&k.as_str())
-            || k.starts_with("on")
-            || k.starts_with("background")
-            || k.ends_with("color");
+        let k = k.as_bytes();
+        let starts = |p: &[u8]| k.len() >= p.len() && k[..p.len()].eq_ignore_ascii_case(p);
+        let bad = [b"width".as_slice(), b"height", b"style"].iter().any(|w| k.eq_ignore_ascii_case(w))
+            || starts(b"on")
+            || starts(b"background")
+            || (k.len() >= 5 && k[k.len() - 5..].eq_ignore_ascii_case(b"color"));
         if !bad {
-            markup += k.len() + v.len() + 4;
+            r.markup += k.len() + v.len() + 4;
         }
     }
-    if name == "body" {
-        id = "readabilitybody".into(); // readability-lxml sets it before scoring
-    }
-    for (s, pos, neg) in [(&class, CLASS_POS, CLASS_NEG), (&id, ID_POS, ID_NEG)] {
-        if !s.is_empty() {
-            flags |= if any_in(s, POSITIVE) { pos } else { 0 } | if any_in(s, NEGATIVE) { neg } else { 0 };
-        }
-    }
-    let both = format!("{class} {id}");
-    if both.len() >= 2 && any_in(&both, UNLIKELY_RE) && !any_in(&both, MAYBE) && !matches!(name, "html" | "body") {
-        flags |= UNLIKELY;
-    }
-    let words: Vec<&str> =
-        both.split(|c: char| c.is_whitespace() || c == '_' || c == '-').filter(|w| !w.is_empty()).collect();
-    if words.iter().any(|w| matches!(*w, "subhead" | "standfirst" | "dek" | "subtitle" | "storylead"))
-        || words.windows(2).any(|w| w == ["story", "lead"])
-    {
-        flags |= EDITORIAL;
-    }
+    r
+}
+
+/// The `id` readability-lxml gives `body` before scoring (whatever its own).
+const BODY_ID: &str = "readabilitybody";
+
+/// The flags of the element's name and of what [`read_attrs`] read, besides the name patterns.
+fn name_facts(name: &str, read: &ReadAttrs) -> RdAttr {
+    let mut flags = if read.article_body { ARTICLE_BODY } else { 0 };
     if matches!(name, "pre" | "code") {
         flags |= PRE_CODE;
     }
@@ -183,7 +192,104 @@ pub fn attr_facts<'a>(name: &str, attrs: impl Iterator<Item = (&'a str, &'a str)
     if BLOCKER_PREFIX.iter().any(|p| name.starts_with(p)) {
         flags |= BLOCKER;
     }
-    RdAttr { flags, markup: markup.min(usize::from(u16::MAX)) as u16, classes: (0, 0) }
+    RdAttr { flags, markup: read.markup.min(usize::from(u16::MAX)) as u16, classes: (0, 0) }
+}
+
+/// `UNLIKELY` never marks `html` or `body`.
+fn unless_root(name: &str, flags: u16) -> u16 {
+    if matches!(name, "html" | "body") { flags & !UNLIKELY } else { flags }
+}
+
+/// Bits of [`value_facts`]: which of readability-lxml's name patterns one lower-case `class` or
+/// `id` value holds, and the two words of `story lead` at its ends.
+const V_POS: u8 = 1;
+const V_NEG: u8 = 2;
+const V_UNLIKELY: u8 = 4;
+const V_MAYBE: u8 = 8;
+const V_EDITORIAL: u8 = 16;
+const V_FIRST_LEAD: u8 = 32;
+const V_LAST_STORY: u8 = 64;
+/// It holds one of the words the editorial-lead test reads (so the words are split).
+const V_WORDY: u8 = 128;
+/// The words of the editorial-lead test, as substrings: a value without any holds none of them.
+const WORDY: &[&str] = &["subhead", "standfirst", "dek", "subtitle", "story", "lead"];
+
+/// A pattern's bytes and its bit.
+type Pattern = (&'static [u8], u8);
+
+/// The patterns of [`POSITIVE`], [`NEGATIVE`], [`UNLIKELY_RE`] and [`MAYBE`] by their first
+/// byte, each with its bit: one pass over a value finds every list it matches.
+static BY_FIRST_BYTE: std::sync::LazyLock<Vec<Vec<Pattern>>> = std::sync::LazyLock::new(|| {
+    let mut t = vec![Vec::new(); 256];
+    for (list, bit) in
+        [(POSITIVE, V_POS), (NEGATIVE, V_NEG), (UNLIKELY_RE, V_UNLIKELY), (MAYBE, V_MAYBE), (WORDY, V_WORDY)]
+    {
+        for p in list {
+            t[usize::from(p.as_bytes()[0])].push((p.as_bytes(), bit));
+        }
+    }
+    t
+});
+
+/// The facts of one lower-case `class` or `id` value: the pattern lists it holds a match of
+/// (as `any_in` finds them: a substring anywhere), whether one of its words (split at
+/// whitespace, `_` and `-`) is an editorial-lead word or it holds `story` then `lead`, and
+/// whether its first word is `lead` and its last `story` (a pair that spans `class id`).
+fn value_facts(s: &str) -> u8 {
+    let b = s.as_bytes();
+    let mut f = 0;
+    for i in 0..b.len() {
+        for &(p, bit) in &BY_FIRST_BYTE[usize::from(b[i])] {
+            if f & bit == 0 && b[i..].starts_with(p) {
+                f |= bit;
+            }
+        }
+    }
+    if f & V_WORDY == 0 {
+        return f;
+    }
+    let words: Vec<&str> =
+        s.split(|c: char| c.is_whitespace() || c == '_' || c == '-').filter(|w| !w.is_empty()).collect();
+    if words.iter().any(|w| matches!(*w, "subhead" | "standfirst" | "dek" | "subtitle" | "storylead"))
+        || words.windows(2).any(|w| w == ["story", "lead"])
+    {
+        f |= V_EDITORIAL;
+    }
+    if words.first() == Some(&"lead") {
+        f |= V_FIRST_LEAD;
+    }
+    if words.last() == Some(&"story") {
+        f |= V_LAST_STORY;
+    }
+    f & !V_WORDY
+}
+
+/// The flags of the name patterns readability-lxml matches on `class + " " + id`, from the
+/// [`value_facts`] of each (every pattern is free of spaces, so a match lies in one of the two):
+/// positive and negative for each, unlikely candidate (before the `html`/`body` exception) and
+/// editorial lead.
+fn pattern_flags(class: u8, id: u8) -> u16 {
+    let mut flags = 0;
+    for (f, pos, neg) in [(class, CLASS_POS, CLASS_NEG), (id, ID_POS, ID_NEG)] {
+        flags |= if f & V_POS != 0 { pos } else { 0 } | if f & V_NEG != 0 { neg } else { 0 };
+    }
+    let either = class | id;
+    if either & V_UNLIKELY != 0 && either & V_MAYBE == 0 {
+        flags |= UNLIKELY;
+    }
+    if either & V_EDITORIAL != 0 || (class & V_LAST_STORY != 0 && id & V_FIRST_LEAD != 0) {
+        flags |= EDITORIAL;
+    }
+    flags
+}
+
+/// The facts of one element: lower-case `name`, its attributes.
+pub fn attr_facts<'a>(name: &str, attrs: impl Iterator<Item = (&'a str, &'a str)>) -> RdAttr {
+    let read = read_attrs(name, attrs);
+    let mut a = name_facts(name, &read);
+    let id = if name == "body" { BODY_ID.to_string() } else { read.id.to_lowercase() };
+    a.flags |= unless_root(name, pattern_flags(value_facts(&read.class.to_lowercase()), value_facts(&id)));
+    a
 }
 
 /// Node kinds readability-lxml tells apart (its tag tests).
@@ -636,6 +742,79 @@ mod tests {
         assert_eq!(ruthless.nodes[ruthless.body as usize].flags & (ID_POS | ID_NEG), ID_POS);
         let p = ruthless.paras[1] as usize;
         assert_eq!((ruthless.nodes[p].lead_len, text_len(&ruthless.sums(p))), (3, 3));
+    }
+
+    /// readability-lxml's name-pattern tests as written (`class + " " + id` searched for each
+    /// pattern): what the per-value facts must agree with.
+    fn reference_flags(name: &str, class: &str, id: &str) -> u16 {
+        let any_in = |s: &str, list: &[&str]| list.iter().any(|p| s.contains(p));
+        let (class, id) = (class.to_lowercase(), if name == "body" { BODY_ID.into() } else { id.to_lowercase() });
+        let mut flags = 0;
+        for (s, pos, neg) in [(&class, CLASS_POS, CLASS_NEG), (&id, ID_POS, ID_NEG)] {
+            if !s.is_empty() {
+                flags |= if any_in(s, POSITIVE) { pos } else { 0 } | if any_in(s, NEGATIVE) { neg } else { 0 };
+            }
+        }
+        let both = format!("{class} {id}");
+        if both.len() >= 2 && any_in(&both, UNLIKELY_RE) && !any_in(&both, MAYBE) && !matches!(name, "html" | "body") {
+            flags |= UNLIKELY;
+        }
+        let words: Vec<&str> =
+            both.split(|c: char| c.is_whitespace() || c == '_' || c == '-').filter(|w| !w.is_empty()).collect();
+        if words.iter().any(|w| matches!(*w, "subhead" | "standfirst" | "dek" | "subtitle" | "storylead"))
+            || words.windows(2).any(|w| w == ["story", "lead"])
+        {
+            flags |= EDITORIAL;
+        }
+        flags
+    }
+
+    #[test]
+    fn the_per_value_pattern_facts_agree_with_the_patterns_on_class_and_id_together() {
+        let values = [
+            "",
+            "-",
+            "Sidebar",
+            "main-sidebar",
+            "post_body",
+            "comment-footer",
+            "story",
+            "lead",
+            "story-lead",
+            "STORY",
+            "x story",
+            "lead y",
+            "ad-break",
+            "agegate",
+            "Menu shadow",
+            "subhead",
+            "a_dek_b",
+            "storylead",
+            "Ärger",
+            "hentry",
+            "com-",
+            "rss-feed",
+            "twitter",
+            "pager",
+            "x",
+            "body",
+            "readabilitybody",
+            "  ",
+            "story_\u{a0}",
+        ];
+        let mask = CLASS_POS | CLASS_NEG | ID_POS | ID_NEG | UNLIKELY | EDITORIAL;
+        let mut dom = RdDom::default();
+        for name in ["div", "body", "html", "p"] {
+            for class in values {
+                for id in values {
+                    let want = reference_flags(name, class, id);
+                    assert_eq!(attr_facts(name, [("class", class), ("id", id)].into_iter()).flags & mask, want);
+                    dom.push(name, [("class", class), ("id", id)].into_iter());
+                    assert_eq!(dom.attrs.last().unwrap().flags & mask, want, "{name} class={class:?} id={id:?}");
+                }
+            }
+        }
+        assert_ne!(reference_flags("div", "story", "lead") & EDITORIAL, 0, "the pair spans class and id");
     }
 
     #[test]

@@ -82,6 +82,13 @@ static SETS: LazyLock<HashMap<&'static str, (&'static str, HashSet<String>)>> = 
         .collect()
 });
 
+/// The name of the jusText list for a page language ([`justext_list`]'s), without building
+/// the lists (a reader that needs no paragraphs only names it).
+pub fn justext_name(lang: Option<&str>) -> &'static str {
+    let list = |l: &str| LISTS.iter().find(|(iso, _, _)| *iso == l).map(|(_, name, _)| *name);
+    lang.and_then(list).or_else(|| list("en")).expect("the English list is compiled in")
+}
+
 /// The jusText list for a page language: its name (`English`) and its lower-cased words.
 pub fn justext_list(lang: Option<&str>) -> (&'static str, &'static HashSet<String>) {
     let sets = &*SETS;
@@ -120,6 +127,9 @@ mod tests {
             let (n, set) = justext_list(Some(iso));
             assert_eq!(n, *name);
             assert!(set.len() > 50, "{name}: {}", set.len());
+        }
+        for lang in [None, Some("ja"), Some("de"), Some("no"), Some("")] {
+            assert_eq!(justext_name(lang), justext_list(lang).0, "{lang:?}");
         }
         assert_eq!(justext_list(None).0, "English");
         assert_eq!(justext_list(Some("ja")).0, "English");
