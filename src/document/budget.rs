@@ -5,6 +5,7 @@
 //! cut. The same lexer ([`tags`]) drives the depth limit ([`limit_depth`]): one tag reader for
 //! both, besides html5ever and the source view's scanner.
 
+use super::tags::Tag;
 use crate::limits::Limits;
 use std::borrow::Cow;
 
@@ -314,19 +315,52 @@ const DL: u32 = 18;
 /// thead tfoot tr`.
 const SCOPE_IDS: &[u32] = &[19, 20, 21, TABLE, TD, TH, 22, 23, TEMPLATE, 24, UL, OL, SELECT, TBODY, THEAD, TFOOT, TR];
 
-/// The tag names of one pass as small ids ([`KNOWN`] first), so that the stacks below index
-/// arrays: one hash per tag instead of one per name looked up.
+/// The first id of a name no [`Tag`] knows: below it, a name of [`KNOWN`] has its place there and
+/// any other known tag `KNOWN.len()` plus its tag id.
+const FIRST_UNKNOWN: u32 = KNOWN.len() as u32 + 256;
+
+/// The ids of the known tags ([`FIRST_UNKNOWN`]).
+static TAG_IDS: std::sync::LazyLock<[u32; 256]> = std::sync::LazyLock::new(|| {
+    let mut ids: [u32; 256] = std::array::from_fn(|i| KNOWN.len() as u32 + i as u32);
+    for (k, n) in KNOWN.iter().enumerate() {
+        let t = Tag::from_name(n);
+        if t != Tag::OTHER {
+            ids[usize::from(t.0)] = k as u32;
+        }
+    }
+    ids
+});
+
+/// Per id below [`FIRST_UNKNOWN`]: a start tag of that name closes an open `p` ([`CLOSES_P`]).
+static KNOWN_CLOSES_P: std::sync::LazyLock<Vec<bool>> = std::sync::LazyLock::new(|| {
+    let mut c = vec![false; FIRST_UNKNOWN as usize];
+    for n in CLOSES_P {
+        let t = Tag::from_name(n);
+        match KNOWN.iter().position(|k| k == n) {
+            Some(k) => c[k] = true,
+            None if t != Tag::OTHER => c[TAG_IDS[usize::from(t.0)] as usize] = true,
+            None => {}
+        }
+    }
+    c
+});
+
+/// The tag names of one pass as small ids, so that the stacks below index arrays: a known tag's
+/// id comes from its [`Tag`], a name no `Tag` knows from a hash map (one hash per such tag).
 struct Interner {
-    ids: std::collections::HashMap<Name, u32>,
-    /// Per id: a start tag of that name closes an open `p` ([`CLOSES_P`]).
+    unknown: std::collections::HashMap<Name, u32>,
+    /// Per id from [`FIRST_UNKNOWN`] on: a start tag of that name closes an open `p`.
     closes_p: Vec<bool>,
 }
 
 impl Default for Interner {
     fn default() -> Self {
-        let mut i = Interner { ids: Default::default(), closes_p: Vec::new() };
-        for n in KNOWN.iter().chain(CLOSES_P) {
-            i.id(Name::new(n.as_bytes()));
+        let mut i = Interner { unknown: Default::default(), closes_p: Vec::new() };
+        // The names of KNOWN that no Tag knows keep their places there.
+        for (k, n) in KNOWN.iter().enumerate() {
+            if Tag::from_name(n) == Tag::OTHER {
+                i.unknown.insert(Name::new(n.as_bytes()), k as u32);
+            }
         }
         i
     }
@@ -334,12 +368,24 @@ impl Default for Interner {
 
 impl Interner {
     fn id(&mut self, n: Name) -> u32 {
-        let next = self.ids.len() as u32;
-        let id = *self.ids.entry(n).or_insert(next);
+        let t = Tag::from_name(n.as_str());
+        if t != Tag::OTHER {
+            return TAG_IDS[usize::from(t.0)];
+        }
+        let next = FIRST_UNKNOWN + self.closes_p.len() as u32;
+        let id = *self.unknown.entry(n).or_insert(next);
         if id == next {
             self.closes_p.push(CLOSES_P.contains(&n.as_str()));
         }
         id
+    }
+
+    /// A start tag of name `id` closes an open `p`.
+    fn closes_p(&self, id: u32) -> bool {
+        match id.checked_sub(FIRST_UNKNOWN) {
+            None => KNOWN_CLOSES_P[id as usize],
+            Some(u) => self.closes_p[u as usize],
+        }
     }
 }
 
@@ -457,7 +503,7 @@ impl Depth {
             }
             return;
         }
-        if let Some(i) = implied_close(open, name, self.names.closes_p[name as usize]) {
+        if let Some(i) = implied_close(open, name, self.names.closes_p(name)) {
             open.truncate(i);
             dropped.clear();
         }
@@ -525,10 +571,14 @@ mod tests {
         assert_eq!(scope, SCOPE_IDS);
         for n in CLOSES_P {
             let i = id(&mut names, n);
-            assert!(names.closes_p[i as usize], "{n}");
+            assert!(names.closes_p(i), "{n}");
         }
         let span = id(&mut names, "span");
-        assert!(!names.closes_p[span as usize]);
+        assert!(!names.closes_p(span));
+        // Names no Tag knows: their own ids, the same for the same name.
+        let (x, y) = (id(&mut names, "x-widget"), id(&mut names, "listing"));
+        assert!(x >= FIRST_UNKNOWN && y >= FIRST_UNKNOWN && x != y && id(&mut names, "X-Widget") == x);
+        assert!(names.closes_p(y) && !names.closes_p(x));
     }
 
     #[test]

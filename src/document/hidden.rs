@@ -27,6 +27,20 @@ pub fn hidden_by_attributes<'a>(name: &str, attr: impl Fn(&str) -> Option<&'a st
 /// name (`class="a" hidden style=x>`): `Some("")` for an attribute without a value, `None` when
 /// absent. Character references in the value are left as they are (the rules above need none).
 pub fn attr_in<'a>(tag_rest: &'a str, name: &str) -> Option<&'a str> {
+    let mut found = None;
+    attrs_in(tag_rest, |key, value| {
+        let hit = key.eq_ignore_ascii_case(name);
+        if hit {
+            found = Some(value);
+        }
+        hit
+    });
+    found
+}
+
+/// Calls `f(name, value)` for each attribute in the source text of a start tag after its name,
+/// in order, until `f` returns true (how [`attr_in`] reads them).
+pub fn attrs_in<'a>(tag_rest: &'a str, mut f: impl FnMut(&'a str, &'a str) -> bool) {
     let b = tag_rest.as_bytes();
     let mut i = 0;
     while i < b.len() {
@@ -34,7 +48,7 @@ pub fn attr_in<'a>(tag_rest: &'a str, name: &str) -> Option<&'a str> {
             i += 1;
         }
         if i >= b.len() || b[i] == b'>' {
-            return None;
+            return;
         }
         let start = i;
         while i < b.len() && !b[i].is_ascii_whitespace() && !matches!(b[i], b'=' | b'>' | b'/') {
@@ -67,11 +81,10 @@ pub fn attr_in<'a>(tag_rest: &'a str, name: &str) -> Option<&'a str> {
                 value = &tag_rest[from..i];
             }
         }
-        if key.eq_ignore_ascii_case(name) {
-            return Some(value);
+        if f(key, value) {
+            return;
         }
     }
-    None
 }
 
 #[cfg(test)]

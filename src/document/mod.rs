@@ -241,7 +241,7 @@ impl Document {
         let any = needs.iter().fold(Needs::NONE, |a, n| a | n.complete());
         let deadline = std::time::Instant::now().checked_add(limits.max_parse);
         let (html, notes) = budget::apply(html, limits);
-        let mut source = if any.source { scan::scan(&html) } else { Source::default() };
+        let mut source = if any.source { scan::scan_with(&html, any.source_index) } else { Source::default() };
         let (tree, cut) = match any.dom {
             true => {
                 let (t, cut) = parse::tree(&html, deadline);

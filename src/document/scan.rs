@@ -6,7 +6,7 @@
 //! tags as code, and their text becomes opaque code: it is not page text.
 
 use super::entities;
-use super::hidden::{NEVER_TEXT, attr_in, hidden_by_attributes};
+use super::hidden::{NEVER_TEXT, attr_in, attrs_in, hidden_by_attributes};
 use super::tags::{Tag, VOID, tag};
 use super::{Units, sep};
 
@@ -141,7 +141,16 @@ fn pad_lines(out: &mut Source, line: u32) {
 /// elements of `hidden.rs` except `head` (whose end the scanner finds by its content), and `xmp`.
 /// Unknown tags (`Tag::OTHER`) are never raw.
 fn is_raw(t: Tag) -> bool {
-    t != Tag::OTHER && t.name() != "head" && (NEVER_TEXT.contains(&t.name()) || t == tag("xmp"))
+    /// Per tag id: a raw-text element (one table, built once).
+    static RAW: std::sync::LazyLock<[bool; 256]> = std::sync::LazyLock::new(|| {
+        let mut raw = [false; 256];
+        for n in NEVER_TEXT.iter().filter(|n| **n != "head").chain(&["xmp"]) {
+            raw[usize::from(tag(n).0)] = true;
+        }
+        raw[usize::from(Tag::OTHER.0)] = false;
+        raw
+    });
+    RAW[usize::from(t.0)]
 }
 
 /// An element hidden by its attributes, whose content the scanner is inside.
@@ -178,6 +187,27 @@ fn still_hidden(h: &mut Hidden, name: &str, t: Tag, is_end: bool, void: bool) ->
     !(!is_end && h.name == "p" && h.depth == 1 && t.is_block())
 }
 
+/// True when the attributes of the start tag `name` (its text after the name: `rest`) hide the
+/// element ([`hidden_by_attributes`]), read in one pass over them: `hidden`, `type` and `style`
+/// as [`attr_in`] finds each (the first of its name).
+fn hides(name: &str, rest: &str) -> bool {
+    let (mut hidden, mut kind, mut style) = (None, None, None);
+    attrs_in(rest, |k, v| {
+        for (want, slot) in [("hidden", &mut hidden), ("type", &mut kind), ("style", &mut style)] {
+            if slot.is_none() && k.eq_ignore_ascii_case(want) {
+                *slot = Some(v);
+            }
+        }
+        false
+    });
+    hidden_by_attributes(name, |a| match a {
+        "hidden" => hidden,
+        "type" => kind,
+        "style" => style,
+        _ => attr_in(rest, a),
+    })
+}
+
 /// Finds the `>` that closes a tag starting at `from`, skipping quoted attribute values.
 fn tag_end(b: &[u8], from: usize) -> usize {
     let mut i = from;
@@ -209,8 +239,12 @@ fn tag_end(b: &[u8], from: usize) -> usize {
 fn find_close(b: &[u8], from: usize, name: &str) -> usize {
     let n = name.as_bytes();
     let mut i = from;
-    while i + 2 + n.len() <= b.len() {
-        if b[i] == b'<' && b[i + 1] == b'/' && b[i + 2..i + 2 + n.len()].eq_ignore_ascii_case(n) {
+    while let Some(k) = memchr::memchr(b'<', &b[i.min(b.len())..]) {
+        i += k;
+        if i + 2 + n.len() > b.len() {
+            break;
+        }
+        if b[i + 1] == b'/' && b[i + 2..i + 2 + n.len()].eq_ignore_ascii_case(n) {
             let after = b.get(i + 2 + n.len()).copied().unwrap_or(b'>');
             if !after.is_ascii_alphanumeric() {
                 return i;
@@ -227,6 +261,12 @@ fn char_count(s: &str) -> u32 {
 
 /// Scans a decoded page.
 pub fn scan(html: &str) -> Source {
+    scan_with(html, true)
+}
+
+/// Scans a decoded page, with the index of [`Source::build_index`] only when `index` (BTE's, DSC's
+/// and CETR's readers need it; others skip building it).
+pub fn scan_with(html: &str, index: bool) -> Source {
     let b = html.as_bytes();
     let mut out = Source::default();
     let mut in_head = true;
@@ -250,14 +290,14 @@ pub fn scan(html: &str) -> Source {
             b[i] == b'<' && b.get(i + 1).is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, b'/' | b'!' | b'?'));
         if !starts_markup {
             let mut j = i + 1;
-            while j < b.len() {
-                if b[j] == b'<'
-                    && b.get(j + 1).is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, b'/' | b'!' | b'?'))
-                {
+            while let Some(k) = memchr::memchr(b'<', &b[j.min(b.len())..]) {
+                j += k;
+                if b.get(j + 1).is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, b'/' | b'!' | b'?')) {
                     break;
                 }
                 j += 1;
             }
+            let j = j.min(b.len());
             if hidden.is_some() {
                 code(&mut out, Kind::Opaque, Tag::OTHER, char_count(&html[i..j]));
                 i = j;
@@ -298,8 +338,12 @@ pub fn scan(html: &str) -> Source {
         let t = Tag::from_any_case(&html[name_start..name_end]);
         let end = tag_end(b, name_end);
         let chars = char_count(&html[i..end]);
-        let name = html[name_start..name_end].to_ascii_lowercase();
-        let void = VOID.contains(&name.as_str()) || html[..end].ends_with("/>");
+        // Lower-cased only when it is not already (most names are).
+        let name = match html[name_start..name_end].bytes().any(|c| c.is_ascii_uppercase()) {
+            true => std::borrow::Cow::Owned(html[name_start..name_end].to_ascii_lowercase()),
+            false => std::borrow::Cow::Borrowed(&html[name_start..name_end]),
+        };
+        let void = VOID.contains(&&*name) || html[..end].ends_with("/>");
         if let Some(h) = hidden.as_mut() {
             if still_hidden(h, &name, t, is_end, void) {
                 code(&mut out, if is_end { Kind::End } else { Kind::Start }, t, chars);
@@ -316,12 +360,12 @@ pub fn scan(html: &str) -> Source {
                 continue;
             }
         }
-        if !is_end && !void && !is_raw(t) && hidden_by_attributes(&name, |a| attr_in(&html[name_end..end], a)) {
+        if !is_end && !void && !is_raw(t) && hides(&name, &html[name_end..end]) {
             if in_head && !t.is_head_content() {
                 in_head = false;
                 out.body_start = out.tokens.len();
             }
-            hidden = Some(Hidden { name, depth: 1 });
+            hidden = Some(Hidden { name: name.into_owned(), depth: 1 });
             code(&mut out, Kind::Start, t, chars);
             i = end;
             continue;
@@ -360,7 +404,9 @@ pub fn scan(html: &str) -> Source {
         out.body_start = out.tokens.len();
     }
     pad_lines(&mut out, line);
-    out.build_index();
+    if index {
+        out.build_index();
+    }
     out
 }
 

@@ -209,11 +209,16 @@ impl Tag {
     /// Any element not in the known list.
     pub const OTHER: Tag = Tag(0);
 
-    /// The id of a lower-case tag name.
+    /// The id of a lower-case tag name: compared only with the known names of its length and
+    /// first letter ([`BY_LENGTH_AND_LETTER`]).
     pub fn from_name(name: &str) -> Tag {
-        match NAMES[1..].binary_search(&name) {
-            Ok(i) => Tag(i as u8 + 1),
-            Err(_) => Tag::OTHER,
+        let b = name.as_bytes();
+        match (b.len(), b.first()) {
+            (1..=MAX_NAME, Some(&c @ b'a'..=b'z')) => BY_LENGTH_AND_LETTER[bucket(b.len(), c)]
+                .iter()
+                .find(|&&i| NAMES[usize::from(i)] == name)
+                .map_or(Tag::OTHER, |&i| Tag(i)),
+            _ => Tag::OTHER,
         }
     }
 
@@ -255,6 +260,24 @@ impl Tag {
 /// `<a>`.
 pub const A: Tag = Tag(1);
 
+/// The longest known name.
+const MAX_NAME: usize = 10;
+
+/// The bucket of names of length `len` (1..=[`MAX_NAME`]) starting with the letter `c`.
+fn bucket(len: usize, c: u8) -> usize {
+    (len - 1) * 26 + usize::from(c - b'a')
+}
+
+/// The ids of the known names by length and first letter: one or two to compare a name with,
+/// where a binary search over every name compared eight.
+static BY_LENGTH_AND_LETTER: std::sync::LazyLock<Vec<Vec<u8>>> = std::sync::LazyLock::new(|| {
+    let mut t = vec![Vec::new(); MAX_NAME * 26];
+    for (i, n) in NAMES.iter().enumerate().skip(1) {
+        t[bucket(n.len(), n.as_bytes()[0])].push(i as u8);
+    }
+    t
+});
+
 const BLOCK_BIT: u8 = 1;
 const SPACED_BIT: u8 = 2;
 const HEAD_BIT: u8 = 4;
@@ -285,6 +308,13 @@ mod tests {
     #[test]
     fn names_are_sorted_and_known() {
         assert!(NAMES[1..].windows(2).all(|w| w[0] < w[1]));
+        for (i, n) in NAMES.iter().enumerate().skip(1) {
+            assert!(n.len() <= MAX_NAME && n.as_bytes()[0].is_ascii_lowercase(), "{n}");
+            assert_eq!(Tag::from_name(n), Tag(i as u8), "{n}");
+        }
+        for n in ["", "x", "blockquotes", "DIV", "1", "h7", "é", "abbrr", "zz", "sv"] {
+            assert_eq!(Tag::from_name(n), Tag::OTHER, "{n}");
+        }
         assert_eq!(Tag::from_name("a"), A);
         assert_eq!(Tag::from_any_case("DIV").name(), "div");
         assert!(tag("td").is_block() && !tag("span").is_block() && tag("img").is_spaced());
