@@ -14,15 +14,12 @@ macro_rules! render_both {
         let mut text = String::new();
         $draw(SVGBackend::with_string(&mut text, $size).into_drawing_area(), $($arg),*).map_err(plot_err(&svg))?;
         crate::paths::write_atomic(&svg, super::compact_svg(&text).as_bytes())?;
+        // The PNG is drawn into an RGB buffer and encoded here (`png`), so plotters needs no
+        // image crate (the longest dependency to build).
         let png = $stem.with_extension("png");
-        crate::paths::refuse_symlink(&png)?;
-        let tmp = crate::paths::temporary_beside(&png).with_extension("tmp.png");
-        let drawn = $draw(BitMapBackend::new(&tmp, $size).into_drawing_area(), $($arg),*).map_err(plot_err(&png));
-        let moved = drawn.and_then(|_| std::fs::rename(&tmp, &png).map_err(|e| crate::error::Error::io(&png, "write", e)));
-        if moved.is_err() {
-            let _ = std::fs::remove_file(&tmp);
-        }
-        moved.and_then(|_| crate::paths::note_written(&png))
+        let mut rgb = vec![0u8; $size.0 as usize * $size.1 as usize * 3];
+        $draw(BitMapBackend::with_buffer(&mut rgb, $size).into_drawing_area(), $($arg),*).map_err(plot_err(&png))?;
+        crate::paths::write_atomic(&png, &super::png_bytes(&rgb, $size).map_err(plot_err(&png))?)
     }};
 }
 
@@ -55,6 +52,16 @@ fn ensure_font() {
     REGISTER.call_once(|| {
         let _ = register_font("sans-serif", FontStyle::Normal, FONT);
     });
+}
+
+/// An RGB image of `w` × `h` pixels as PNG bytes.
+pub(crate) fn png_bytes(rgb: &[u8], (w, h): (u32, u32)) -> std::result::Result<Vec<u8>, png::EncodingError> {
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, w, h);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.write_header()?.write_image_data(rgb)?;
+    Ok(out)
 }
 
 /// Turns a plotters error into ours.
