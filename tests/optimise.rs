@@ -132,6 +132,21 @@ fn best_fitness_never_decreases_and_reports_exist() {
     ] {
         assert!(run.join(f).exists(), "{f} missing");
     }
+    // The run's peak memory against its pages and their HTML (issue 25), with the facts they hold.
+    let yaml = std::fs::read_to_string(run.join("run.yaml")).unwrap();
+    let field = |k: &str| -> f64 {
+        let v = yaml
+            .lines()
+            .find_map(|l| l.trim().strip_prefix(&format!("{k}: ")))
+            .unwrap_or_else(|| panic!("{k}: {yaml}"));
+        v.parse().unwrap()
+    };
+    let (peak, pages) = (field("peak_rss_mb"), field("pages"));
+    assert!(peak > 1.0 && pages == 9.0, "{yaml}");
+    assert!((field("per_page_kb") / (peak * 1e3 / pages) - 1.0).abs() < 0.01, "{yaml}");
+    // Nine small pages: far more memory than HTML (the ratio is read on real sets).
+    assert!(field("per_html_mb") > peak, "{yaml}");
+    assert!(yaml.contains("facts: source+dom+words"), "{yaml}");
     let head = &read_csv(&run.join("individuals.csv"))[0];
     assert_eq!(
         head,

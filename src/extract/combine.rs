@@ -421,27 +421,56 @@ fn cached(doc: u64, key: u64, compute: impl FnOnce() -> Vec<f32>) -> Arc<Vec<f32
     }
     MISSES.fetch_add(1, Ordering::Relaxed);
     let v = Arc::new(compute());
-    let size = v.len() * 4 + 64;
     let mut guard = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-    let lru = guard.get_or_insert_with(Lru::default);
-    if lru.map.insert((doc, key), (v.clone(), lru.tick)).is_none() {
-        lru.bytes += size;
-    }
-    if lru.bytes > limit {
-        // Evict the least recently used half (amortised: one sort per many insertions).
-        let mut ticks: Vec<u64> = lru.map.values().map(|(_, t)| *t).collect();
-        ticks.sort_unstable();
-        let cut = ticks[ticks.len() / 2];
-        lru.map.retain(|_, (_, t)| *t > cut);
-        lru.bytes = lru.map.values().map(|(v, _)| v.len() * 4 + 64).sum();
-    }
+    guard.get_or_insert_with(Lru::default).insert((doc, key), v.clone(), limit);
     v
+}
+
+impl Lru {
+    /// The bytes an output is counted for.
+    fn size(v: &[f32]) -> usize {
+        v.len() * 4 + 64
+    }
+
+    /// Adds an output, then keeps the cache within `limit` bytes.
+    fn insert(&mut self, key: (u64, u64), v: Arc<Vec<f32>>, limit: usize) {
+        let size = Lru::size(&v);
+        if self.map.insert(key, (v, self.tick)).is_none() {
+            self.bytes += size;
+        }
+        while self.bytes > limit && !self.map.is_empty() {
+            // Evict the least recently used half (amortised: one sort per many insertions).
+            let mut ticks: Vec<u64> = self.map.values().map(|(_, t)| *t).collect();
+            ticks.sort_unstable();
+            let cut = ticks[ticks.len() / 2];
+            self.map.retain(|_, (_, t)| *t > cut);
+            self.bytes = self.map.values().map(|(v, _)| Lru::size(v)).sum();
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::params::ParamSpace;
+
+    #[test]
+    fn the_member_cache_keeps_its_bound_and_the_recent_outputs() {
+        let limit = 10_000;
+        let mut lru = Lru::default();
+        for i in 0..1_000u64 {
+            lru.tick += 1;
+            let v = Arc::new(vec![0.5f32; (i % 97) as usize]);
+            lru.insert((i, 7), v, limit);
+            assert!(lru.bytes <= limit, "{} bytes after {i}", lru.bytes);
+            assert_eq!(lru.bytes, lru.map.values().map(|(v, _)| Lru::size(v)).sum::<usize>());
+            assert!(lru.map.contains_key(&(i, 7)) || Lru::size(&vec![0.0; (i % 97) as usize]) > limit / 2);
+        }
+        assert!(lru.map.len() > 10, "the bound keeps many outputs: {}", lru.map.len());
+        // An output larger than the bound is not kept.
+        lru.insert((5_000, 7), Arc::new(vec![0.0; limit]), limit);
+        assert!(lru.bytes <= limit);
+    }
 
     const PAGE: &str = "<html><body><ul><li><a href=/a>Home</a></li><li><a href=/b>News</a></li></ul>\
         <div><p>The first paragraph of the article has many words in it.</p>\
