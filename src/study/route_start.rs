@@ -8,10 +8,8 @@
 //! are kinds.
 
 use crate::error::Result;
-use crate::eval::Measure;
 use crate::objective::corpus::Corpus;
-use crate::objective::problem::Objective;
-use crate::objective::score::score_subset;
+use crate::objective::problem::{ExtractionProblem, Objective};
 use crate::params::compose::SEP;
 use crate::params::route::{is_route, rules, threshold};
 use crate::params::{ParamSpace, Setting, Value};
@@ -102,21 +100,22 @@ pub fn fit(scores: &[Vec<f64>], features: &[Vec<f64>], scales: &[(String, Value)
 
 /// The supervised start of a route space on `corpus`, with a readable label; `None` when the
 /// space is not a route or has fewer than two branches to choose from.
+///
+/// Each candidate is scored as the search scores it (`problem`): a fitted branch (`blocktrees`)
+/// out of fold, so that a branch fitted on the very pages it is scored on is not overrated.
 pub fn supervised_start(
     space: &ParamSpace,
     base: &Setting,
     corpus: &Corpus,
+    problem: &ExtractionProblem,
     objective: Objective,
-    measure: Measure,
 ) -> Result<Option<(String, Setting)>> {
     if !is_route(space) || space.members.len() < 2 || corpus.entries.is_empty() {
         return Ok(None);
     }
     let all: Vec<usize> = (0..corpus.entries.len()).collect();
-    let score = |s: &Setting| -> Result<Vec<f64>> {
-        let ex = crate::extract::build(s)?;
-        Ok(score_subset(corpus, ex.as_ref(), measure, &all).iter().map(|d| objective.term(d)).collect())
-    };
+    let score =
+        |s: &Setting| -> Result<Vec<f64>> { Ok(problem.scores(s, &all)?.iter().map(|d| objective.term(d)).collect()) };
     let get = |s: &Setting, n: &str| s.get(n).or_else(|| space.param(n).map(|p| &p.default)).cloned();
     // Each branch's best single-branch known-good (every rule off) or its defaults.
     let single = |s: &Setting| (1..=rules(space)).all(|k| get(s, &format!("if{k}{SEP}on")) != Some(Value::Bool(true)));
