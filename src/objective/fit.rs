@@ -267,6 +267,23 @@ mod tests {
         (set, dir)
     }
 
+    /// 30 pages of 8 paragraphs in which which paragraphs are gold is a coin toss: nothing
+    /// generalises, and deep trees memorise.
+    fn memorised(name: &str) -> (GoldSet, std::path::PathBuf) {
+        set(name, 30, &|r| {
+            let (mut html, mut gold) = (String::from("<body><div>"), String::new());
+            for _ in 0..8 {
+                let n = 3 + r.below(40);
+                let text = r.words(n);
+                html.push_str(&format!("<p>{text}</p>"));
+                if r.below(2) == 0 {
+                    gold.push_str(&format!("{text}\n"));
+                }
+            }
+            (format!("{html}</div></body>"), gold)
+        })
+    }
+
     /// Mean F1 of `values` over `corpus`: out of fold, or (with `source`) fitted on `source`.
     fn fitness(corpus: &Corpus, values: &[&str], source: Option<&Corpus>) -> f64 {
         let vals: Vec<String> = values.iter().map(|v| v.to_string()).collect();
@@ -314,18 +331,7 @@ mod tests {
     #[test]
     fn out_of_fold_fitness_is_lower_than_in_fold_on_a_set_built_to_be_memorised() {
         // Which paragraphs are gold is a coin toss: nothing generalises, deep trees memorise.
-        let (gs, dir) = set("memo", 30, &|r| {
-            let (mut html, mut gold) = (String::from("<body><div>"), String::new());
-            for _ in 0..8 {
-                let n = 3 + r.below(40);
-                let text = r.words(n);
-                html.push_str(&format!("<p>{text}</p>"));
-                if r.below(2) == 0 {
-                    gold.push_str(&format!("{text}\n"));
-                }
-            }
-            (format!("{html}</div></body>"), gold)
-        });
+        let (gs, dir) = memorised("memo");
         let docs: Vec<&GoldDoc> = gs.docs.iter().collect();
         let corpus = Corpus::load(&gs, &docs, &|| ());
         let deep = ["trees=300", "depth=6", "min_leaf=1", "learning_rate=0.5", "t=0.5"];
@@ -339,18 +345,7 @@ mod tests {
     #[test]
     fn a_route_branch_and_a_combination_member_are_fitted_out_of_fold_as_the_family_alone_is() {
         // The memorisation set: only out-of-fold fitting tells what generalises.
-        let (gs, dir) = set("placed", 30, &|r| {
-            let (mut html, mut gold) = (String::from("<body><div>"), String::new());
-            for _ in 0..8 {
-                let n = 3 + r.below(40);
-                let text = r.words(n);
-                html.push_str(&format!("<p>{text}</p>"));
-                if r.below(2) == 0 {
-                    gold.push_str(&format!("{text}\n"));
-                }
-            }
-            (format!("{html}</div></body>"), gold)
-        });
+        let (gs, dir) = memorised("placed");
         let docs: Vec<&GoldDoc> = gs.docs.iter().collect();
         let corpus = Corpus::load(&gs, &docs, &|| ());
         let deep = ["trees=300", "depth=6", "min_leaf=1", "learning_rate=0.5", "t=0.5"];
