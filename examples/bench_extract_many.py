@@ -4,7 +4,7 @@
 
 PAGES_DIR holds decoded .html pages. Both sides use every core; the Python side's time is
 extract_many alone (the pages are read into memory first, as a dataset's batch is), the CLI's is
-the whole `cetune extract` process (it reads the files itself). Median of 3 runs each.
+the whole `cetune extract` process (it reads the files itself). Median of 3 runs each, alternated.
 """
 
 import os
@@ -36,8 +36,10 @@ def cli_run() -> float:
     return time.perf_counter() - t
 
 
-py = statistics.median(py_run() for _ in range(3))
-cli = statistics.median(cli_run() for _ in range(3))
+# Alternated, so that a change of the machine's load falls on both sides alike.
+runs = [(py_run(), cli_run()) for _ in range(3)]
+py = statistics.median(p for p, _ in runs)
+cli = statistics.median(c for _, c in runs)
 n = len(pages)
 print(f"load {os.getloadavg()[0]:.1f}; {n} pages, {sum(map(len, pages)) / 2**20:.0f} MB, extractor {name}")
 print(f"| extract_many | {n / py:.1f} pages/s |")
