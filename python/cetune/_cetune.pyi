@@ -38,7 +38,7 @@ class Extractor:
         urls: Optional[Iterable[Optional[str]]] = None,
     ) -> list[str]:
         """The main text of each page, in order, extracted in parallel with the GIL released;
-        ``urls``, one per page, as ``extract``'s ``url``."""
+        ``urls`` (any iterable of str or None, one per page) as ``extract``'s ``url``."""
 
 def score(gold: str, text: str, measure: str = "lcs") -> tuple[float, float, float]:
     """(precision, recall, f1) of ``text`` against ``gold`` by ``lcs``, ``bow`` or ``shingle4``."""

@@ -128,13 +128,30 @@ impl Extractor {
         py: Python<'_>,
         pages: &Bound<'_, PyAny>,
         threads: Option<usize>,
-        urls: Option<Vec<Option<String>>>,
+        urls: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<String>> {
         let mut texts = Vec::new();
         for p in pages.try_iter()? {
             texts.push(page_text(&p?)?);
         }
-        let urls = urls.unwrap_or_else(|| vec![None; texts.len()]);
+        let urls = match urls {
+            None => vec![None; texts.len()],
+            Some(us) => {
+                let mut out = Vec::new();
+                for u in us.try_iter()? {
+                    let u = u?;
+                    let url = if u.is_none() {
+                        None
+                    } else {
+                        Some(u.extract::<String>().map_err(|_| {
+                            PyValueError::new_err(format!("urls: item {} is neither a str nor None", out.len()))
+                        })?)
+                    };
+                    out.push(url);
+                }
+                out
+            }
+        };
         if urls.len() != texts.len() {
             let msg = format!("urls: {} given for {} pages", urls.len(), texts.len());
             return Err(PyValueError::new_err(msg));

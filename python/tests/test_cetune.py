@@ -161,5 +161,8 @@ def test_the_page_url_reaches_the_worker(tmp_path):
     assert ex.extract(declared) == "beta"  # the URL the page declares in its head
     assert ex.extract(declared, url="https://x.org/alpha") == "alpha"  # the given one first
     assert ex.extract_many([plain, plain, declared], urls=["https://x.org/alpha", None, None]) == ["alpha", "none", "beta"]
+    assert ex.extract_many(iter([plain]), urls=iter(["https://x.org/beta"])) == ["beta"]  # any iterables
     with pytest.raises(ValueError, match="urls: 1 given for 2 pages"):
         ex.extract_many([plain, plain], urls=[None])
+    with pytest.raises(ValueError, match="urls: item 1 is neither a str nor None"):
+        ex.extract_many([plain, plain], urls=[None, float("nan")])
