@@ -34,14 +34,29 @@ fn set_text(v: &Bound<'_, PyAny>) -> PyResult<String> {
     Ok(v.str()?.to_string())
 }
 
-/// A page given as `str` or `bytes` (decoded as cetune decodes pages: BOM, declared charset,
-/// detection), line endings normalised.
-fn page_text(page: &Bound<'_, PyAny>) -> PyResult<String> {
-    if let Ok(b) = page.cast::<PyBytes>() {
-        return Ok(cetune::goldset::decode::decode(b.as_bytes()).0);
+/// A page as given, `str` or `bytes`, copied out of Python so that it can be decoded without the
+/// GIL (in `extract_many`, on the worker threads).
+enum Page {
+    Bytes(Vec<u8>),
+    Text(String),
+}
+
+impl Page {
+    fn of(page: &Bound<'_, PyAny>) -> PyResult<Page> {
+        if let Ok(b) = page.cast::<PyBytes>() {
+            return Ok(Page::Bytes(b.as_bytes().to_vec()));
+        }
+        page.extract().map(Page::Text).map_err(|_| PyValueError::new_err("a page is str or bytes"))
     }
-    let s: String = page.extract().map_err(|_| PyValueError::new_err("a page is str or bytes"))?;
-    Ok(cetune::goldset::decode::normalise_newlines(s))
+
+    /// The page decoded as cetune decodes pages (BOM, declared charset, detection), line
+    /// endings normalised.
+    fn text(self) -> String {
+        match self {
+            Page::Bytes(b) => cetune::goldset::decode::decode(&b).0,
+            Page::Text(s) => cetune::goldset::decode::normalise_newlines(s),
+        }
+    }
 }
 
 /// A configured extractor: a family by name with parameter overrides, or a parameter file
@@ -114,8 +129,8 @@ impl Extractor {
     /// (else the one the page declares in its head) goes to an external extractor's worker.
     #[pyo3(signature = (html, url=None))]
     fn extract(&self, py: Python<'_>, html: &Bound<'_, PyAny>, url: Option<&str>) -> PyResult<String> {
-        let text = page_text(html)?;
-        py.detach(|| self.run(&text, url)).map_err(PyRuntimeError::new_err)
+        let page = Page::of(html)?;
+        py.detach(|| self.run(&page.text(), url)).map_err(PyRuntimeError::new_err)
     }
 
     /// extract_many(pages, threads=None, urls=None) -> list[str]: the main text of each page,
@@ -132,7 +147,7 @@ impl Extractor {
     ) -> PyResult<Vec<String>> {
         let mut texts = Vec::new();
         for p in pages.try_iter()? {
-            texts.push(page_text(&p?)?);
+            texts.push(Page::of(&p?)?);
         }
         let urls = match urls {
             None => vec![None; texts.len()],
@@ -162,7 +177,7 @@ impl Extractor {
             .map_err(|e| PyValueError::new_err(format!("threads: {e}")))?;
         let out: Vec<Result<String, String>> = py.detach(|| {
             use rayon::prelude::*;
-            pool.install(|| texts.par_iter().zip(&urls).map(|(t, u)| self.run(t, u.as_deref())).collect())
+            pool.install(|| texts.into_par_iter().zip(&urls).map(|(t, u)| self.run(&t.text(), u.as_deref())).collect())
         });
         out.into_iter()
             .enumerate()
