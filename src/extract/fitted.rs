@@ -234,11 +234,11 @@ mod tests {
         // Every page to lqf: nothing is fitted; a rule to `learned`: the branch is.
         assert!(names(&route(&["otherwise=lqf"])).is_empty());
         assert!(!needs_fit(&route(&["otherwise=lqf"])));
-        let ruled = route(&["otherwise=lqf", "if1.on=true", "if1.then=learned"]);
+        let ruled = route(&["otherwise=lqf", "if1.on=true", "if1.then=learned", "learned.t=0.42"]);
         assert_eq!(names(&ruled), ["learned"]);
         let (_, own) = &places(&ruled).unwrap()[0];
         assert_eq!(own.extractor, "blocktrees");
-        assert_eq!(own.get("t"), Some(&crate::params::Value::Float(0.3)));
+        assert_eq!(own.get("t"), Some(&crate::params::Value::Float(0.42)));
         // A member of a combination branch, only while it is on.
         assert!(names(&route(&["otherwise=pages"])).is_empty());
         let space = super::super::space("mixed").unwrap();
