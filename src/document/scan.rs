@@ -289,15 +289,24 @@ pub fn scan_with(html: &str, index: bool) -> Source {
         let starts_markup =
             b[i] == b'<' && b.get(i + 1).is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, b'/' | b'!' | b'?'));
         if !starts_markup {
+            // The text runs to the next `<` that starts markup, or to the end of the page.
             let mut j = i + 1;
-            while let Some(k) = memchr::memchr(b'<', &b[j.min(b.len())..]) {
-                j += k;
-                if b.get(j + 1).is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, b'/' | b'!' | b'?')) {
-                    break;
+            loop {
+                match memchr::memchr(b'<', &b[j.min(b.len())..]) {
+                    Some(k)
+                        if b.get(j + k + 1)
+                            .is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, b'/' | b'!' | b'?')) =>
+                    {
+                        j += k;
+                        break;
+                    }
+                    Some(k) => j += k + 1,
+                    None => {
+                        j = b.len();
+                        break;
+                    }
                 }
-                j += 1;
             }
-            let j = j.min(b.len());
             if hidden.is_some() {
                 code(&mut out, Kind::Opaque, Tag::OTHER, char_count(&html[i..j]));
                 i = j;
@@ -482,6 +491,15 @@ mod tests {
         let html = "<html><head><title>T x</title><style>p{}</style><script>var a='<p>';</script></head>\
                     <body><!-- c --><p class=\"a>b\">Hello&nbsp;big <b>world</b>&amp;co</p><noscript>ns</noscript></body></html>";
         assert_eq!(words(html), ["Hello", "big", "world&co"]); // a browser renders `world&co`
+    }
+
+    #[test]
+    fn text_without_markup_after_it_runs_to_the_end_of_the_page() {
+        // A page whose last text holds no markup (or only a `<` that starts none) ends in text:
+        // the segment is the rest of the page, even when it starts with a multi-byte character.
+        assert_eq!(words("ø"), ["ø"]);
+        assert_eq!(words("<p>5 <3 ok ø"), words("<p>5 <3 ok ø</p>"));
+        assert_eq!(words("<p>5 <3 ok ø"), ["5", "<3", "ok", "ø"]);
     }
 
     #[test]
