@@ -41,9 +41,12 @@ pub struct Values {
 }
 
 impl Values {
-    /// The values of a gold document: its fields and its gold text.
+    /// The values of a gold document: its fields and, as the content, its feed summary when
+    /// `goldset from-feed` kept one (the feed's text, not the gold, is what a wrapper learns
+    /// from), else its gold text.
     pub fn of(d: &crate::goldset::GoldDoc) -> Values {
-        let gold = d.gold.trim();
+        let summary = d.fields.feed.as_ref().and_then(|f| f.summary.as_deref()).filter(|s| !s.trim().is_empty());
+        let gold = summary.unwrap_or(&d.gold).trim();
         Values {
             title: d.fields.title.clone(),
             gold_title: gold.lines().map(str::trim).find(|l| !l.is_empty()).map(String::from),

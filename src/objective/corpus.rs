@@ -6,12 +6,14 @@
 //! through [`prepare`] (and [`warn_skipped`]), so each document left out, unreadable or cut by a
 //! budget is named once on standard error, whichever command runs.
 
+use crate::document::wrapper::PageFacts;
 use crate::document::{Document, Needs, Units, View};
 use crate::error::{Error, Result};
 use crate::eval::lcs::{GoldIndex, NO_ROW};
 use crate::eval::words::{TokenRule, for_each_token, tokens};
 use crate::goldset::{GoldDoc, GoldSet};
 use rayon::prelude::*;
+use std::sync::Arc;
 
 /// Prints one warning about a document (or file) on standard error.
 pub fn warn(what: &str, why: &str) {
@@ -278,8 +280,8 @@ impl Corpus {
             true => entries.iter().map(|e| e.doc.as_ref().map(|d| d.blocks.hashes.clone())).collect(),
             false => Vec::new(),
         };
-        let wrapper = if needs.wrapper { wrapper_facts(set, docs) } else { Vec::new() };
-        let facts = PackageFacts { refs: references(docs), hashes, peers: peers(docs), wrapper };
+        let (wrapper, train) = if needs.wrapper { wrapper_facts(set, docs) } else { Default::default() };
+        let facts = PackageFacts { refs: references(docs), hashes, wrapper, train };
         entries.par_iter_mut().enumerate().for_each(|(i, e)| {
             if let Some(doc) = &mut e.doc {
                 facts.attach(i, doc);
@@ -305,11 +307,11 @@ pub struct PackageFacts {
     refs: Vec<Vec<usize>>,
     /// Per document, the hashes of its blocks (`None` when the page could not be read).
     hashes: Vec<Option<Vec<u64>>>,
-    /// Per document, the other documents of its package in id order (`feedwrapper`'s training
-    /// pages).
-    peers: Vec<Vec<usize>>,
     /// Per document, `feedwrapper`'s facts (empty when no extractor needs them).
-    wrapper: Vec<Option<std::sync::Arc<crate::document::wrapper::PageFacts>>>,
+    wrapper: Vec<Option<Arc<PageFacts>>>,
+    /// Per document, the facts of its training pages: the other documents of its package and
+    /// the set's trainers of that package (feed summaries), in id order.
+    train: Vec<Vec<Arc<PageFacts>>>,
 }
 
 /// Each document's other documents of its package, in id order.
@@ -327,17 +329,33 @@ fn peers(docs: &[&GoldDoc]) -> Vec<Vec<usize>> {
         .collect()
 }
 
-/// `feedwrapper`'s facts of every document (quietly: `None` for a page that cannot be read).
-fn wrapper_facts(set: &GoldSet, docs: &[&GoldDoc]) -> Vec<Option<std::sync::Arc<crate::document::wrapper::PageFacts>>> {
-    docs.par_iter()
-        .map(|d| {
-            let page = d.read_page(&set.limits).ok()?.0;
-            let v = crate::feeds::facts::Values::of(d);
-            std::panic::catch_unwind(|| crate::feeds::facts::of_html(&page, &set.limits, &v, false))
-                .ok()
-                .map(std::sync::Arc::new)
+/// The facts of one page's training pages.
+type Training = Vec<Arc<PageFacts>>;
+
+/// `feedwrapper`'s facts of every document (quietly: `None` for a page that cannot be read),
+/// and each document's training pages (see [`PackageFacts::train`]).
+fn wrapper_facts(set: &GoldSet, docs: &[&GoldDoc]) -> (Vec<Option<Arc<PageFacts>>>, Vec<Training>) {
+    let of = |d: &&GoldDoc| {
+        let page = d.read_page(&set.limits).ok()?.0;
+        let v = crate::feeds::facts::Values::of(d);
+        std::panic::catch_unwind(|| crate::feeds::facts::of_html(&page, &set.limits, &v, false)).ok().map(Arc::new)
+    };
+    let own: Vec<Option<Arc<PageFacts>>> = docs.par_iter().map(of).collect();
+    let packages: std::collections::BTreeSet<usize> = docs.iter().map(|d| d.package).collect();
+    let trainers: Vec<&GoldDoc> = set.trainers.iter().filter(|t| packages.contains(&t.package)).collect();
+    let trainer_facts: Vec<Option<Arc<PageFacts>>> = trainers.par_iter().map(of).collect();
+    let peers = peers(docs);
+    let train = (0..docs.len())
+        .map(|i| {
+            let mut t: Vec<(&str, Arc<PageFacts>)> =
+                peers[i].iter().filter_map(|&j| own[j].clone().map(|f| (docs[j].id.as_str(), f))).collect();
+            let mine = trainers.iter().zip(&trainer_facts).filter(|(d, _)| d.package == docs[i].package);
+            t.extend(mine.filter_map(|(d, f)| f.clone().map(|f| (d.id.as_str(), f))));
+            t.sort_by(|a, b| a.0.cmp(b.0));
+            t.into_iter().map(|(_, f)| f).collect()
         })
-        .collect()
+        .collect();
+    (own, train)
 }
 
 /// A page URL's host (without `www.`) and directory (everything up to its last `/`, query and
@@ -391,8 +409,8 @@ impl PackageFacts {
                 .collect(),
             false => Vec::new(),
         };
-        let wrapper = if needs.wrapper { wrapper_facts(set, docs) } else { Vec::new() };
-        PackageFacts { refs: references(docs), hashes, peers: peers(docs), wrapper }
+        let (wrapper, train) = if needs.wrapper { wrapper_facts(set, docs) } else { Default::default() };
+        PackageFacts { refs: references(docs), hashes, wrapper, train }
     }
 
     /// Gives document `i` (parsed) the masks of its reference pages that could be read.
@@ -408,8 +426,8 @@ impl PackageFacts {
             doc.blocks.set_references(&refs);
         }
         if let Some(Some(own)) = self.wrapper.get(i) {
-            let train = self.peers[i].iter().filter_map(|&j| self.wrapper[j].clone()).collect();
-            doc.wrapper = Some(std::sync::Arc::new(crate::document::wrapper::Facts { own: own.clone(), train }));
+            let train = self.train[i].clone();
+            doc.wrapper = Some(Arc::new(crate::document::wrapper::Facts { own: own.clone(), train }));
         }
     }
 }
