@@ -11,10 +11,15 @@ fn blogs() -> PathBuf {
 /// A copy of three sites of the synthetic set (Blogger layouts, Kubrick, Ghost): 30 posts and
 /// 3 front pages.
 fn small(name: &str) -> PathBuf {
+    small_of(name, &["blogger-layouts", "wp-kubrick", "ghost"])
+}
+
+/// A copy of the named sites of the synthetic set.
+fn small_of(name: &str, sites: &[&str]) -> PathBuf {
     let d = tmp(name);
     let mut yaml = String::from("documents:\n");
     let manifest = std::fs::read_to_string(blogs().join("goldset.yaml")).unwrap();
-    for pkg in ["blogger-layouts", "wp-kubrick", "ghost"] {
+    for &pkg in sites {
         for e in std::fs::read_dir(blogs().join(pkg)).unwrap().flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
             if name.ends_with(".html") || name.ends_with(".txt") {
@@ -367,4 +372,35 @@ fn hostile_feeds_are_refused_or_read_within_the_budgets() {
     assert!(manifest.contains("title: \"&lol9;\"") || manifest.contains("title: '&lol9;'"), "{manifest}");
     same_as_generator(&out, &["octopress"]);
     let _ = std::fs::remove_file(huge);
+}
+
+#[test]
+fn date_locales_and_summary_words_change_what_feedwrapper_learns() {
+    // The German and Italian sites write their dates with their own month names: only
+    // `date_locales: en+page` finds them.
+    let g = small_of("fw-locales", &["wp-twentytwenty-de", "blogger-layouts-it"]);
+    let date = |locales: &str| {
+        let out = tmp(&format!("fw-locales-{}", locales.replace('+', "-")));
+        let set = format!("date_locales={locales}");
+        let args = ["--field", "date", "--set", &set];
+        crate::util::evaluate(&g, "feedwrapper", &out, &args)
+    };
+    let correct = |out: String| -> usize {
+        let at = out.find("contains the gold date on ").expect("the field line") + 26;
+        out[at..].split_whitespace().next().unwrap().parse().unwrap()
+    };
+    // The Italian site: none in English; the German one writes most dates numerically too.
+    let (en, page) = (correct(date("en")), correct(date("en+page")));
+    assert!(en <= 10 && page >= 20, "en {en}, en+page {page}");
+    // A summary of 55 words (WordPress's excerpt) still teaches the content rule; 10 words
+    // are too few for the bigram matcher over 1,000 characters.
+    let content = |extra: &[&str]| {
+        let out = tmp("fw-summary");
+        crate::util::evaluate(&g, "feedwrapper", &out, extra);
+        let rows = read_csv(&out.join("per-document.csv"));
+        let posts: Vec<f64> = rows[1..].iter().filter(|r| r[1] != "front").map(|r| r[4].parse().unwrap()).collect();
+        posts.iter().sum::<f64>() / posts.len() as f64
+    };
+    assert!(content(&["--set", "summary_words=55"]) >= 0.95);
+    assert!(content(&["--set", "summary_words=10,content_matcher=dice"]) < 0.1);
 }

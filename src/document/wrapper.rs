@@ -52,8 +52,10 @@ pub struct PageFacts {
     pub title: [Vec<Match>; 2],
     /// Author matches.
     pub author: Vec<Match>,
-    /// Date matches (score: the slack in characters).
+    /// Date matches (score: the slack in characters), English and numeric renderings.
     pub date: Vec<Match>,
+    /// Date matches in the page's language only (`date_locales: en+page`).
+    pub date_page: Vec<Match>,
     /// Content candidates with their scores.
     pub content: Vec<ContentMatch>,
     /// Which values the page has: title field, gold first line, author, date, content.

@@ -99,6 +99,8 @@ pub struct FeedWrapper {
     max_items: usize,
     output: usize,
     gold_title: bool,
+    date_page: bool,
+    summary_words: u16,
 }
 
 fn index_of(list: &[&str], r: &mut SettingReader, name: &str) -> Result<usize> {
@@ -136,6 +138,8 @@ impl FeedWrapper {
             max_items: r.int("max_items")?.max(1) as usize,
             output: index_of(&OUTPUTS, r, "output")?,
             gold_title: index_of(&["fields", "gold"], r, "feed_source")? == 1,
+            date_page: index_of(&["en", "en+page"], r, "date_locales")? == 1,
+            summary_words: r.int("summary_words")?.clamp(0, 1000) as u16,
         })
     }
 
@@ -152,7 +156,20 @@ impl FeedWrapper {
                 p.author.iter().filter(|m| m.score >= self.theta_author).map(|m| (m.cand, m.score)).collect()
             }
             // A smaller slack is a better match.
-            Prop::Date => p.date.iter().filter(|m| m.score <= self.date_slack).map(|m| (m.cand, -m.score)).collect(),
+            Prop::Date => {
+                let page = if self.date_page { p.date_page.as_slice() } else { &[] };
+                let mut d: Vec<(u32, f32)> = p
+                    .date
+                    .iter()
+                    .chain(page)
+                    .filter(|m| m.score <= self.date_slack)
+                    .map(|m| (m.cand, -m.score))
+                    .collect();
+                // A candidate in both lists once, with its better (smaller) slack.
+                d.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
+                d.dedup_by_key(|m| m.0);
+                d
+            }
             // (word_prefix: the LCS is at most the candidate's words, so a match also has
             // at least theta x 30 words, as §13.3 asks.)
             Prop::Content => p
@@ -289,7 +306,7 @@ impl Extractor for FeedWrapper {
     }
 
     fn needs(&self) -> Needs {
-        Needs::DOM | Needs::WRAPPER
+        Needs::DOM | Needs { summary_words: self.summary_words, ..Needs::WRAPPER }
     }
 
     fn needs_package(&self) -> bool {

@@ -38,16 +38,28 @@ pub struct Values {
     pub date: Option<String>,
     /// The content text (the gold text).
     pub content: Option<String>,
+    /// The page's language (ISO 639-1), when the set says; else it is detected from the page.
+    pub lang: Option<String>,
 }
 
 impl Values {
     /// The values of a gold document: its fields and, as the content, its feed summary when
     /// `goldset from-feed` kept one (the feed's text, not the gold, is what a wrapper learns
     /// from), else its gold text.
-    pub fn of(d: &crate::goldset::GoldDoc) -> Values {
+    /// With `summary_words` > 0 the content is cut to its first that many words (a simulated
+    /// summary feed, `feedwrapper`'s `summary_words`).
+    pub fn of(d: &crate::goldset::GoldDoc, summary_words: usize) -> Values {
         let summary = d.fields.feed.as_ref().and_then(|f| f.summary.as_deref()).filter(|s| !s.trim().is_empty());
         let gold = summary.unwrap_or(&d.gold).trim();
+        let cut;
+        let gold = if summary_words > 0 && gold.split_whitespace().nth(summary_words).is_some() {
+            cut = cut_words(gold, summary_words);
+            cut.as_str()
+        } else {
+            gold
+        };
         Values {
+            lang: d.lang.clone(),
             title: d.fields.title.clone(),
             gold_title: gold.lines().map(str::trim).find(|l| !l.is_empty()).map(String::from),
             author: d.fields.author.clone(),
@@ -55,6 +67,26 @@ impl Values {
             content: (!gold.is_empty()).then(|| gold.to_string()),
         }
     }
+}
+
+/// The first `n` words of `text`, its line breaks kept.
+fn cut_words(text: &str, n: usize) -> String {
+    let mut seen = 0;
+    let mut out = String::new();
+    for line in text.lines() {
+        if seen >= n {
+            break;
+        }
+        let words: Vec<&str> = line.split_whitespace().take(n - seen).collect();
+        seen += words.len();
+        if !words.is_empty() {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(&words.join(" "));
+        }
+    }
+    out
 }
 
 /// FNV-1a of a string (0 is kept for null).
@@ -193,18 +225,28 @@ pub fn compute(dom: &Dom, attrs: &[NodeAttrs], v: &Values, keep_names: bool) -> 
     if let Some(a) = &v.author {
         short(a, &mut author);
     }
-    let mut date = Vec::new();
+    // Dates: English and numeric renderings (the paper's), and apart those in the page's
+    // language (`date_locales: en+page`).
+    let (mut date, mut date_page) = (Vec::new(), Vec::new());
     if let Some(d) = v.date.as_deref().and_then(ymd) {
-        let renderings = crate::eval::date::renderings(d.0, d.1, d.2);
-        let longest = renderings.iter().map(String::len).max().unwrap_or(0);
-        for (c, cand) in f.cands.iter().enumerate().filter(|(_, c)| c.bottom) {
-            if chars(cand.node as usize) as usize > longest + MAX_SLACK {
+        let mut en = crate::eval::date::renderings_in(d.0, d.1, d.2, "en");
+        en.extend(crate::eval::date::numeric(d.0, d.1, d.2));
+        let lang = v.lang.clone().or_else(|| crate::document::lang::detect_language(dom));
+        let page = lang.filter(|l| l != "en").map(|l| crate::eval::date::renderings_in(d.0, d.1, d.2, &l));
+        for (renderings, out) in [(en, &mut date), (page.unwrap_or_default(), &mut date_page)] {
+            let longest = renderings.iter().map(String::len).max().unwrap_or(0);
+            if longest == 0 {
                 continue;
             }
-            let t = normalise(&text_prefix(dom, cand.node as usize, 4 * (longest + MAX_SLACK)));
-            let slack = renderings.iter().filter(|r| t.contains(r.as_str())).map(|r| t.len() - r.len()).min();
-            if let Some(s) = slack.filter(|&s| s <= MAX_SLACK) {
-                date.push(Match { cand: c as u32, score: s as f32 });
+            for (c, cand) in f.cands.iter().enumerate().filter(|(_, c)| c.bottom) {
+                if chars(cand.node as usize) as usize > longest + MAX_SLACK {
+                    continue;
+                }
+                let t = normalise(&text_prefix(dom, cand.node as usize, 4 * (longest + MAX_SLACK)));
+                let slack = renderings.iter().filter(|r| t.contains(r.as_str())).map(|r| t.len() - r.len()).min();
+                if let Some(s) = slack.filter(|&s| s <= MAX_SLACK) {
+                    out.push(Match { cand: c as u32, score: s as f32 });
+                }
             }
         }
     }
@@ -241,7 +283,7 @@ pub fn compute(dom: &Dom, attrs: &[NodeAttrs], v: &Values, keep_names: bool) -> 
             content.push(ContentMatch { cand: c as u32, scores: [word, jw, di], words: tw.len() as u32, ext });
         }
     }
-    (f.title, f.author, f.date, f.content) = (title, author, date, content);
+    (f.title, f.author, f.date, f.date_page, f.content) = (title, author, date, date_page, content);
     f
 }
 

@@ -280,7 +280,7 @@ impl Corpus {
             true => entries.iter().map(|e| e.doc.as_ref().map(|d| d.blocks.hashes.clone())).collect(),
             false => Vec::new(),
         };
-        let (wrapper, train) = if needs.wrapper { wrapper_facts(set, docs) } else { Default::default() };
+        let (wrapper, train) = if needs.wrapper { wrapper_facts(set, docs, needs) } else { Default::default() };
         let facts = PackageFacts { refs: references(docs), hashes, wrapper, train };
         entries.par_iter_mut().enumerate().for_each(|(i, e)| {
             if let Some(doc) = &mut e.doc {
@@ -334,10 +334,10 @@ type Training = Vec<Arc<PageFacts>>;
 
 /// `feedwrapper`'s facts of every document (quietly: `None` for a page that cannot be read),
 /// and each document's training pages (see [`PackageFacts::train`]).
-fn wrapper_facts(set: &GoldSet, docs: &[&GoldDoc]) -> (Vec<Option<Arc<PageFacts>>>, Vec<Training>) {
+fn wrapper_facts(set: &GoldSet, docs: &[&GoldDoc], needs: Needs) -> (Vec<Option<Arc<PageFacts>>>, Vec<Training>) {
     let of = |d: &&GoldDoc| {
         let page = d.read_page(&set.limits).ok()?.0;
-        let v = crate::feeds::facts::Values::of(d);
+        let v = crate::feeds::facts::Values::of(d, usize::from(needs.summary_words));
         std::panic::catch_unwind(|| crate::feeds::facts::of_html(&page, &set.limits, &v, false)).ok().map(Arc::new)
     };
     let own: Vec<Option<Arc<PageFacts>>> = docs.par_iter().map(of).collect();
@@ -409,7 +409,7 @@ impl PackageFacts {
                 .collect(),
             false => Vec::new(),
         };
-        let (wrapper, train) = if needs.wrapper { wrapper_facts(set, docs) } else { Default::default() };
+        let (wrapper, train) = if needs.wrapper { wrapper_facts(set, docs, needs) } else { Default::default() };
         PackageFacts { refs: references(docs), hashes, wrapper, train }
     }
 
