@@ -480,6 +480,7 @@ impl Document {
             bp_blocks: self.dom.bp_blocks.clone(),
             rd: self.dom.rd.clone(),
             patterns: self.dom.patterns.clone(),
+            attrs: self.dom.attrs.clone(),
         };
         let words = self.words.restricted(&new_index);
         let readability = self.readability.clone();

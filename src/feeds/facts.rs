@@ -116,8 +116,8 @@ fn text_prefix(dom: &Dom, i: usize, max: usize) -> String {
     out
 }
 
-/// Computes a page's facts from its flattened DOM and attributes
-/// ([`parse_with_attrs`](crate::document::parse::parse_with_attrs)) and its feed values;
+/// Computes a page's facts from its flattened DOM and attributes (`Dom::attrs`, kept when the
+/// parse was asked for [`Needs::wrapper`](crate::document::Needs)) and its feed values;
 /// `keep_names` keeps the filter values' text (for `wrapper learn`).
 pub fn compute(dom: &Dom, attrs: &[NodeAttrs], v: &Values, keep_names: bool) -> PageFacts {
     let n = dom.nodes.len();
@@ -295,13 +295,19 @@ fn ymd(iso: &str) -> Option<(i32, u32, u32)> {
     ((1..=12).contains(&m) && (1..=31).contains(&d)).then_some((y, m, d))
 }
 
-/// A page's facts from its HTML, within the budgets of `limits` (the same budgeted text and
-/// parse as the page's `Document`, so node numbers agree).
+/// A page's facts from its parsed document, which must have been parsed with
+/// [`Needs::wrapper`](crate::document::Needs) (its DOM then keeps each element's id, class and
+/// position); empty facts otherwise.
+pub fn of_document(doc: &crate::document::Document, v: &Values, keep_names: bool) -> PageFacts {
+    compute(&doc.dom, &doc.dom.attrs, v, keep_names)
+}
+
+/// A page's facts from its HTML, within the budgets of `limits`: one parse of the DOM view, with
+/// the attributes kept (the same parse as the page's `Document`, so node numbers agree).
 pub fn of_html(html: &str, limits: &crate::limits::Limits, v: &Values, keep_names: bool) -> PageFacts {
-    let deadline = std::time::Instant::now().checked_add(limits.max_parse);
-    let (html, _) = crate::document::budget::apply(html, limits);
-    let (dom, attrs) = crate::document::parse::parse_with_attrs(&html, deadline);
-    compute(&dom, &attrs, v, keep_names)
+    let needs = crate::document::Needs::DOM | crate::document::Needs::WRAPPER;
+    let doc = crate::document::Document::parse_for(html, limits, needs).0;
+    of_document(&doc, v, keep_names)
 }
 
 #[cfg(test)]

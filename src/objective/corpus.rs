@@ -280,7 +280,22 @@ impl Corpus {
             true => entries.iter().map(|e| e.doc.as_ref().map(|d| d.blocks.hashes.clone())).collect(),
             false => Vec::new(),
         };
-        let (wrapper, train) = if needs.wrapper { wrapper_facts(set, docs, needs) } else { Default::default() };
+        // `feedwrapper`'s facts from the pages just parsed (their DOM kept the attributes), which
+        // then let them go: no second parse.
+        let own = needs.wrapper.then(|| {
+            entries
+                .par_iter_mut()
+                .zip(docs)
+                .map(|(e, d)| {
+                    let doc = e.doc.as_mut()?;
+                    let v = crate::feeds::facts::Values::of(d, usize::from(needs.summary_words));
+                    let f = crate::feeds::facts::of_document(doc, &v, false);
+                    doc.dom.attrs = Vec::new();
+                    Some(Arc::new(f))
+                })
+                .collect()
+        });
+        let (wrapper, train) = if needs.wrapper { wrapper_facts(set, docs, needs, own) } else { Default::default() };
         let facts = PackageFacts { refs: references(docs), hashes, wrapper, train };
         entries.par_iter_mut().enumerate().for_each(|(i, e)| {
             if let Some(doc) = &mut e.doc {
@@ -333,14 +348,20 @@ fn peers(docs: &[&GoldDoc]) -> Vec<Vec<usize>> {
 type Training = Vec<Arc<PageFacts>>;
 
 /// `feedwrapper`'s facts of every document (quietly: `None` for a page that cannot be read),
-/// and each document's training pages (see [`PackageFacts::train`]).
-fn wrapper_facts(set: &GoldSet, docs: &[&GoldDoc], needs: Needs) -> (Vec<Option<Arc<PageFacts>>>, Vec<Training>) {
+/// computed from the pages already parsed when given, else from one parse of each page, and
+/// each document's training pages (see [`PackageFacts::train`]).
+fn wrapper_facts(
+    set: &GoldSet,
+    docs: &[&GoldDoc],
+    needs: Needs,
+    parsed: Option<Vec<Option<Arc<PageFacts>>>>,
+) -> (Vec<Option<Arc<PageFacts>>>, Vec<Training>) {
     let of = |d: &&GoldDoc| {
         let page = d.read_page(&set.limits).ok()?.0;
         let v = crate::feeds::facts::Values::of(d, usize::from(needs.summary_words));
         std::panic::catch_unwind(|| crate::feeds::facts::of_html(&page, &set.limits, &v, false)).ok().map(Arc::new)
     };
-    let own: Vec<Option<Arc<PageFacts>>> = docs.par_iter().map(of).collect();
+    let own: Vec<Option<Arc<PageFacts>>> = parsed.unwrap_or_else(|| docs.par_iter().map(of).collect());
     let packages: std::collections::BTreeSet<usize> = docs.iter().map(|d| d.package).collect();
     let trainers: Vec<&GoldDoc> = set.trainers.iter().filter(|t| packages.contains(&t.package)).collect();
     let trainer_facts: Vec<Option<Arc<PageFacts>>> = trainers.par_iter().map(of).collect();
@@ -409,7 +430,7 @@ impl PackageFacts {
                 .collect(),
             false => Vec::new(),
         };
-        let (wrapper, train) = if needs.wrapper { wrapper_facts(set, docs, needs) } else { Default::default() };
+        let (wrapper, train) = if needs.wrapper { wrapper_facts(set, docs, needs, None) } else { Default::default() };
         PackageFacts { refs: references(docs), hashes, wrapper, train }
     }
 
@@ -456,6 +477,27 @@ mod tests {
             url: url.map(String::from),
             lang: None,
             fields: Default::default(),
+        }
+    }
+
+    #[test]
+    fn feedwrapper_facts_from_the_loaders_own_parse_equal_those_of_a_parse_of_their_own() {
+        // The corpus takes them from the pages it parses (one parse); `evaluate` reads every page
+        // once beforehand: both must give the same facts and the same training pages.
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("goldsets/blogs");
+        let mut set = crate::goldset::native::open(&root, false).unwrap();
+        set.docs.retain(|d| set.packages[d.package] == "wp-kubrick");
+        let docs: Vec<&GoldDoc> = set.docs.iter().collect();
+        let needs = Needs::DOM | Needs::WRAPPER;
+        let corpus = Corpus::load_for(&set, &docs, needs, &|| {});
+        let facts = PackageFacts::of_pages(&set, &docs, needs);
+        assert_eq!(docs.len(), 11);
+        for (i, e) in corpus.entries.iter().enumerate() {
+            let doc = e.doc.as_ref().unwrap();
+            let w = doc.wrapper.as_ref().unwrap();
+            assert!(!w.own.cands.is_empty() && doc.dom.attrs.is_empty(), "facts built, attributes let go");
+            assert_eq!(Some(&w.own), facts.wrapper[i].as_ref(), "{}", docs[i].id);
+            assert_eq!(w.train, facts.train[i]);
         }
     }
 
