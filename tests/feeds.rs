@@ -404,3 +404,76 @@ fn date_locales_and_summary_words_change_what_feedwrapper_learns() {
     assert!(content(&["--set", "summary_words=55"]) >= 0.95);
     assert!(content(&["--set", "summary_words=10,content_matcher=dice"]) < 0.1);
 }
+
+#[test]
+fn wrapper_learn_writes_rules_a_person_can_read_and_extract_applies_them_by_host() {
+    let sites = ["wp-kubrick", "blogger-layouts"];
+    let m = blog_mirror("wr-mirror", &sites, &["feed.rss"]);
+    let dir = tmp("wr-out");
+    let gold = dir.join("gold");
+    cetune(&["goldset", "from-feed", m.to_str().unwrap(), "--out", gold.to_str().unwrap(), "-q"]).ok();
+    let wr = dir.join("wrappers");
+    let learn = |extra: &[&str]| {
+        let mut args = vec!["wrapper", "learn", "--goldset", gold.to_str().unwrap(), "--out", wr.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        cetune(&args)
+    };
+    let printed = learn(&[]).ok();
+    assert!(printed.contains("wrote 2 wrapper files"), "{printed}");
+    let w = std::fs::read_to_string(wr.join("wp-kubrick.example.yaml")).unwrap();
+    for want in
+        ["site: wp-kubrick.example", "content:", "attr: classes", "value: entry", "css: .entry", "xpath:", "gain:"]
+    {
+        assert!(w.contains(want), "{want}: {w}");
+    }
+    // Applied by host (the mirror's host folders) to every page, front pages aside: each
+    // post's body exactly.
+    let jsonl =
+        cetune(&["extract", "-e", "feedwrapper", "--wrappers", wr.to_str().unwrap(), m.to_str().unwrap(), "-q"]).ok();
+    let mut n = 0;
+    for line in jsonl.lines() {
+        let r: serde_json::Value = serde_json::from_str(line).unwrap();
+        let id = r["id"].as_str().unwrap();
+        let Some((pkg, doc, _)) =
+            blog_docs().into_iter().find(|(_, d, url)| d != "front" && id.ends_with(host_path(url).1))
+        else {
+            continue;
+        };
+        let want = std::fs::read_to_string(blogs().join(&pkg).join(format!("{doc}.txt"))).unwrap();
+        assert_eq!(r["text"].as_str().unwrap().trim(), want.trim(), "{id}");
+        n += 1;
+    }
+    assert_eq!(n, 20);
+    // Same safety as a gold set: again only with --force, and never over a file cetune did not write.
+    assert_eq!(learn(&[]).code, 2);
+    learn(&["--force"]).ok();
+    write(&wr.join("mine.txt"), "x");
+    let refused = learn(&["--force"]);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(wr.join("mine.txt").exists() && wr.join("ghost.yaml").symlink_metadata().is_err());
+}
+
+#[test]
+fn a_damaged_wrapper_file_is_one_line_naming_its_file_and_line() {
+    let dir = tmp("wr-damaged");
+    let page = dir.join("page.html");
+    write(&page, "<html><body><p>text</p></body></html>");
+    let wr = dir.join("wrappers");
+    write(
+        &wr.join("a.example.yaml"),
+        "site: a.example\ncontent:\n  - {attr: classes, value: entry, gain: high, support: 3}\n",
+    );
+    let run = cetune(&["extract", "-e", "feedwrapper", "--wrappers", wr.to_str().unwrap(), page.to_str().unwrap()]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(run.stderr.trim().lines().count(), 1, "{}", run.stderr);
+    assert!(run.stderr.contains("a.example.yaml:3"), "{}", run.stderr);
+    write(
+        &wr.join("a.example.yaml"),
+        "site: a.example\ncontent:\n  - {attr: colour, value: entry, gain: 1, support: 3}\n",
+    );
+    let run = cetune(&["extract", "-e", "feedwrapper", "--wrappers", wr.to_str().unwrap(), page.to_str().unwrap()]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("a.example.yaml") && run.stderr.contains("colour"), "{}", run.stderr);
+    let run = cetune(&["extract", "-e", "readability", "--wrappers", wr.to_str().unwrap(), page.to_str().unwrap()]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+}

@@ -150,10 +150,11 @@ impl crate::error::Error {
 
 fn extract(html: &str, ex: &dyn Extractor, limits: &Limits, more: Needs, out: &mut Outcome) {
     let needs = ex.needs() | more;
-    let Ok((doc, notes)) = catch_unwind(|| Document::parse_for(html, limits, needs)) else {
+    let Ok((mut doc, notes)) = catch_unwind(|| Document::parse_for(html, limits, needs)) else {
         out.error = Some(format!("{}: the HTML parser failed on this page", out.id));
         return;
     };
+    doc.origin = Some(out.url.clone().unwrap_or_else(|| out.id.clone()));
     out.notes = notes;
     out.language = doc.lang.clone();
     match catch_unwind(AssertUnwindSafe(|| crate::extract::extract_text(ex, &doc))) {

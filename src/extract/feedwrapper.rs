@@ -101,6 +101,21 @@ pub struct FeedWrapper {
     gold_title: bool,
     date_page: bool,
     summary_words: u16,
+    /// Rules read from wrapper files (`extract --wrappers`): applied to any page of a site they
+    /// name, instead of rules learned from the page's package.
+    fixed: Option<std::sync::Arc<Vec<SiteRules>>>,
+}
+
+/// One site's rules as a wrapper file gives them: the hosts they apply to and, per property
+/// (title, author, date, content), the ranked rules.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SiteRules {
+    /// The site's name (its package).
+    pub site: String,
+    /// Hosts the rules apply to (lower case, without `www.`).
+    pub hosts: Vec<String>,
+    /// Ranked rules per property, in [`Prop::ALL`] order.
+    pub rules: [Vec<Rule<u64>>; 4],
 }
 
 fn index_of(list: &[&str], r: &mut SettingReader, name: &str) -> Result<usize> {
@@ -140,7 +155,34 @@ impl FeedWrapper {
             gold_title: index_of(&["fields", "gold"], r, "feed_source")? == 1,
             date_page: index_of(&["en", "en+page"], r, "date_locales")? == 1,
             summary_words: r.int("summary_words")?.clamp(0, 1000) as u16,
+            fixed: None,
         })
+    }
+
+    /// The wrapper of a setting (a `feedwrapper` one).
+    pub fn of_setting(setting: &crate::params::Setting) -> Result<FeedWrapper> {
+        if setting.extractor != "feedwrapper" {
+            return Err(crate::error::Error::config(format!(
+                "wrappers are learned and applied by feedwrapper, not by '{}'",
+                setting.extractor
+            )));
+        }
+        let mut r = setting.reader();
+        let fw = FeedWrapper::read(&mut r)?;
+        r.finish()?;
+        Ok(fw)
+    }
+
+    /// This wrapper applying the rules of wrapper files (`extract --wrappers`) to the pages of
+    /// the sites they name, by the host of each page's origin; it abstains on other pages.
+    pub fn with_rules(mut self, sites: Vec<SiteRules>) -> FeedWrapper {
+        self.fixed = Some(std::sync::Arc::new(sites));
+        self
+    }
+
+    /// The training pages read (`max_items`) and the cut of their content (`summary_words`).
+    pub fn training(&self) -> (usize, usize) {
+        (self.max_items, usize::from(self.summary_words))
     }
 
     /// The filters (candidate indices) of one training page for `prop`: the matches passing
@@ -280,6 +322,9 @@ impl FeedWrapper {
 
     /// The node of each property on `doc` (none without facts or when they do not fit the page).
     fn found(&self, doc: &Document) -> [Option<u32>; 4] {
+        if let Some(sites) = &self.fixed {
+            return self.found_by_files(doc, sites);
+        }
         let Some(f) = &doc.wrapper else { return [None; 4] };
         if f.own.nodes as usize != doc.dom.nodes.len() || f.own.cands.is_empty() {
             return [None; 4];
@@ -289,6 +334,35 @@ impl FeedWrapper {
             let rules = self.rules(&train, prop);
             self.apply(&f.own, &rules, prop).map(|c| f.own.cands[c].node)
         })
+    }
+}
+
+impl FeedWrapper {
+    /// The nodes the rules of the page's site select (wrapper files): the page's facts are the
+    /// loader's when it built them, else computed from its DOM (parsed with its attributes).
+    fn found_by_files(&self, doc: &Document, sites: &[SiteRules]) -> [Option<u32>; 4] {
+        let hosts = crate::feeds::wrappers::origin_hosts(doc.origin.as_deref());
+        let site = sites
+            .iter()
+            .find(|s| s.hosts.iter().any(|h| hosts.contains(h)))
+            .or_else(|| (sites.len() == 1).then(|| &sites[0]));
+        let Some(site) = site else { return [None; 4] };
+        let computed;
+        let own = match &doc.wrapper {
+            Some(f) if f.own.nodes as usize == doc.dom.nodes.len() => f.own.as_ref(),
+            _ => {
+                computed = crate::feeds::facts::of_document(doc, &Default::default(), false);
+                &computed
+            }
+        };
+        if own.nodes as usize != doc.dom.nodes.len() || own.cands.is_empty() {
+            return [None; 4];
+        }
+        let mut out = [None; 4];
+        for (k, rules) in site.rules.iter().enumerate() {
+            out[k] = self.apply(own, rules, Prop::ALL[k]).map(|c| own.cands[c].node);
+        }
+        out
     }
 }
 
@@ -310,7 +384,7 @@ impl Extractor for FeedWrapper {
     }
 
     fn needs_package(&self) -> bool {
-        true
+        self.fixed.is_none()
     }
 
     fn extract(&self, doc: &Document, out: &mut Selection) {

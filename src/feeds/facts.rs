@@ -89,8 +89,8 @@ fn cut_words(text: &str, n: usize) -> String {
     out
 }
 
-/// FNV-1a of a string (0 is kept for null).
-fn hash(s: &str) -> u64 {
+/// FNV-1a of a string (0 is kept for null): how filter values are compared.
+pub fn hash(s: &str) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in s.bytes() {
         h ^= u64::from(b);

@@ -6,6 +6,7 @@
 //!   summary, rendered text).
 //! - [`rules`]: Jaro–Winkler and the content matchers, filters ranked into rules by gain.
 //! - [`gold`]: `goldset from-feed`, a gold set from crawled sites and their feeds.
+//! - [`wrappers`]: wrapper files (`wrapper learn`, `extract --wrappers`).
 //! - [`facts`]: what `feedwrapper` learns from a page (its candidate elements, their filter
 //!   triples, their similarity to the page's feed values), computed once when a set is loaded.
 //!
@@ -16,4 +17,5 @@ pub mod facts;
 pub mod feed;
 pub mod gold;
 pub mod rules;
+pub mod wrappers;
 pub mod xml;

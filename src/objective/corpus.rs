@@ -222,6 +222,7 @@ fn prepare_quietly(gd: &GoldDoc, rule: TokenRule, limits: &crate::limits::Limits
     let parsed = std::panic::catch_unwind(|| {
         let (mut d, notes) = Document::parse_for(&page, limits, needs);
         d.decoding = decoding;
+        d.origin = gd.url.clone();
         if gd.lang.is_some() {
             d.set_lang(gd.lang.clone());
         }
