@@ -33,12 +33,13 @@ pub struct Match {
 pub struct ContentMatch {
     /// Index into [`PageFacts::cands`].
     pub cand: u32,
-    /// Scores per matcher.
-    pub scores: [f32; 3],
+    /// Scores per matcher (`word_prefix`, `jw_prefix`, `dice`, `passage`).
+    pub scores: [f32; 4],
     /// Words of the candidate's text (at most 40 are read).
     pub words: u32,
-    /// The extended candidate per stop-tag choice.
-    pub ext: [u32; 3],
+    /// The extended candidate per `content_stop_tags` choice (the three stop-tag sets, then
+    /// `cover`).
+    pub ext: [u32; 4],
 }
 
 /// One page's facts.

@@ -50,9 +50,9 @@ impl std::str::FromStr for Scoring {
 }
 
 /// The content matchers, in the order of `ContentMatch::scores`.
-const MATCHERS: [&str; 3] = ["word_prefix", "jw_prefix", "dice"];
+const MATCHERS: [&str; 4] = ["word_prefix", "jw_prefix", "dice", "passage"];
 /// The stop-tag choices, in the order of `ContentMatch::ext`.
-const STOPS: [&str; 3] = ["div", "div+article+section+main", "div+article+section+main+td+body"];
+const STOPS: [&str; 4] = ["div", "div+article+section+main", "div+article+section+main+td+body", "cover"];
 /// The outputs.
 const OUTPUTS: [&str; 4] = ["content", "title+content", "title+date+content", "all"];
 

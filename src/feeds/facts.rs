@@ -40,6 +40,8 @@ pub struct Values {
     pub content: Option<String>,
     /// The page's language (ISO 639-1), when the set says; else it is detected from the page.
     pub lang: Option<String>,
+    /// The content is a summary (a feed's, or cut by `summary_words`), not the whole post.
+    pub summary: bool,
 }
 
 impl Values {
@@ -48,26 +50,49 @@ impl Values {
     /// from), else its gold text.
     /// With `summary_words` > 0 the content is cut to its first that many words (a simulated
     /// summary feed, `feedwrapper`'s `summary_words`).
+    ///
+    /// A gold text that is not a feed's (a pseudo-feed: no `feed` record) usually opens with the
+    /// page's title, which a feed keeps apart from the content: a first line that is the title
+    /// field, or, without one, of at most [`TITLE_WORDS`] words, is the pseudo-feed's title and
+    /// not part of its content (so the content rule finds the body, not the article around it).
     pub fn of(d: &crate::goldset::GoldDoc, summary_words: usize) -> Values {
         let summary = d.fields.feed.as_ref().and_then(|f| f.summary.as_deref()).filter(|s| !s.trim().is_empty());
         let gold = summary.unwrap_or(&d.gold).trim();
+        let gold_title = gold.lines().map(str::trim).find(|l| !l.is_empty()).map(String::from);
+        let gold = match (&gold_title, gold.split_once('\n')) {
+            (Some(first), Some((_, rest))) if d.fields.feed.is_none() && !rest.trim().is_empty() => {
+                let words = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+                let is_title = match &d.fields.title {
+                    Some(t) => words(t).eq_ignore_ascii_case(&words(first)),
+                    None => first.split_whitespace().count() <= TITLE_WORDS,
+                };
+                if is_title { rest.trim() } else { gold }
+            }
+            _ => gold,
+        };
         let cut;
-        let gold = if summary_words > 0 && gold.split_whitespace().nth(summary_words).is_some() {
+        let is_cut = summary_words > 0 && gold.split_whitespace().nth(summary_words).is_some();
+        let gold = if is_cut {
             cut = cut_words(gold, summary_words);
             cut.as_str()
         } else {
             gold
         };
         Values {
+            summary: summary.is_some() || is_cut,
             lang: d.lang.clone(),
             title: d.fields.title.clone(),
-            gold_title: gold.lines().map(str::trim).find(|l| !l.is_empty()).map(String::from),
+            gold_title,
             author: d.fields.author.clone(),
             date: d.fields.get("date").map(String::from),
             content: (!gold.is_empty()).then(|| gold.to_string()),
         }
     }
 }
+
+/// Words of a gold text's first line at most, for it to count as the page's title when the
+/// document has no title field.
+pub const TITLE_WORDS: usize = 25;
 
 /// The first `n` words of `text`, its line breaks kept.
 fn cut_words(text: &str, n: usize) -> String {
@@ -253,21 +278,67 @@ pub fn compute(dom: &Dom, attrs: &[NodeAttrs], v: &Values, keep_names: bool) -> 
     let mut content = Vec::new();
     if let Some(text) = &v.content {
         let value = normalise(text);
+        // Word pairs of each subtree, and those of them that the content holds: how well an
+        // ancestor's text covers the whole content (the `cover` extension). Pairs, not words:
+        // a teaser of another post shares the content's common words, not its word pairs.
+        let vw_all: Vec<&str> = value.split_whitespace().collect();
+        let pairs: std::collections::HashSet<(&str, &str)> = vw_all.windows(2).map(|w| (w[0], w[1])).collect();
+        let vocab: std::collections::HashSet<&str> = vw_all.iter().copied().collect();
+        let vwords = pairs.len().max(1) as f32;
+        let (mut all, mut hit) = (vec![0u32; n + 1], vec![0u32; n + 1]);
+        for (k, node) in dom.nodes.iter().enumerate() {
+            let (mut a, mut h) = (0, 0);
+            if node.is_text() && !v.summary {
+                let t = normalise(dom.texts.get(node.text as usize));
+                let words: Vec<&str> = t.split_whitespace().collect();
+                if words.len() == 1 {
+                    (a, h) = (1, u32::from(vocab.contains(words[0])));
+                }
+                for w in words.windows(2) {
+                    a += 1;
+                    h += u32::from(pairs.contains(&(w[0], w[1])));
+                }
+            }
+            all[k + 1] = all[k] + a;
+            hit[k + 1] = hit[k] + h;
+        }
+        let cover_f1 = |i: usize| {
+            let end = dom.nodes[i].end as usize;
+            let (a, h) = ((all[end] - all[i]) as f32, (hit[end] - hit[i]) as f32);
+            if h == 0.0 {
+                return 0.0;
+            }
+            let (p, r) = (h / a, h.min(vwords) / vwords);
+            2.0 * p * r / (p + r)
+        };
         let vw: Vec<&str> = value.split_whitespace().take(CONTENT_WORDS).collect();
         let vprefix: String = value.chars().take(CONTENT_PREFIX).collect();
         let vdice: String = value.chars().take(DICE_CHARS).collect();
+        // `passage`: the content's word 4-grams (hashed), for "the candidate opens with a
+        // passage of the content, wherever it is".
+        let grams: std::collections::HashSet<u64> = vw_all.windows(4).map(|w| hash(&w.join(" "))).collect();
         for (c, cand) in f.cands.iter().enumerate().filter(|(_, c)| c.bottom) {
             let t = normalise(&text_prefix(dom, cand.node as usize, DICE_CHARS + 200));
             let tw: Vec<&str> = t.split_whitespace().take(CANDIDATE_WORDS).collect();
             let word = lcs_len(&vw, &tw) as f32 / vw.len().max(1) as f32;
+            let opening: Vec<u64> = tw
+                .iter()
+                .take(CONTENT_WORDS)
+                .copied()
+                .collect::<Vec<_>>()
+                .windows(4)
+                .map(|w| hash(&w.join(" ")))
+                .collect();
+            // Held in full only by a candidate of at least `content_words` words, as `word_prefix`.
+            let passage = opening.iter().filter(|g| grams.contains(g)).count() as f32 / (CONTENT_WORDS - 3) as f32;
             let tprefix: String = t.chars().take(CONTENT_PREFIX).collect();
             let jw = jaro_winkler(&vprefix, &tprefix, Window::Standard) as f32;
             let tdice: String = t.chars().take(DICE_CHARS).collect();
             let di = dice(&vdice, &tdice) as f32;
-            if word.max(jw).max(di) < MIN_SCORE {
+            if word.max(jw).max(di).max(passage) < MIN_SCORE {
                 continue;
             }
-            let ext = STOP_TAGS.map(|stops| {
+            let stop = STOP_TAGS.map(|stops| {
                 let mut a = cand.node as usize;
                 loop {
                     if stops.contains(&dom.nodes[a].tag.name()) && cand_of[a] != NONE {
@@ -280,7 +351,23 @@ pub fn compute(dom: &Dom, attrs: &[NodeAttrs], v: &Values, keep_names: bool) -> 
                     a = p as usize;
                 }
             });
-            content.push(ContentMatch { cand: c as u32, scores: [word, jw, di], words: tw.len() as u32, ext });
+            // `cover`: the ancestor-or-self (up to the body) whose text best covers the whole
+            // content; a summary covers nothing whole, so it extends to the stop tags.
+            let cover = if v.summary {
+                stop[2]
+            } else {
+                let (mut a, mut best) = (cand.node as usize, (cover_f1(cand.node as usize), c as u32));
+                while a != body && dom.nodes[a].parent != NONE && dom.nodes[a].parent != 0 {
+                    a = dom.nodes[a].parent as usize;
+                    let f = cover_f1(a);
+                    if cand_of[a] != NONE && f > best.0 {
+                        best = (f, cand_of[a]);
+                    }
+                }
+                best.1
+            };
+            let ext = [stop[0], stop[1], stop[2], cover];
+            content.push(ContentMatch { cand: c as u32, scores: [word, jw, di, passage], words: tw.len() as u32, ext });
         }
     }
     (f.title, f.author, f.date, f.date_page, f.content) = (title, author, date, date_page, content);
