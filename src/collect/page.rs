@@ -60,7 +60,7 @@ pub fn process(item: Item, ex: &dyn Extractor, limits: &Limits, more: Needs) -> 
     if out.url.is_none()
         && let Ok(html) = &html
     {
-        out.url = declared_url(head_of(html));
+        out.url = head_url(html);
     }
     match html {
         Ok(html) if looks_binary(&html) => out.error = Some(format!("{}: binary data, not an HTML page", out.id)),
@@ -123,6 +123,11 @@ pub fn declared_url(html: &str) -> Option<String> {
     canonical.or(og)
 }
 
+/// The URL a page declares in its head ([`declared_url`] of the part before `<body`).
+pub fn head_url(html: &str) -> Option<String> {
+    declared_url(head_of(html))
+}
+
 /// The part of a page before its `<body` or `</head` (at most 256 kB): where a page declares its
 /// own URL, found without a pass over the whole page.
 fn head_of(html: &str) -> &str {
@@ -154,6 +159,7 @@ fn extract(html: &str, ex: &dyn Extractor, limits: &Limits, more: Needs, out: &m
         out.error = Some(format!("{}: the HTML parser failed on this page", out.id));
         return;
     };
+    doc.url = out.url.as_deref().map(Into::into);
     doc.origin = Some(out.url.clone().unwrap_or_else(|| out.id.clone()));
     out.notes = notes;
     out.language = doc.lang.clone();

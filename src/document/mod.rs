@@ -210,6 +210,9 @@ pub struct Document {
     /// The decoded HTML as parsed (within the budgets), kept only when [`Needs::html`] asks for
     /// it: what an external extractor's worker reads.
     pub html: Option<std::sync::Arc<str>>,
+    /// The page's URL, when the loader knows it (a gold set's `url`, a JSONL or WARC record's,
+    /// the one the page declares in its head): sent to an external extractor's worker.
+    pub url: Option<std::sync::Arc<str>>,
 }
 
 /// The next document id.
@@ -320,6 +323,7 @@ impl Document {
         (
             Document {
                 html: needs.html.then(|| std::sync::Arc::from(&*html)),
+                url: None,
                 source,
                 dom,
                 lang,
@@ -506,6 +510,7 @@ impl Document {
                 origin: self.origin.clone(),
                 // The reduced page has no HTML of its own (an external member reads none).
                 html: None,
+                url: self.url.clone(),
             },
             back,
         )

@@ -575,7 +575,7 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
     // A new route run starts from a decision list fitted to its branches' per-page scores too.
     if s.state.is_none()
         && s.prior.is_empty()
-        && let Some((label, start)) = route_start::supervised_start(&s.space, &s.base, &corpus, objective, measure)?
+        && let Some((label, start)) = route_start::supervised_start(&s.space, &s.base, &corpus, &problem, objective)?
     {
         if !opts.quiet {
             eprintln!("{label}");
@@ -654,8 +654,8 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
     s.record.paired = Some(paired_with_default(&problem, &s.space, &corpus, &s.base, &best, measure)?);
     if crate::objective::fit::needs_fit(&best) {
         // The model best.yaml names: the winning setting fitted on the whole sample.
-        let model = crate::objective::fit::fit_all(&corpus, &best)?;
-        crate::paths::write_atomic(&s.dir.join(reports::MODEL), model.write().as_bytes())?;
+        let model = crate::objective::fit::fit_file(&corpus, &best)?;
+        crate::paths::write_atomic(&s.dir.join(reports::MODEL), model.as_bytes())?;
     }
     let active = crate::params::combine::split_active(&s.space, &best).0;
     s.record.best = Some(BestRecord {
