@@ -403,7 +403,7 @@ mod tests {
         let docs: Vec<&GoldDoc> = gs.docs.iter().collect();
         let corpus = Corpus::load(&gs, &docs, &|| ());
         let fitted = fitness(&corpus, &["t=0.5", "t_rel=0"], None);
-        let all = fitness(&corpus, &["t=0.05", "t_rel=0", "group_semantic=false", "trees=10", "depth=1"], None);
+        let all = fitness(&corpus, &["t=0.05", "t_rel=0", "group_semantic=false", "trees=20", "depth=2"], None);
         assert!(fitted > 0.97, "out-of-fold F1 {fitted}");
         assert!(all < 0.85, "without the semantic group {all}");
         // A second stage over the first stage's context keeps what the first found.
@@ -434,7 +434,7 @@ mod tests {
         });
         let docs: Vec<&GoldDoc> = gs.docs.iter().collect();
         let corpus = Corpus::load(&gs, &docs, &|| ());
-        let deep = ["trees=300", "depth=6", "min_leaf=1", "learning_rate=0.5", "t=0.5", "t_rel=0"];
+        let deep = ["trees=200", "depth=5", "min_leaf=1", "learning_rate=0.5", "t=0.5", "t_rel=0"];
         let in_fold = fitness(&corpus, &deep, Some(&corpus));
         let out_of_fold = fitness(&corpus, &deep, None);
         assert!(in_fold > 0.9, "in fold {in_fold}");
