@@ -88,11 +88,21 @@ fn individuals(set: &cetune::goldset::GoldSet, names: &[&str]) {
     let picked = sample::sample(set, 120, 1);
     let corpus = Corpus::load(set, &picked, &|| {});
     for &spec in names {
-        // `name` or `name:key=value,key=value` (a setting other than the defaults).
-        let (name, sets) = spec.split_once(':').unwrap_or((spec, ""));
-        let space = cetune::extract::space(name).unwrap();
-        let sets: Vec<String> = sets.split(',').filter(|s| !s.is_empty()).map(String::from).collect();
-        let ex = extract::build(&space.with_assignments(&space.defaults(), &sets).unwrap()).unwrap();
+        // `name`, `name:key=value,key=value` (a setting other than the defaults) or `@FILE` (a
+        // settings file such as a run's best.yaml, with the fitted model it names).
+        let (name, ex) = match spec.strip_prefix('@') {
+            Some(file) => {
+                let f = cetune::extract::load_file(Path::new(file)).unwrap();
+                (f.space.extractor.clone(), extract::build(&f.setting).unwrap())
+            }
+            None => {
+                let (name, sets) = spec.split_once(':').unwrap_or((spec, ""));
+                let space = cetune::extract::space(name).unwrap();
+                let sets: Vec<String> = sets.split(',').filter(|s| !s.is_empty()).map(String::from).collect();
+                (name.to_string(), extract::build(&space.with_assignments(&space.defaults(), &sets).unwrap()).unwrap())
+            }
+        };
+        let name = name.as_str();
         let warm = median((0..5).map(|_| time(|| score_corpus(&corpus, ex.as_ref()).len()).0).collect());
         let cold = median(
             (0..3)

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 /// Pages whose content paragraphs sit in table cells and whose boilerplate paragraphs, of the
 /// same words, length and links, sit in `div`s, interleaved at random-looking places: only the
 /// `in_table` / `tag_td` features tell them apart.
-fn table_set(name: &str, pages: usize, offset: usize) -> PathBuf {
+pub fn table_set(name: &str, pages: usize, offset: usize) -> PathBuf {
     let root = tmp(name);
     let words = ["river", "council", "market", "winter", "station", "garden", "harbour", "museum", "bridge", "school"];
     for k in 0..pages {
@@ -28,7 +28,7 @@ fn table_set(name: &str, pages: usize, offset: usize) -> PathBuf {
     root
 }
 
-fn mean_f1(ev: &Path) -> f64 {
+pub fn mean_f1(ev: &Path) -> f64 {
     let rows = read_csv(&ev.join("per-document.csv"));
     let f1: Vec<f64> = rows[1..].iter().map(|r| r[4].parse::<f64>().unwrap()).collect();
     f1.iter().sum::<f64>() / f1.len() as f64

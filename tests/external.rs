@@ -6,15 +6,15 @@ use crate::util::{cetune, cetune_within, read_csv, tmp, write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// The README's minimal worker: keeps the `<p>` paragraphs of at least `min_words` words.
-const PARAGRAPHS: &str = r#"import json, re, sys
-print(json.dumps({"name": "paragraphs", "version": "1.0"}), flush=True)
-for line in sys.stdin:
-    req = json.loads(line)
-    paras = re.findall(r"<p>(.*?)</p>", req["html"], re.S)
-    keep = [p for p in paras if len(p.split()) >= req["params"]["min_words"]]
-    print(json.dumps({"id": req["id"], "text": "\n".join(keep)}), flush=True)
-"#;
+/// The README's minimal worker, as the README prints it (between `<!-- readme-worker -->`
+/// markers): keeps the `<p>` paragraphs of at least `min_words` words.
+fn paragraphs() -> String {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let marked = readme.split("<!-- readme-worker -->").nth(1).expect("the README marks its minimal worker");
+    let code = marked.split("```python\n").nth(1).and_then(|b| b.split("```").next()).expect("a python block");
+    assert!(code.lines().count() <= 10, "the minimal worker has more than 10 lines:\n{code}");
+    code.to_string()
+}
 
 /// A worker that misbehaves on the pages that ask it to (and in `silent` mode never says hello).
 const HOSTILE: &str = r#"import json, sys, time
@@ -63,7 +63,7 @@ fn gold_set(dir: &Path, tags: &[&str]) -> PathBuf {
 #[test]
 fn an_external_worker_is_a_family_that_optimise_evaluate_and_best_yaml_run() {
     let dir = tmp("external-family");
-    let command = worker(&dir, "paragraphs.py", PARAGRAPHS);
+    let command = worker(&dir, "paragraphs.py", &paragraphs());
     let params = dir.join("paragraphs.yaml");
     write(
         &params,
@@ -204,7 +204,7 @@ fn external_keys_are_checked_where_they_are_written() {
 #[test]
 fn an_external_worker_is_a_member_of_a_combination_through_the_word_alignment() {
     let dir = tmp("external-member");
-    let command = worker(&dir, "paragraphs.py", PARAGRAPHS);
+    let command = worker(&dir, "paragraphs.py", &paragraphs());
     let params = dir.join("pair.yaml");
     write(
         &params,
@@ -241,4 +241,54 @@ fn an_external_worker_is_a_member_of_a_combination_through_the_word_alignment() 
     let b = run.join("best.yaml");
     let best = cetune(&["extract", "--params", b.to_str().unwrap(), pg]).ok();
     assert!(best.contains("the story number 1"), "{best}");
+}
+
+/// A worker that keeps the paragraph named by the last segment of the page's URL (`none` when
+/// cetune sends no URL): what it keeps shows which URL reached it.
+const URL_ECHO: &str = r#"import json, sys
+print(json.dumps({"name": "url-echo", "version": "1"}), flush=True)
+for line in sys.stdin:
+    req = json.loads(line)
+    url = req["url"]
+    print(json.dumps({"id": req["id"], "text": url.rstrip("/").rsplit("/", 1)[-1] if url else "none"}), flush=True)
+"#;
+
+#[test]
+fn the_worker_gets_the_page_url_from_the_gold_set_the_record_or_the_page_head() {
+    let dir = tmp("external-url");
+    let command = worker(&dir, "url.py", URL_ECHO);
+    let params = dir.join("url.yaml");
+    write(&params, format!("extractor: external\ncommand: {command}\n"));
+    let p = params.to_str().unwrap();
+    let page = |head: &str| format!("<html><head>{head}</head><body><p>alpha</p><p>beta</p><p>none</p></body></html>");
+    let canonical = "<link rel=canonical href='https://x.org/beta'>";
+    // A gold set: page 0's URL from goldset.yaml, page 1's from its head, page 2 has none.
+    let set = dir.join("set");
+    write(&set.join("goldset.yaml"), "name: urls\ndocuments:\n  p/0:\n    url: https://x.org/alpha\n");
+    for (i, (head, gold)) in [("", "alpha"), (canonical, "beta"), ("", "none")].iter().enumerate() {
+        write(&set.join(format!("p/{i}.html")), page(head));
+        write(&set.join(format!("p/{i}.txt")), gold);
+    }
+    let ev = dir.join("ev");
+    let out =
+        cetune(&["evaluate", "--params", p, "--goldset", set.to_str().unwrap(), "--out", ev.to_str().unwrap(), "-q"])
+            .ok();
+    assert!(out.contains("errors: 0"), "{out}");
+    let rows = read_csv(&ev.join("per-document.csv"));
+    assert!(rows[1..].iter().all(|r| r[4] == "1.000000"), "{rows:?}");
+    // extract: a JSONL record's url, a WARC record's target URI, a file's declared URL.
+    let jsonl = dir.join("pages.jsonl");
+    write(&jsonl, format!("{}\n", serde_json::json!({"id": "j", "url": "https://x.org/alpha", "html": page("")})));
+    let warc = dir.join("pages.warc");
+    write(&warc, cetune::collect::warc::response_record("https://x.org/beta", "w", "text/html", page("").as_bytes()));
+    let file = dir.join("declared.html");
+    write(&file, page(canonical));
+    let r = cetune(&["extract", "--params", p, "--format", "jsonl", "-q", s(&jsonl), s(&warc), s(&file)]).ok();
+    let texts: Vec<String> =
+        r.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["text"].to_string()).collect();
+    assert_eq!(texts, ["\"alpha\"", "\"beta\"", "\"beta\""], "{r}");
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
 }

@@ -314,37 +314,46 @@ fn soak(name: &str, options: &[&str]) {
     // Kill points as shares of an uninterrupted run, so the test means the same on a fast
     // release build and on a slow CI machine.
     let whole = clock.elapsed().as_secs_f64();
-    let delays = [0.15, 0.3, 0.1, 0.45, 0.2, 0.6, 0.12].map(|share| Duration::from_secs_f64(whole * share));
+    // A load spike during the uninterrupted run makes every share too long and the killed run
+    // may finish before its second kill: then the killed run starts again with halved shares.
     let mut kills = 0;
-    let mut started = false;
-    for round in 0..8 {
-        let argv: Vec<String> = if started && soak.join("run.yaml").exists() {
-            ["optimise", "--resume", soak.to_str().unwrap(), "-q"].map(String::from).to_vec()
-        } else {
-            args(&soak, &["--force"])
-        };
-        started = true;
-        let mut child = spawn(&argv.iter().map(String::as_str).collect::<Vec<_>>());
-        std::thread::sleep(delays[round % delays.len()]);
-        match child.try_wait().unwrap() {
-            Some(status) => {
-                let out = child.wait_with_output().unwrap();
-                let err = String::from_utf8_lossy(&out.stderr).to_string();
-                if status.success() || err.contains("nothing to resume") {
-                    break;
+    for attempt in 0..4 {
+        let scale = whole * 0.5f64.powi(attempt);
+        let delays = [0.15, 0.3, 0.1, 0.45, 0.2, 0.6, 0.12].map(|share| Duration::from_secs_f64(scale * share));
+        kills = 0;
+        let mut started = false;
+        for round in 0..8 {
+            let argv: Vec<String> = if started && soak.join("run.yaml").exists() {
+                ["optimise", "--resume", soak.to_str().unwrap(), "-q"].map(String::from).to_vec()
+            } else {
+                args(&soak, &["--force"])
+            };
+            started = true;
+            let mut child = spawn(&argv.iter().map(String::as_str).collect::<Vec<_>>());
+            std::thread::sleep(delays[round % delays.len()]);
+            match child.try_wait().unwrap() {
+                Some(status) => {
+                    let out = child.wait_with_output().unwrap();
+                    let err = String::from_utf8_lossy(&out.stderr).to_string();
+                    if status.success() || err.contains("nothing to resume") {
+                        break;
+                    }
+                    panic!("run failed: {err}");
                 }
-                panic!("run failed: {err}");
-            }
-            None => {
-                child.kill().unwrap(); // SIGKILL
-                child.wait().unwrap();
-                kills += 1;
+                None => {
+                    child.kill().unwrap(); // SIGKILL
+                    child.wait().unwrap();
+                    kills += 1;
+                }
             }
         }
-    }
-    // Finish whatever is left.
-    if !std::fs::read_to_string(soak.join("run.yaml")).unwrap_or_default().contains("status: finished") {
-        cetune(&["optimise", "--resume", soak.to_str().unwrap(), "-q"]).ok();
+        // Finish whatever is left.
+        if !std::fs::read_to_string(soak.join("run.yaml")).unwrap_or_default().contains("status: finished") {
+            cetune(&["optimise", "--resume", soak.to_str().unwrap(), "-q"]).ok();
+        }
+        if kills >= 2 {
+            break;
+        }
     }
     eprintln!("soak: uninterrupted run {whole:.2} s, killed {kills} times");
     assert!(kills >= 2, "the run was killed only {kills} times");

@@ -29,9 +29,16 @@ class Extractor:
     def params(self) -> dict[str, Value]:
         """Every parameter's value, in the order of the space."""
     def extract(self, html: Page, url: Optional[str] = None) -> str:
-        """The main text of one page; RuntimeError when the extractor fails on it."""
-    def extract_many(self, pages: Iterable[Page], threads: Optional[int] = None) -> list[str]:
-        """The main text of each page, in order, extracted in parallel with the GIL released."""
+        """The main text of one page; RuntimeError when the extractor fails on it. ``url`` (else
+        the one the page declares in its head) goes to an external extractor's worker."""
+    def extract_many(
+        self,
+        pages: Iterable[Page],
+        threads: Optional[int] = None,
+        urls: Optional[Iterable[Optional[str]]] = None,
+    ) -> list[str]:
+        """The main text of each page, in order, extracted in parallel with the GIL released;
+        ``urls`` (any iterable of str or None, one per page) as ``extract``'s ``url``."""
 
 def score(gold: str, text: str, measure: str = "lcs") -> tuple[float, float, float]:
     """(precision, recall, f1) of ``text`` against ``gold`` by ``lcs``, ``bow`` or ``shingle4``."""

@@ -34,14 +34,29 @@ fn set_text(v: &Bound<'_, PyAny>) -> PyResult<String> {
     Ok(v.str()?.to_string())
 }
 
-/// A page given as `str` or `bytes` (decoded as cetune decodes pages: BOM, declared charset,
-/// detection), line endings normalised.
-fn page_text(page: &Bound<'_, PyAny>) -> PyResult<String> {
-    if let Ok(b) = page.cast::<PyBytes>() {
-        return Ok(cetune::goldset::decode::decode(b.as_bytes()).0);
+/// A page as given, `str` or `bytes`, copied out of Python so that it can be decoded without the
+/// GIL (in `extract_many`, on the worker threads).
+enum Page {
+    Bytes(Vec<u8>),
+    Text(String),
+}
+
+impl Page {
+    fn of(page: &Bound<'_, PyAny>) -> PyResult<Page> {
+        if let Ok(b) = page.cast::<PyBytes>() {
+            return Ok(Page::Bytes(b.as_bytes().to_vec()));
+        }
+        page.extract().map(Page::Text).map_err(|_| PyValueError::new_err("a page is str or bytes"))
     }
-    let s: String = page.extract().map_err(|_| PyValueError::new_err("a page is str or bytes"))?;
-    Ok(cetune::goldset::decode::normalise_newlines(s))
+
+    /// The page decoded as cetune decodes pages (BOM, declared charset, detection), line
+    /// endings normalised.
+    fn text(self) -> String {
+        match self {
+            Page::Bytes(b) => cetune::goldset::decode::decode(&b).0,
+            Page::Text(s) => cetune::goldset::decode::normalise_newlines(s),
+        }
+    }
 }
 
 /// A configured extractor: a family by name with parameter overrides, or a parameter file
@@ -54,13 +69,17 @@ struct Extractor {
 }
 
 impl Extractor {
-    /// The text of one decoded page, or why there is none.
-    fn run(&self, html: &str) -> Result<String, String> {
+    /// The text of one decoded page (its URL, when known, goes to an external worker), or why
+    /// there is none.
+    fn run(&self, html: &str, url: Option<&str>) -> Result<String, String> {
         let needs = self.ex.needs();
         let limits = &self.limits;
         let parsed =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| Document::parse_for(html, limits, needs)));
-        let Ok((doc, _)) = parsed else { return Err("the HTML parser failed on this page".into()) };
+        let Ok((mut doc, _)) = parsed else { return Err("the HTML parser failed on this page".into()) };
+        if doc.html.is_some() {
+            doc.url = url.map(str::to_string).or_else(|| cetune::collect::page::head_url(html)).map(Into::into);
+        }
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| extract::extract_text(self.ex.as_ref(), &doc)))
             .map_err(|p| extract::failure(p.as_ref()).unwrap_or_else(|| "the extractor failed on this page".into()))
     }
@@ -106,22 +125,51 @@ impl Extractor {
         Ok(d)
     }
 
-    /// extract(html, url=None) -> str: the main text of one page (`str` or `bytes`).
+    /// extract(html, url=None) -> str: the main text of one page (`str` or `bytes`); `url`
+    /// (else the one the page declares in its head) goes to an external extractor's worker.
     #[pyo3(signature = (html, url=None))]
     fn extract(&self, py: Python<'_>, html: &Bound<'_, PyAny>, url: Option<&str>) -> PyResult<String> {
-        let _ = url;
-        let text = page_text(html)?;
-        py.detach(|| self.run(&text)).map_err(PyRuntimeError::new_err)
+        let page = Page::of(html)?;
+        py.detach(|| self.run(&page.text(), url)).map_err(PyRuntimeError::new_err)
     }
 
-    /// extract_many(pages, threads=None) -> list[str]: the main text of each page, in order,
-    /// extracted in parallel on `threads` threads (default: one per core) with the GIL released.
-    /// A page the extractor fails on raises RuntimeError naming its index.
-    #[pyo3(signature = (pages, threads=None))]
-    fn extract_many(&self, py: Python<'_>, pages: &Bound<'_, PyAny>, threads: Option<usize>) -> PyResult<Vec<String>> {
+    /// extract_many(pages, threads=None, urls=None) -> list[str]: the main text of each page,
+    /// in order, extracted in parallel on `threads` threads (default: one per core) with the GIL
+    /// released; `urls`, one per page (or None), as `extract`'s `url`. A page the extractor fails
+    /// on raises RuntimeError naming its index.
+    #[pyo3(signature = (pages, threads=None, urls=None))]
+    fn extract_many(
+        &self,
+        py: Python<'_>,
+        pages: &Bound<'_, PyAny>,
+        threads: Option<usize>,
+        urls: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Vec<String>> {
         let mut texts = Vec::new();
         for p in pages.try_iter()? {
-            texts.push(page_text(&p?)?);
+            texts.push(Page::of(&p?)?);
+        }
+        let urls = match urls {
+            None => vec![None; texts.len()],
+            Some(us) => {
+                let mut out = Vec::new();
+                for u in us.try_iter()? {
+                    let u = u?;
+                    let url = if u.is_none() {
+                        None
+                    } else {
+                        Some(u.extract::<String>().map_err(|_| {
+                            PyValueError::new_err(format!("urls: item {} is neither a str nor None", out.len()))
+                        })?)
+                    };
+                    out.push(url);
+                }
+                out
+            }
+        };
+        if urls.len() != texts.len() {
+            let msg = format!("urls: {} given for {} pages", urls.len(), texts.len());
+            return Err(PyValueError::new_err(msg));
         }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads.unwrap_or(0))
@@ -129,7 +177,7 @@ impl Extractor {
             .map_err(|e| PyValueError::new_err(format!("threads: {e}")))?;
         let out: Vec<Result<String, String>> = py.detach(|| {
             use rayon::prelude::*;
-            pool.install(|| texts.par_iter().map(|t| self.run(t)).collect())
+            pool.install(|| texts.into_par_iter().zip(&urls).map(|(t, u)| self.run(&t.text(), u.as_deref())).collect())
         });
         out.into_iter()
             .enumerate()

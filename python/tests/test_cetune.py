@@ -144,3 +144,25 @@ def test_an_external_worker_runs_as_an_extractor_from_python(tmp_path):
     assert ex.extract_many(["<p>one two</p>", "<p>three</p>"], threads=2) == ["one two", "three"]
     with pytest.raises(RuntimeError, match="page 1: myworker:extract .*: the worker failed on this page: RuntimeError: no article"):
         ex.extract_many(["<p>fine</p>", "<p>BOOM</p>"])
+
+
+def test_the_page_url_reaches_the_worker(tmp_path):
+    (tmp_path / "urlworker.py").write_text(
+        "def pick(html, url=None):\n    return url.rstrip('/').rsplit('/', 1)[-1] if url else 'none'\n"
+    )
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])
+    params = tmp_path / "u.yaml"
+    params.write_text(f"extractor: external\ncommand: {sys.executable} -m cetune.worker urlworker:pick\n")
+    ex = cetune.Extractor(params=params)
+    page = "<html><head>{}</head><body><p>alpha</p><p>beta</p><p>none</p></body></html>"
+    plain, declared = page.format(""), page.format("<link rel=canonical href='https://x.org/beta'>")
+    assert ex.extract(plain, url="https://x.org/alpha") == "alpha"
+    assert ex.extract(plain) == "none"
+    assert ex.extract(declared) == "beta"  # the URL the page declares in its head
+    assert ex.extract(declared, url="https://x.org/alpha") == "alpha"  # the given one first
+    assert ex.extract_many([plain, plain, declared], urls=["https://x.org/alpha", None, None]) == ["alpha", "none", "beta"]
+    assert ex.extract_many(iter([plain]), urls=iter(["https://x.org/beta"])) == ["beta"]  # any iterables
+    with pytest.raises(ValueError, match="urls: 1 given for 2 pages"):
+        ex.extract_many([plain, plain], urls=[None])
+    with pytest.raises(ValueError, match="urls: item 1 is neither a str nor None"):
+        ex.extract_many([plain, plain], urls=[None, float("nan")])

@@ -261,7 +261,11 @@ pub fn run(a: Args) -> Result<()> {
 fn plan(a: &Args) -> Result<study::Plan> {
     let (space, base) = a.setting.resolve()?;
     let params_yaml = match &a.setting.params {
-        Some(p) => crate::paths::read_capped_text(p, crate::yaml::MAX_BYTES as u64, "parameter file")?,
+        Some(p) => crate::params::route::self_contained(
+            &crate::paths::read_capped_text(p, crate::yaml::MAX_BYTES as u64, "parameter file")?,
+            p,
+            &space,
+        )?,
         None => crate::extract::family(&space.extractor)?.yaml.to_string(),
     };
     let objective: crate::objective::problem::Objective = a.objective.parse()?;

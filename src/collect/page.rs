@@ -60,7 +60,7 @@ pub fn process(item: Item, ex: &dyn Extractor, limits: &Limits, more: Needs) -> 
     if out.url.is_none()
         && let Ok(html) = &html
     {
-        out.url = declared_url(head_of(html));
+        out.url = head_url(html);
     }
     match html {
         Ok(html) if looks_binary(&html) => out.error = Some(format!("{}: binary data, not an HTML page", out.id)),
@@ -123,6 +123,11 @@ pub fn declared_url(html: &str) -> Option<String> {
     canonical.or(og)
 }
 
+/// The URL a page declares in its head ([`declared_url`] of the part before `<body`).
+pub fn head_url(html: &str) -> Option<String> {
+    declared_url(head_of(html))
+}
+
 /// The part of a page before its `<body` or `</head` (at most 256 kB): where a page declares its
 /// own URL, found without a pass over the whole page.
 fn head_of(html: &str) -> &str {
@@ -150,10 +155,11 @@ impl crate::error::Error {
 
 fn extract(html: &str, ex: &dyn Extractor, limits: &Limits, more: Needs, out: &mut Outcome) {
     let needs = ex.needs() | more;
-    let Ok((doc, notes)) = catch_unwind(|| Document::parse_for(html, limits, needs)) else {
+    let Ok((mut doc, notes)) = catch_unwind(|| Document::parse_for(html, limits, needs)) else {
         out.error = Some(format!("{}: the HTML parser failed on this page", out.id));
         return;
     };
+    doc.url = out.url.as_deref().map(Into::into);
     out.notes = notes;
     out.language = doc.lang.clone();
     match catch_unwind(AssertUnwindSafe(|| crate::extract::extract_text(ex, &doc))) {

@@ -207,6 +207,9 @@ pub struct Document {
     /// The decoded HTML as parsed (within the budgets), kept only when [`Needs::html`] asks for
     /// it: what an external extractor's worker reads.
     pub html: Option<std::sync::Arc<str>>,
+    /// The page's URL, when the loader knows it (a gold set's `url`, a JSONL or WARC record's,
+    /// the one the page declares in its head): sent to an external extractor's worker.
+    pub url: Option<std::sync::Arc<str>>,
 }
 
 /// The next document id.
@@ -317,6 +320,7 @@ impl Document {
         (
             Document {
                 html: needs.html.then(|| std::sync::Arc::from(&*html)),
+                url: None,
                 source,
                 dom,
                 lang,
@@ -500,6 +504,7 @@ impl Document {
                 wrapper: self.wrapper.clone(),
                 // The reduced page has no HTML of its own (an external member reads none).
                 html: None,
+                url: self.url.clone(),
             },
             back,
         )

@@ -87,9 +87,64 @@ pub fn is_combination(setting: &Setting) -> bool {
     setting.values.iter().any(|(n, _)| n.contains(SEP))
 }
 
+/// One member of a combination setting that is on: its index among the members, its name, its
+/// own setting (checked against its family's space, so complete and in the space's order) and
+/// whether it is an external worker.
+pub(crate) struct On {
+    pub k: usize,
+    pub name: String,
+    pub own: Setting,
+    pub external: bool,
+}
+
+/// The members of a combination setting that are on ([`On`]), in the setting's order.
+pub(crate) fn members_on(setting: &Setting) -> Result<Vec<On>> {
+    let bad = |msg: String| Error::config(format!("combination '{}': {msg}", setting.extractor));
+    let mut names: Vec<&str> = Vec::new();
+    for (n, _) in &setting.values {
+        match n.split_once(SEP) {
+            Some((m, _)) if !names.contains(&m) => names.push(m),
+            Some(_) => {}
+            None if GLOBAL.contains(&n.as_str()) => {}
+            None => return Err(bad(format!("unknown structure parameter '{n}' (known: {})", GLOBAL.join(", ")))),
+        }
+    }
+    if names.is_empty() {
+        return Err(bad("no members".into()));
+    }
+    let mut out = Vec::new();
+    for (k, m) in names.iter().enumerate() {
+        let at = |s: &str| format!("{m}{SEP}{s}");
+        // An external member (its command is among the setting's parameters) has no built-in
+        // space: the combination's own checked its values.
+        let external = setting.get(&at(crate::params::external::COMMAND)).is_some();
+        let space = match external {
+            true => None,
+            false => Some(super::space(m).map_err(|e| bad(format!("unknown member '{m}': {}", e.message)))?),
+        };
+        if space.as_ref().is_some_and(|s| !s.members.is_empty()) {
+            return Err(bad(format!("member '{m}' is itself a combination")));
+        }
+        match setting.get(&at("on")) {
+            None | Some(Value::Bool(true)) => {}
+            Some(Value::Bool(false)) => continue,
+            Some(v) => return Err(bad(format!("parameter '{}' must be true or false, got {v}", at("on")))),
+        }
+        let mut own = setting.scoped(m, if external { crate::params::external::NAME } else { m });
+        own.values.retain(|(n, _)| !PER_MEMBER.contains(&n.as_str()));
+        if let Some(space) = &space {
+            own = space.check_setting(&own).map_err(|e| bad(format!("member '{m}': {}", e.message)))?;
+        }
+        own.model = None;
+        out.push(On { k, name: m.to_string(), own, external });
+    }
+    Ok(out)
+}
+
 /// Builds the combination a setting describes. Its members are the prefixes of its namespaced
 /// parameters; each member's parameters that the setting leaves out take the family's defaults.
-pub fn build(setting: &Setting) -> Result<Box<dyn Extractor>> {
+/// A member fitted on gold (`blocktrees`) applies its model in `models` (under the member's name).
+pub fn build(setting: &Setting, models: &super::fitted::Models) -> Result<Box<dyn Extractor>> {
     let bad = |msg: String| Error::config(format!("combination '{}': {msg}", setting.extractor));
     let num = |n: &str, default: f64| -> Result<f64> {
         match setting.get(n) {
@@ -106,18 +161,6 @@ pub fn build(setting: &Setting) -> Result<Box<dyn Extractor>> {
             Some(v) => Err(bad(format!("parameter '{n}' must be true or false, got {v}"))),
         }
     };
-    let mut names: Vec<&str> = Vec::new();
-    for (n, _) in &setting.values {
-        match n.split_once(SEP) {
-            Some((m, _)) if !names.contains(&m) => names.push(m),
-            Some(_) => {}
-            None if GLOBAL.contains(&n.as_str()) => {}
-            None => return Err(bad(format!("unknown structure parameter '{n}' (known: {})", GLOBAL.join(", ")))),
-        }
-    }
-    if names.is_empty() {
-        return Err(bad("no members".into()));
-    }
     let kind = match setting.get("combinator") {
         None => Combinator::Vote,
         Some(Value::Cat(c)) => match c.as_str() {
@@ -131,33 +174,17 @@ pub fn build(setting: &Setting) -> Result<Box<dyn Extractor>> {
         Some(v) => return Err(bad(format!("parameter 'combinator' must be a choice, got {v}"))),
     };
     let mut members = Vec::new();
-    for (k, m) in names.iter().enumerate() {
+    for On { k, name: m, own, .. } in members_on(setting)? {
         let at = |s: &str| format!("{m}{SEP}{s}");
-        // An external member (its command is among the setting's parameters) has no built-in
-        // space: the combination's own checked its values.
-        let external = setting.get(&at(crate::params::external::COMMAND)).is_some();
-        let space = match external {
-            true => None,
-            false => Some(super::space(m).map_err(|e| bad(format!("unknown member '{m}': {}", e.message)))?),
-        };
-        if space.as_ref().is_some_and(|s| !s.members.is_empty()) {
-            return Err(bad(format!("member '{m}' is itself a combination")));
-        }
-        if !flag(&at("on"), true)? {
-            continue;
-        }
-        let mut own = setting.scoped(m, if external { crate::params::external::NAME } else { m });
-        own.values.retain(|(n, _)| !PER_MEMBER.contains(&n.as_str()));
-        if let Some(space) = &space {
-            own = space.check_setting(&own).map_err(|e| bad(format!("member '{m}': {}", e.message)))?;
-        }
-        let ex = super::build(&own).map_err(|e| bad(format!("member '{m}': {}", e.message)))?;
+        let fitted = models.under(&m);
+        let ex = super::build_with(&own, &fitted).map_err(|e| bad(format!("member '{m}': {}", e.message)))?;
         // Only a vote weighs confidences: under the other combinators `soft` is inactive (and a
         // member's key must not depend on it, so equal pipelines share their cache entries).
         let soft = flag(&at("soft"), false)? && kind == Combinator::Vote;
         let abstain = flag(&at("abstain"), false)? && kind == Combinator::Vote;
         let order = num(&at("order"), k as f64)?;
-        let key = hash_of((m, own.label(), soft));
+        // A fitted member's output also depends on its model.
+        let key = hash_of((&m, own.label(), soft, fitted.tag()));
         members.push((order, k, Member { ex, key, weight: num(&at("weight"), 1.0)?, soft, abstain }));
     }
     if matches!(kind, Combinator::Serial | Combinator::Fallback) {

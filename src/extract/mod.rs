@@ -20,6 +20,7 @@ pub mod density;
 pub mod dsc;
 pub mod external;
 pub mod feedwrapper;
+pub mod fitted;
 pub mod full;
 pub mod full_hidden;
 pub mod justext;
@@ -297,16 +298,32 @@ fn feature_space() -> ParamSpace {
     }
 }
 
-/// Builds the extractor a setting names, reading every parameter exactly once.
+/// Builds the extractor a setting names, reading every parameter exactly once. A route or a
+/// combination whose setting names a model file applies the models it holds for its fitted
+/// members ([`fitted::load`]).
 pub fn build(setting: &Setting) -> Result<Box<dyn Extractor>> {
+    match &setting.model {
+        Some(path) if fitted::composite(setting) => build_with(setting, &fitted::load(path, setting)?),
+        _ => build_with(setting, &fitted::Models::default()),
+    }
+}
+
+/// [`build`] with the fitted models of the setting's places (a search's models, fitted out of
+/// fold, see `objective::fit`).
+pub fn build_with(setting: &Setting, models: &fitted::Models) -> Result<Box<dyn Extractor>> {
     if params::route::is_route_setting(setting) {
-        return route::build(setting);
+        return route::build(setting, models);
     }
     if combine::is_combination(setting) {
-        return combine::build(setting);
+        return combine::build(setting, models);
     }
     if setting.extractor == params::external::NAME {
         return external::build(setting);
+    }
+    if let Some(m) = models.here()
+        && setting.extractor == fitted::FITTED
+    {
+        return blocktrees::Blocktrees::from_model(setting, m.model.clone());
     }
     let f = family(&setting.extractor)?;
     let mut reader = setting.reader();

@@ -60,9 +60,16 @@ pub struct Route {
     branches: Vec<Branch>,
 }
 
-/// Builds the route a setting describes (see `params::route`). Only the branches some rule or
-/// `otherwise` names are built.
-pub fn build(setting: &Setting) -> Result<Box<dyn Extractor>> {
+/// The decision list of a route setting and the branches it uses (`otherwise` first, then each
+/// rule's in order), each with its extractor's name and its own checked setting.
+pub(crate) struct Used {
+    rules: Vec<Rule>,
+    /// `(alias, extractor, own setting)`.
+    pub branches: Vec<(String, String, Setting)>,
+}
+
+/// The rules of a route setting and the branches some rule (or `otherwise`) names.
+pub(crate) fn used(setting: &Setting) -> Result<Used> {
     let bad = |msg: String| Error::config(format!("route '{}': {msg}", setting.extractor));
     let cat = |n: &str| match setting.get(n) {
         Some(Value::Cat(c)) => Ok(c.clone()),
@@ -104,8 +111,8 @@ pub fn build(setting: &Setting) -> Result<Box<dyn Extractor>> {
         rules.push(Rule { feature, at: threshold(at, &scale), then: slot });
     }
     let mut branches = Vec::new();
-    for alias in &used {
-        if !aliases.contains(alias) {
+    for alias in used {
+        if !aliases.contains(&alias) {
             return Err(bad(format!("unknown branch '{alias}' (branches: {})", aliases.join(", "))));
         }
         let ex = cat(&format!("{alias}{SEP}extractor"))?;
@@ -113,11 +120,26 @@ pub fn build(setting: &Setting) -> Result<Box<dyn Extractor>> {
         if crate::params::route::is_route(&space) {
             return Err(bad(format!("branch '{alias}': '{ex}' is a route: a route cannot be inside a route")));
         }
-        let mut own = setting.scoped(alias, &ex);
+        let mut own = setting.scoped(&alias, &ex);
         own.values.retain(|(n, _)| n != "extractor");
         let own = space.check_setting(&own).map_err(|e| bad(format!("branch '{alias}': {}", e.message)))?;
-        let key = super::combine::hash_of(("route-branch", &ex, own.label()));
-        let ex = super::build(&own).map_err(|e| bad(format!("branch '{alias}': {}", e.message)))?;
+        branches.push((alias, ex, own));
+    }
+    Ok(Used { rules, branches })
+}
+
+/// Builds the route a setting describes (see `params::route`). Only the branches some rule or
+/// `otherwise` names are built; a branch fitted on gold (`blocktrees`, or a combination with such
+/// a member) applies its model in `models` (under the branch's alias).
+pub fn build(setting: &Setting, models: &super::fitted::Models) -> Result<Box<dyn Extractor>> {
+    let bad = |msg: String| Error::config(format!("route '{}': {msg}", setting.extractor));
+    let Used { rules, branches: used } = used(setting)?;
+    let mut branches = Vec::new();
+    for (alias, ex, own) in used {
+        let fitted = models.under(&alias);
+        // A fitted branch's output also depends on its model.
+        let key = super::combine::hash_of(("route-branch", &ex, own.label(), fitted.tag()));
+        let ex = super::build_with(&own, &fitted).map_err(|e| bad(format!("branch '{alias}': {}", e.message)))?;
         let blocks = ex.view() == View::Blocks;
         branches.push(Branch { ex, key, blocks });
     }
@@ -180,7 +202,7 @@ mod tests {
         let f = crate::params::parse_str(yaml, std::path::Path::new("r.yaml"), &super::super::space).unwrap();
         let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
         let s = f.space.with_assignments(&f.space.defaults(), &sets).unwrap();
-        build(&s).unwrap()
+        super::super::build(&s).unwrap()
     }
 
     #[test]

@@ -220,6 +220,10 @@ fn prepare_quietly(gd: &GoldDoc, rule: TokenRule, limits: &crate::limits::Limits
     let parsed = std::panic::catch_unwind(|| {
         let (mut d, notes) = Document::parse_for(&page, limits, needs);
         d.decoding = decoding;
+        // The URL goes to an external extractor's worker, the only reader of the page's HTML.
+        if d.html.is_some() {
+            d.url = gd.url.clone().or_else(|| crate::collect::page::head_url(&page)).map(Into::into);
+        }
         if gd.lang.is_some() {
             d.set_lang(gd.lang.clone());
         }

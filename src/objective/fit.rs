@@ -17,7 +17,7 @@ use crate::eval::Measure;
 use crate::extract::Extractor;
 use crate::extract::blocktrees::context::{N_CONTEXT, context};
 use crate::extract::blocktrees::trees::{self, Boosted, Forest, Hyper, Rows};
-use crate::extract::blocktrees::{Blocktrees, Model, boost_key, fit_key, hyper, stacked, stage_two};
+use crate::extract::blocktrees::{Model, boost_key, fit_key, hyper, stacked, stage_two};
 use crate::params::Setting;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -29,10 +29,10 @@ pub const FAMILY: &str = "blocktrees";
 /// Most boostings kept (each holds k forests of up to a few MB).
 const KEEP: usize = 48;
 
-/// True when `s` must be fitted on a corpus before it can score (a `blocktrees` setting
-/// without a model file).
+/// True when `s` must be fitted on a corpus before it can score: `blocktrees` without a model
+/// file, alone or at a place of a route or a combination ([`crate::extract::fitted::places`]).
 pub fn needs_fit(s: &Setting) -> bool {
-    s.extractor == FAMILY && s.model.is_none()
+    crate::extract::fitted::needs_fit(s)
 }
 
 /// The training rows of one page: its candidate blocks with at least one token.
@@ -288,8 +288,11 @@ impl Fits {
         Ok(fitted)
     }
 
-    /// The scores of `s` on `subset` (in that order), each page scored by the model of its fold
-    /// (or of `source`); `wrap` turns each fold's extractor into the one scored (a field view).
+    /// The scores of `s` on `subset` (in that order), each page scored by the models of its fold
+    /// (or of `source`) at every place of `s` where a fitted family sits
+    /// ([`crate::extract::fitted::places`]; each place's models are cached by its own fit
+    /// parameters, so changing anything else refits nothing); `wrap` turns the extractor into the
+    /// one scored (a field view).
     pub fn scores(
         &self,
         corpus: &Corpus,
@@ -299,14 +302,35 @@ impl Fits {
         source: Option<&Corpus>,
         wrap: &dyn Fn(Box<dyn Extractor>) -> Result<Box<dyn Extractor>>,
     ) -> Result<Vec<DocScore>> {
-        let (folds, models) = self.models(corpus, s, source)?;
-        let mut out = vec![DocScore::default(); subset.len()];
-        for (j, m) in models.iter().enumerate() {
-            let at: Vec<usize> = (0..subset.len()).filter(|&p| folds[subset[p]] == j).collect();
-            if at.is_empty() {
-                continue;
+        use crate::extract::fitted::{Models, Placed, places};
+        let places = places(s)?;
+        let fitted: Vec<(Vec<usize>, FoldModels)> =
+            places.iter().map(|(_, own)| self.models(corpus, own, source)).collect::<Result<_>>()?;
+        // The pages that share a fold at every place are scored by one extractor.
+        let mut groups: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
+        for (p, &d) in subset.iter().enumerate() {
+            let key: Vec<usize> = fitted.iter().map(|(folds, _)| folds[d]).collect();
+            match groups.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, at)) => at.push(p),
+                None => groups.push((key, vec![p])),
             }
-            let ex = wrap(Blocktrees::from_model(s, m.clone())?)?;
+        }
+        let mut out = vec![DocScore::default(); subset.len()];
+        for (key, at) in groups {
+            let models = Models(
+                places
+                    .iter()
+                    .zip(&fitted)
+                    .zip(&key)
+                    .map(|(((place, own), (_, ms)), &j)| Placed {
+                        place: place.clone(),
+                        model: ms[j].clone(),
+                        // A fit depends only on its pages and parameters: this names it.
+                        tag: crate::extract::combine::hash_of(("fold", fit_key(own), ms.len(), j, source.is_some())),
+                    })
+                    .collect(),
+            );
+            let ex = wrap(crate::extract::build_with(s, &models)?)?;
             let docs: Vec<usize> = at.iter().map(|&p| subset[p]).collect();
             for (p, sc) in at.into_iter().zip(score_subset(corpus, ex.as_ref(), measure, &docs)) {
                 out[p] = sc;
@@ -314,6 +338,20 @@ impl Fits {
         }
         Ok(out)
     }
+}
+
+/// The model file of `s` fitted on every page of `corpus` (what a run writes as `best.model`):
+/// `blocktrees`' own file for the family alone, a model per place for a route or a combination
+/// ([`crate::extract::fitted::write`]).
+pub fn fit_file(corpus: &Corpus, s: &Setting) -> Result<String> {
+    let places = crate::extract::fitted::places(s)?;
+    if let [(place, own)] = places.as_slice()
+        && place.is_empty()
+    {
+        return Ok(fit_all(corpus, own)?.write());
+    }
+    let models = places.into_iter().map(|(p, own)| Ok((p, fit_all(corpus, &own)?))).collect::<Result<Vec<_>>>()?;
+    Ok(crate::extract::fitted::write(&models))
 }
 
 #[cfg(test)]
@@ -369,12 +407,33 @@ mod tests {
         (set, dir)
     }
 
+    /// 30 pages of 8 paragraphs in which which paragraphs are gold is a coin toss: nothing
+    /// generalises, and deep trees memorise.
+    fn memorised(name: &str) -> (GoldSet, std::path::PathBuf) {
+        set(name, 30, &|r| {
+            let (mut html, mut gold) = (String::from("<body><div>"), String::new());
+            for _ in 0..8 {
+                let n = 3 + r.below(40);
+                let text = r.words(n);
+                html.push_str(&format!("<p>{text}</p>"));
+                if r.below(2) == 0 {
+                    gold.push_str(&format!("{text}\n"));
+                }
+            }
+            (format!("{html}</div></body>"), gold)
+        })
+    }
+
     /// Mean F1 of `values` over `corpus`: out of fold, or (with `source`) fitted on `source`.
     fn fitness(corpus: &Corpus, values: &[&str], source: Option<&Corpus>) -> f64 {
-        let space = crate::extract::space(FAMILY).unwrap();
         let vals: Vec<String> = values.iter().map(|v| v.to_string()).collect();
-        let s = space.with_assignments(&space.defaults(), &vals).unwrap();
-        let p = ExtractionProblem::new(corpus, &space, s.clone(), Objective::F1, Measure::Lcs);
+        fitness_of(corpus, &crate::extract::space(FAMILY).unwrap(), &vals, source)
+    }
+
+    /// [`fitness`] of a setting of `space` (a route or a combination holding `blocktrees`).
+    fn fitness_of(corpus: &Corpus, space: &crate::params::ParamSpace, vals: &[String], source: Option<&Corpus>) -> f64 {
+        let s = space.with_assignments(&space.defaults(), vals).unwrap();
+        let p = ExtractionProblem::new(corpus, space, s.clone(), Objective::F1, Measure::Lcs);
         let p = match source {
             Some(src) => p.with_fit_source(src),
             None => p,
@@ -420,18 +479,7 @@ mod tests {
     #[test]
     fn out_of_fold_fitness_is_lower_than_in_fold_on_a_set_built_to_be_memorised() {
         // Which paragraphs are gold is a coin toss: nothing generalises, deep trees memorise.
-        let (gs, dir) = set("memo", 30, &|r| {
-            let (mut html, mut gold) = (String::from("<body><div>"), String::new());
-            for _ in 0..8 {
-                let n = 3 + r.below(40);
-                let text = r.words(n);
-                html.push_str(&format!("<p>{text}</p>"));
-                if r.below(2) == 0 {
-                    gold.push_str(&format!("{text}\n"));
-                }
-            }
-            (format!("{html}</div></body>"), gold)
-        });
+        let (gs, dir) = memorised("memo");
         let docs: Vec<&GoldDoc> = gs.docs.iter().collect();
         let corpus = Corpus::load(&gs, &docs, &|| ());
         let deep = ["trees=200", "depth=5", "min_leaf=1", "learning_rate=0.5", "t=0.5", "t_rel=0"];
@@ -439,6 +487,37 @@ mod tests {
         let out_of_fold = fitness(&corpus, &deep, None);
         assert!(in_fold > 0.9, "in fold {in_fold}");
         assert!(out_of_fold < in_fold - 0.2, "out of fold {out_of_fold}, in fold {in_fold}");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_route_branch_and_a_combination_member_are_fitted_out_of_fold_as_the_family_alone_is() {
+        // The memorisation set: only out-of-fold fitting tells what generalises.
+        let (gs, dir) = memorised("placed");
+        let docs: Vec<&GoldDoc> = gs.docs.iter().collect();
+        let corpus = Corpus::load(&gs, &docs, &|| ());
+        let deep = ["trees=200", "depth=5", "min_leaf=1", "learning_rate=0.5", "t=0.5", "t_rel=0"];
+        let (alone_out, alone_in) = (fitness(&corpus, &deep, None), fitness(&corpus, &deep, Some(&corpus)));
+        assert!(alone_out < alone_in - 0.2, "{alone_out} {alone_in}");
+        let parse = |text: &str| {
+            crate::params::parse_str(text, std::path::Path::new("r.yaml"), &crate::extract::space).unwrap().space
+        };
+        let under = |ns: &str, more: &[&str]| -> Vec<String> {
+            deep.iter().map(|v| format!("{ns}.{v}")).chain(more.iter().map(|v| v.to_string())).collect()
+        };
+        let route = parse("extractor: r\nbranches: [learned=blocktrees, lqf]\nrules: 1\nparameters: []\n");
+        let every = under("learned", &["otherwise=learned"]);
+        assert!((fitness_of(&corpus, &route, &every, None) - alone_out).abs() < 1e-12);
+        assert!((fitness_of(&corpus, &route, &every, Some(&corpus)) - alone_in).abs() < 1e-12);
+        // A rule sending every page to the branch is the same route; no page there fits nothing.
+        let ruled =
+            under("learned", &["otherwise=lqf", "if1.on=true", "if1.feature=words", "if1.at=0", "if1.then=learned"]);
+        assert!((fitness_of(&corpus, &route, &ruled, None) - alone_out).abs() < 1e-12);
+        let s = route.with_assignments(&route.defaults(), &under("learned", &["otherwise=lqf"])).unwrap();
+        assert!(!needs_fit(&s));
+        let union = parse("extractor: c\nmembers: [blocktrees, lqf]\nparameters: []\n");
+        let alone = under("blocktrees", &["combinator=union", "lqf.on=false", "min_run=0", "max_gap=0"]);
+        assert!((fitness_of(&corpus, &union, &alone, None) - alone_out).abs() < 1e-12);
         std::fs::remove_dir_all(dir).unwrap();
     }
 

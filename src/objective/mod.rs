@@ -1,8 +1,8 @@
 //! The only place where pages meet settings: gold documents are parsed once into [`Corpus`]
 //! entries (document model + indexed gold words), and a setting is scored over a corpus in
 //! parallel with rayon. A failing document becomes an error row; the others go on. Imports from
-//! the crate: `goldset`, `document`, `extract`, `eval`, `params`, `evolve`, `limits`, `feeds` and
-//! `error`.
+//! the crate: `goldset`, `document`, `extract`, `eval`, `params`, `evolve`, `limits`, `feeds`,
+//! `collect` (a page's declared URL) and `error`.
 
 pub mod corpus;
 pub mod external;

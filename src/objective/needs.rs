@@ -151,7 +151,7 @@ mod tests {
         // optimise on a route: any rule may send a page to any branch, any member may be on.
         let space = extract::space_needs(&extract::space("route").unwrap()).complete();
         assert!(space.features && space.paras && space.bp_blocks && space.readability, "{}", space.label());
-        // Its block branches (`learned` = blocks, `hidden` = full_hidden) read the block view.
+        // Its block branches (`learned` = blocktrees, `hidden` = full_hidden) read the block view.
         assert!(space.segments, "{}", space.label());
         assert!(!space.patterns && !space.blocks, "{}", space.label());
     }

@@ -67,6 +67,45 @@ fn split_branch(entry: &str) -> (String, String) {
     }
 }
 
+/// Whether a `branches:` entry's extractor is a settings file (`learned=runs/blocks/best.yaml`).
+pub fn is_settings_file(ex: &str) -> bool {
+    ex.ends_with(".yaml") || ex.ends_with(".yml")
+}
+
+/// The branch a settings file describes (a run's `best.yaml`, or any parameter file): its
+/// extractor and its space, every parameter fixed at the file's value (no gene; a route file
+/// that declares `B.<name>` itself makes that one a gene again). The file's extractor must be a
+/// built-in family or combination (the route's setting names it), not a route, and its setting
+/// must not need a fitted model file: a branch fitted on gold is written `B=blocktrees` and fitted
+/// by the search, out of fold. The message says what is wrong, with the file and line.
+fn settings_branch(
+    path: &std::path::Path,
+    route: &str,
+    builtin: &Builtin,
+) -> std::result::Result<(String, ParamSpace), String> {
+    let f = super::read_file(path).and_then(|t| super::parse_str(&t, path, builtin)).map_err(|e| e.to_string())?;
+    let ex = f.space.extractor.clone();
+    if ex == route {
+        return Err(format!("describes '{ex}', this route itself: a route cannot be inside itself"));
+    }
+    if is_route(&f.space) {
+        return Err(format!("describes the route '{ex}': a route cannot be inside a route"));
+    }
+    if f.setting.model.is_some() {
+        return Err("names a fitted model file, which a fixed branch cannot carry: write the branch as NAME=blocktrees, which the search fits out of fold".into());
+    }
+    let own = builtin(&ex).map_err(|e| format!("describes '{ex}', which is not built in ({})", e.message))?;
+    let mut space = own;
+    for p in &mut space.params {
+        if let Some(v) = f.setting.get(&p.name) {
+            p.default = v.clone();
+        }
+        p.tune = false;
+    }
+    space.known_good.clear();
+    Ok((ex, space))
+}
+
 /// Validates a route's declared parameters against its branches and the page features and
 /// completes the space with every rule, branch and scale parameter the file leaves out. Errors
 /// point at the offending line: a branch naming an unknown extractor, a route as a branch (a
@@ -81,6 +120,7 @@ pub fn complete(
     declared: &[(String, Location)],
     builtin: &Builtin,
     at: &AtFn,
+    dir: &std::path::Path,
 ) -> Result<()> {
     if branches.is_empty() {
         return Err(at(branches_at, "'branches' is empty: a route needs at least one branch".into()));
@@ -98,7 +138,12 @@ pub fn complete(
         if ex == space.extractor {
             return Err(err(format!("'{ex}' is this route itself: a route cannot be inside itself")));
         }
-        let s = builtin(&ex).map_err(|e| err(format!("unknown extractor '{ex}': {}", e.message)))?;
+        let (ex, s) = match is_settings_file(&ex) {
+            true => {
+                settings_branch(&dir.join(&ex), &space.extractor, builtin).map_err(|m| err(format!("'{ex}': {m}")))?
+            }
+            false => (ex.clone(), builtin(&ex).map_err(|e| err(format!("unknown extractor '{ex}': {}", e.message)))?),
+        };
         if is_route(&s) {
             return Err(err(format!("'{ex}' is a route: a route cannot be inside a route")));
         }
@@ -238,6 +283,64 @@ pub fn complete(
     }
     space.members = aliases;
     Ok(())
+}
+
+/// The text of a route description as a run records it (`run.yaml`): `text` itself, or, when a
+/// branch names a settings file (read relative to the description's folder, which the run folder
+/// is not), the description with every branch written out (`settings_file`'s form, its own
+/// known-good individuals kept), so that the run loads anywhere.
+pub fn self_contained(text: &str, path: &std::path::Path, space: &ParamSpace) -> Result<String> {
+    #[derive(serde::Deserialize)]
+    struct Branches {
+        branches: Option<Vec<String>>,
+    }
+    let b: Branches = crate::yaml::from_str(text, path, crate::error::Error::config)?;
+    if !b.branches.unwrap_or_default().iter().any(|e| is_settings_file(&split_branch(e).1)) {
+        return Ok(text.to_string());
+    }
+    struct V<'a>(&'a Value);
+    impl serde::Serialize for V<'_> {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+            match self.0 {
+                Value::Float(x) => s.serialize_f64(*x),
+                Value::Int(x) => s.serialize_i64(*x),
+                Value::Bool(x) => s.serialize_bool(*x),
+                Value::Cat(x) => s.serialize_str(x),
+            }
+        }
+    }
+    #[derive(serde::Serialize)]
+    struct Known<'a> {
+        label: &'a str,
+        values: std::collections::BTreeMap<&'a str, V<'a>>,
+    }
+    #[derive(serde::Serialize)]
+    struct File<'a> {
+        known_good: Vec<Known<'a>>,
+    }
+    let defaults = space.defaults();
+    // The branches' own known-good individuals are added again when the text is read.
+    let own = |label: &str| space.members.iter().any(|a| label.starts_with(&format!("{a}: ")));
+    let known_good = space
+        .known_good
+        .iter()
+        .filter(|k| !own(&k.label))
+        .map(|k| Known {
+            label: &k.label,
+            values: k
+                .setting
+                .values
+                .iter()
+                .filter(|(n, v)| defaults.get(n) != Some(v))
+                .map(|(n, v)| (n.as_str(), V(v)))
+                .collect(),
+        })
+        .collect::<Vec<_>>();
+    let mut out = super::settings_file(&defaults, None, Some(space), None)?;
+    if !known_good.is_empty() {
+        out.push_str(&crate::yaml::to_string(&File { known_good })?);
+    }
+    Ok(out)
 }
 
 /// The number of rules of a route space.

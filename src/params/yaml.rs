@@ -214,7 +214,7 @@ pub fn parse_str(text: &str, path: &Path, builtin: &Builtin) -> Result<ParamsFil
         }
     }
     let model = raw.model.take();
-    let mut file = parse_raw(raw, builtin, &at)?;
+    let mut file = parse_raw(raw, builtin, &at, path)?;
     if let Some(m) = model {
         if m.value.trim().is_empty() {
             return Err(at(m.referenced, "'model' must name a file".into()));
@@ -226,7 +226,7 @@ pub fn parse_str(text: &str, path: &Path, builtin: &Builtin) -> Result<ParamsFil
 }
 
 /// [`parse_str`] after reading the YAML: the space and the setting of the file's keys.
-fn parse_raw(raw: RawFile, builtin: &Builtin, at: &AtFn) -> Result<ParamsFile> {
+fn parse_raw(raw: RawFile, builtin: &Builtin, at: &AtFn, path: &Path) -> Result<ParamsFile> {
     let none = serde_saphyr::Location::UNKNOWN;
     let known = raw.known_good.map_or((none, Vec::new()), |k| (k.referenced, k.value));
     let correlated = raw.correlated.map_or((none, Vec::new()), |c| (c.referenced, c.value));
@@ -246,7 +246,9 @@ fn parse_raw(raw: RawFile, builtin: &Builtin, at: &AtFn) -> Result<ParamsFile> {
         let names: Vec<(String, serde_saphyr::Location)> =
             ps.iter().map(|p| (p.name.value.clone(), p.name.referenced)).collect();
         let mut space = build_space(&raw.extractor.value, raw.description, ps, correlated.1, Vec::new(), &at)?;
-        super::route::complete(&mut space, &branches.value, branches.referenced, rules, &names, builtin, &at)?;
+        // A branch may name a settings file, read relative to this file's folder.
+        let dir = path.parent().unwrap_or(Path::new(""));
+        super::route::complete(&mut space, &branches.value, branches.referenced, rules, &names, builtin, &at, dir)?;
         for k in known.1 {
             let setting = mapping_setting(&space, &k.values, &format!("known_good '{}'", k.label), &at)?;
             space.known_good.push(KnownGood { label: k.label, setting });

@@ -575,7 +575,7 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
     // A new route run starts from a decision list fitted to its branches' per-page scores too.
     if s.state.is_none()
         && s.prior.is_empty()
-        && let Some((label, start)) = route_start::supervised_start(&s.space, &s.base, &corpus, objective, measure)?
+        && let Some((label, start)) = route_start::supervised_start(&s.space, &s.base, &corpus, &problem, objective)?
     {
         if !opts.quiet {
             eprintln!("{label}");
@@ -670,8 +670,8 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
     // fitted on the whole sample.
     let written = best_written(&s.record, &s.space, &s.base, &trials).unwrap_or_else(|| best.clone());
     if crate::objective::fit::needs_fit(&written) {
-        let model = crate::objective::fit::fit_all(&corpus, &written)?;
-        crate::paths::write_atomic(&s.dir.join(reports::MODEL), model.write().as_bytes())?;
+        let model = crate::objective::fit::fit_file(&corpus, &written)?;
+        crate::paths::write_atomic(&s.dir.join(reports::MODEL), model.as_bytes())?;
     }
     store::write_yaml(&s.dir.join(files::RUN), &s.record)?;
     Ok(Summary {
@@ -789,12 +789,12 @@ pub fn refit_best(
         return Ok(false);
     };
     let path = dir.join(reports::MODEL);
-    let fitted = crate::extract::blocktrees::read_model(&path).ok().map(|m| m.fit.clone());
-    if fitted.as_deref() == Some(crate::extract::blocktrees::fit_key(&s).as_str()) {
+    // A route's or a combination's file holds a model per fitted place: each must fit.
+    if crate::extract::fitted::fits(&path, &s).unwrap_or(false) {
         return Ok(false);
     }
-    let model = crate::objective::fit::fit_all(corpus, &s)?;
-    crate::paths::write_atomic(&path, model.write().as_bytes())?;
+    let model = crate::objective::fit::fit_file(corpus, &s)?;
+    crate::paths::write_atomic(&path, model.as_bytes())?;
     crate::extract::blocktrees::forget_model(&path);
     Ok(true)
 }

@@ -23,7 +23,8 @@ pub fn load_run(dir: &Path) -> Result<(RunRecord, ParamSpace, Setting)> {
     Ok((record, space, base))
 }
 
-/// The fitted model a fitted family's run writes beside its `best.yaml`, which names it.
+/// The fitted model a fitted family's run (or a route's or combination's holding one) writes
+/// beside its `best.yaml`, which names it.
 pub const MODEL: &str = "best.model";
 
 /// `s` (a setting of the run in `dir`) with the run's fitted model attached when it needs one:
@@ -34,7 +35,7 @@ pub fn with_run_model(dir: &Path, mut s: Setting) -> Result<Option<Setting>> {
         return Ok(Some(s));
     }
     let path = dir.join(MODEL);
-    if crate::extract::blocktrees::read_model(&path)?.fit != crate::extract::blocktrees::fit_key(&s) {
+    if !crate::extract::fitted::fits(&path, &s)? {
         return Ok(None);
     }
     s.model = Some(path);

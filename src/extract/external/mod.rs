@@ -103,7 +103,7 @@ impl Extractor for External {
         let Some(html) = doc.html.as_deref() else {
             fail("an external extractor reads the page's HTML, and this page has none (a serial pipeline's reduced page)".into())
         };
-        match self.text(html, None) {
+        match self.text(html, doc.url.as_deref()) {
             Ok(text) => doc.select_words(&align::mask(doc, &text), out),
             Err(m) => fail(m),
         }
