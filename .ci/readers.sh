@@ -5,7 +5,10 @@
 #    against what `cetune goldset import` wrote;
 # 2. .ci/render_check.py: pages rendered to words by the browser's rules against
 #    `cetune extract --extractor full` (CleanEval dev, CleanPortalEval, and 120-page samples of
-#    L3S-GN1 and WCXB dev: 366 pages).
+#    L3S-GN1 and WCXB dev: 366 pages);
+# 3. .ci/feed_check.py: feeds read from their formats (lxml) against what `cetune goldset
+#    from-feed` wrote: gold texts and title/author/date of the real mirrors of ../shared/feeds and
+#    of the synthetic blog set laid out as a mirror.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 py=$(bash .ci/venv.sh)
@@ -26,4 +29,10 @@ for set in cleaneval-dev cleanportaleval l3s-s120 wcxb-s120; do
     "$bin" extract --extractor full --goldset "$tmp/$set" --dump "$tmp/full-$set" --quiet >/dev/null
     "$py" .ci/render_check.py "$tmp/$set" "$tmp/full-$set" || status=1
 done
+"$py" .ci/feed_check.py --make-mirror goldsets/blogs "$tmp/blogs-mirror"
+"$bin" goldset from-feed "$tmp/blogs-mirror" --out "$tmp/blogs-feed" --quiet
+"$py" .ci/feed_check.py "$tmp/blogs-mirror" --gold "$tmp/blogs-feed" || status=1
+feeds=(../shared/feeds/*/)
+"$bin" goldset from-feed "${feeds[@]}" --out "$tmp/real-feed" --min-full-words 1 --keep-summaries --quiet
+"$py" .ci/feed_check.py "${feeds[@]}" --gold "$tmp/real-feed" --min-full-words 1 || status=1
 exit $status

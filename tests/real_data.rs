@@ -321,3 +321,44 @@ fn a_route_sends_real_page_kinds_to_different_branches() {
     assert!(to_code > 0 && to_code < all, "both branches are used: {kinds:?}");
     assert!(share(&["documentation"]) > share(&["article"]) + 0.3, "{kinds:?}");
 }
+
+#[test]
+#[ignore = "needs ../shared/feeds"]
+fn the_readme_feed_example_runs_as_written_on_a_real_mirror() {
+    // The README's worked example (`readme-real-data`), run from a folder beside `../shared`.
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(repo.join("README.md")).unwrap();
+    let block = readme
+        .split("<!-- readme-real-data -->")
+        .nth(1)
+        .and_then(|b| b.split("<!-- /readme-real-data -->").next())
+        .expect("the README marks its real-data example");
+    let shared = repo.join("../shared/feeds");
+    assert!(shared.is_dir(), "needs {}", shared.display());
+    let root = tmp("readme-feeds");
+    let work = root.join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    std::os::unix::fs::symlink(repo.join("../shared").canonicalize().unwrap(), root.join("shared")).unwrap();
+    std::os::unix::fs::symlink(repo.join("params"), work.join("params")).unwrap();
+    let mut ran = 0;
+    for line in block.lines().filter(|l| l.starts_with("cetune ")) {
+        let args: Vec<&str> = line.split_whitespace().skip(1).collect();
+        let r = crate::util::cetune_in(&work, &args);
+        assert_eq!(r.code, 0, "{line}\n{}", r.stderr);
+        ran += 1;
+    }
+    assert_eq!(ran, 6);
+    let csv = read_csv(&work.join("gs/jorge/feed-report.csv"));
+    assert_eq!(&csv[1][3..6], ["10", "10", "9"], "{csv:?}");
+    let lines = std::fs::read_to_string(work.join("runs/jorge-2010-feedwrapper.jsonl")).unwrap();
+    let posts: Vec<serde_json::Value> = lines
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|r: &serde_json::Value| {
+            let id = r["id"].as_str().unwrap();
+            !id.contains("index") && !id.contains("showComment")
+        })
+        .collect();
+    assert_eq!(posts.len(), 15);
+    assert!(posts.iter().filter(|r| r["words"].as_u64().unwrap() > 0).count() >= 13);
+}

@@ -53,6 +53,10 @@ pub struct Args {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
+    /// Wrapper files (a folder of `wrapper learn`'s YAML, or one file): feedwrapper applies the
+    /// rules of each page's site, by the host of its URL or of a host-named folder in its path.
+    #[arg(long, value_name = "DIR")]
+    wrappers: Option<PathBuf>,
     /// Extract every document of this gold set instead (with --dump).
     #[arg(long)]
     goldset: Option<PathBuf>,
@@ -71,7 +75,14 @@ pub struct Args {
 /// Runs `extract`.
 pub fn run(a: Args) -> Result<()> {
     let (_, setting) = a.setting.resolve()?;
-    let ex = crate::extract::build(&setting)?;
+    let ex = match &a.wrappers {
+        Some(w) => {
+            let fw = crate::extract::feedwrapper::FeedWrapper::of_setting(&setting)
+                .map_err(|e| Error::config(format!("--wrappers: {e}")))?;
+            Box::new(fw.with_rules(crate::feeds::wrappers::load(w)?))
+        }
+        None => crate::extract::build(&setting)?,
+    };
     let limits = a.limits.limits()?;
     match (&a.goldset, &a.dump) {
         (None, None) => collection(&a, ex.as_ref(), limits),
@@ -187,7 +198,8 @@ fn collection(a: &Args, ex: &dyn crate::extract::Extractor, limits: crate::limit
         None => OutFormat::Jsonl,
     };
     // Every file the command reads is an input the output may not replace.
-    let read: Vec<PathBuf> = a.inputs.iter().chain(&a.files_from).chain(&a.setting.params).cloned().collect();
+    let read: Vec<PathBuf> =
+        a.inputs.iter().chain(&a.files_from).chain(&a.setting.params).chain(&a.wrappers).cloned().collect();
     let to_folder = a.out.as_ref().is_some_and(|o| o.is_dir() || o.to_string_lossy().ends_with('/'));
     let mut sink: Box<dyn Sink> = match &a.out {
         Some(_) if to_folder && out_format == OutFormat::Segments => {

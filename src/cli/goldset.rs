@@ -79,6 +79,36 @@ pub enum Action {
         #[command(flatten)]
         limits: super::common::LimitArgs,
     },
+    /// A gold set from crawled sites and their own feeds: each feed entry's page, with the
+    /// entry's full content as its gold text and its title, author and date as fields.
+    FromFeed {
+        /// The sites: mirror folders (HTTrack, wget), WARC files, JSONL files of {url, html}.
+        #[arg(required = true, num_args = 1..)]
+        src: Vec<PathBuf>,
+        /// Where to write the gold set.
+        #[arg(long)]
+        out: PathBuf,
+        /// How inputs are read: auto (folders are mirrors, files by name), mirror, warc or jsonl.
+        #[arg(long, value_name = "FORMAT", default_value = "auto")]
+        input_format: String,
+        /// Entries read from each feed, in feed order.
+        #[arg(long, default_value_t = 10)]
+        max_items: usize,
+        /// Words of full content below which an entry is a summary.
+        #[arg(long, default_value_t = crate::feeds::feed::MIN_FULL_WORDS)]
+        min_full_words: usize,
+        /// Keep the pages of summary-only entries, with their fields and no gold text.
+        #[arg(long)]
+        keep_summaries: bool,
+        /// Replace a gold set cetune wrote before in --out.
+        #[arg(long)]
+        force: bool,
+        /// No progress bar and no report (warnings and errors are still printed).
+        #[arg(long, short)]
+        quiet: bool,
+        #[command(flatten)]
+        limits: super::common::LimitArgs,
+    },
     /// Documents, gold words and page words per package; languages detected.
     Stats {
         /// The gold set.
@@ -183,8 +213,110 @@ pub fn run(a: Action) -> Result<()> {
             }
             Ok(())
         }
+        Action::FromFeed {
+            src,
+            out,
+            input_format,
+            max_items,
+            min_full_words,
+            keep_summaries,
+            force,
+            quiet,
+            limits,
+        } => {
+            let format = match input_format.as_str() {
+                "mirror" => crate::collect::InputFormat::Html,
+                "html" => {
+                    return Err(crate::error::Error::config(
+                        "unknown input format 'html' (known: auto, mirror, warc, jsonl)",
+                    ));
+                }
+                f => f.parse()?,
+            };
+            let o = crate::feeds::gold::Options {
+                format,
+                max_items,
+                min_full_words,
+                keep_summaries,
+                force,
+                limits: limits.limits()?,
+                quiet,
+            };
+            let rep = crate::feeds::gold::from_feed(&src, &out, &o)?;
+            for (what, why) in &rep.skipped {
+                eprintln!("cetune: warning: skipped {what}: {why}");
+            }
+            if !quiet {
+                print!("{}", from_feed_report(&rep, &out));
+            }
+            Ok(())
+        }
         Action::Stats { dir, quiet, limits } => stats(&dir, quiet, limits.limits()?),
     }
+}
+
+/// `from-feed`'s report: a row per site, then the entries not found and the clipped ones.
+fn from_feed_report(rep: &crate::feeds::gold::Report, out: &std::path::Path) -> String {
+    let mut s = format!(
+        "{:<32} {:>5} {:>8} {:>7} {:>8} {:>5} {:>7} {:>7} {:>7} {:>10} {:>10}\n",
+        "site",
+        "feeds",
+        "comments",
+        "entries",
+        "resolved",
+        "full",
+        "summary",
+        "clipped",
+        "written",
+        "feed words",
+        "page words"
+    );
+    let mut total = [0usize; 8];
+    for r in &rep.sites {
+        s += &format!(
+            "{:<32} {:>5} {:>8} {:>7} {:>8} {:>5} {:>7} {:>7} {:>7} {:>10} {:>10}\n",
+            r.site,
+            r.feeds,
+            r.comment_feeds,
+            r.entries,
+            r.resolved,
+            r.full,
+            r.summary,
+            r.clipped,
+            r.written,
+            r.feed_words,
+            r.page_words
+        );
+        for (t, v) in total.iter_mut().zip([
+            r.feeds,
+            r.comment_feeds,
+            r.entries,
+            r.resolved,
+            r.full,
+            r.summary,
+            r.clipped,
+            r.written,
+        ]) {
+            *t += v;
+        }
+    }
+    let [f, c, e, res, full, sum, clip, w] = total;
+    s += &format!("{:<32} {f:>5} {c:>8} {e:>7} {res:>8} {full:>5} {sum:>7} {clip:>7} {w:>7}\n", "total");
+    for r in &rep.sites {
+        for u in &r.unresolved {
+            s += &format!("not found: {}: {u}\n", r.site);
+        }
+        for c in &r.clipped_ids {
+            s += &format!("clipped feed? {}/{c} (the entry is less than half the page's largest text block)\n", r.site);
+        }
+    }
+    s += &format!(
+        "wrote {w} pages into {} (report: {}); {} items read\n",
+        out.display(),
+        out.join(crate::feeds::gold::REPORT_CSV).display(),
+        rep.items
+    );
+    s
 }
 
 /// The line counting the documents that carry each gold field (`fields: title 10, date 8`).

@@ -12,6 +12,7 @@ mod goldset;
 mod optimise;
 mod report;
 mod score;
+mod wrapper;
 
 use crate::error::Result;
 use clap::{Parser, Subcommand};
@@ -48,6 +49,13 @@ pub enum Command {
     Compare(compare::Args),
     /// Rebuild a run's tables and plots from its folder.
     Report(report::Args),
+    /// Learn per-site wrappers (readable, reusable rules for title, author, date and content)
+    /// from a gold set with feeds, as YAML files.
+    Wrapper {
+        /// What to do with wrappers.
+        #[command(subcommand)]
+        action: wrapper::Action,
+    },
     /// Mark the main content of a gold set's pages in a local web page, pre-filled by an
     /// extractor (or, with --effort, count the block toggles a pre-fill leaves).
     Annotate(annotate::Args),
@@ -65,5 +73,6 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Compare(a) => compare::run(a),
         Command::Report(a) => report::run(a),
         Command::Annotate(a) => annotate::run(a),
+        Command::Wrapper { action } => wrapper::run(action),
     }
 }

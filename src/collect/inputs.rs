@@ -95,6 +95,7 @@ pub struct Inputs {
     max: u64,
     cur: Current,
     skipped: Arc<AtomicU64>,
+    feeds: bool,
 }
 
 /// A named input path that does not exist: one clear line, exit 2, before anything is read.
@@ -139,7 +140,17 @@ impl Inputs {
             max,
             cur: Current::Idle,
             skipped: Arc::new(AtomicU64::new(0)),
+            feeds: false,
         })
+    }
+
+    /// Takes feeds too (`goldset from-feed`): a folder walk yields every regular file (a mirror
+    /// saves feeds as `feeds/posts/default`, `feed/index.html`, `atom.xml`; the reader tells
+    /// them by content), and a WARC's XML responses (`application/rss+xml`, `text/xml`, ...)
+    /// are items as well as its HTML ones.
+    pub fn with_feeds(mut self) -> Inputs {
+        self.feeds = true;
+        self
     }
 
     /// The counter of records and files passed over as not HTML.
@@ -176,8 +187,11 @@ impl Inputs {
         }
     }
 
-    /// The extensions a folder walk takes.
+    /// The extensions a folder walk takes (none named: every file).
     fn walk_extensions(&self) -> &'static [&'static str] {
+        if self.feeds {
+            return &[];
+        }
         match self.format {
             InputFormat::Auto | InputFormat::Html => HTML_EXTENSIONS,
             InputFormat::Jsonl => JSONL_EXTENSIONS,
@@ -244,7 +258,9 @@ impl Inputs {
         };
         let prefix = PathBuf::from(crate::paths::component(&strip_ext(&file_name(&p))));
         self.cur = match kind {
-            InputFormat::Warc => Current::Warc(Box::new(warc::Reader::new(src, name, prefix, self.max))),
+            InputFormat::Warc => {
+                Current::Warc(Box::new(warc::Reader::new(src, name, prefix, self.max).with_feeds(self.feeds)))
+            }
             _ => Current::Lines { src, name, prefix, line: 0 },
         };
         None
@@ -366,7 +382,7 @@ fn walk_next(stack: &mut Vec<Vec<PathBuf>>, root: &Path, prefix: &Path, exts: &[
             continue;
         }
         let name = p.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
-        if !exts.iter().any(|e| name.ends_with(e)) {
+        if !exts.is_empty() && !exts.iter().any(|e| name.ends_with(e)) {
             continue;
         }
         let rel = p.strip_prefix(root).unwrap_or(&p);

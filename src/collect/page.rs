@@ -160,6 +160,7 @@ fn extract(html: &str, ex: &dyn Extractor, limits: &Limits, more: Needs, out: &m
         return;
     };
     doc.url = out.url.as_deref().map(Into::into);
+    doc.origin = Some(out.url.clone().unwrap_or_else(|| out.id.clone()));
     out.notes = notes;
     out.language = doc.lang.clone();
     match catch_unwind(AssertUnwindSafe(|| crate::extract::extract_text(ex, &doc))) {

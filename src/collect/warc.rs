@@ -26,6 +26,7 @@ pub struct Reader<R: BufRead> {
     max: u64,
     records: u64,
     done: bool,
+    feeds: bool,
 }
 
 /// The WARC headers a page needs.
@@ -41,7 +42,14 @@ impl<R: BufRead> Reader<R> {
     /// A reader of `r` (named `name` in errors); output paths go under `prefix`; payloads larger
     /// than `max` bytes are errors.
     pub fn new(r: R, name: String, prefix: PathBuf, max: u64) -> Self {
-        Reader { r, name, prefix, max, records: 0, done: false }
+        Reader { r, name, prefix, max, records: 0, done: false, feeds: false }
+    }
+
+    /// Also yields XML responses (feeds: `application/rss+xml`, `application/atom+xml`,
+    /// `text/xml`, ...) when `on`.
+    pub fn with_feeds(mut self, on: bool) -> Self {
+        self.feeds = on;
+        self
     }
 
     /// The next HTML page, an error item, or `None` at the end of the file. After a broken
@@ -159,7 +167,7 @@ impl<R: BufRead> Reader<R> {
         }
         let id = head.id.unwrap_or_else(|| format!("{}#{}", self.name, self.records));
         let rel = self.prefix.join(self.records.to_string());
-        let page = match http_payload(body) {
+        let page = match http_payload(body, self.feeds) {
             Ok(Some(p)) => p,
             Ok(None) => return Ok(Some(Record::NotHtml)),
             Err(why) => Payload::Error(format!("record {}: {why}", self.records)),
@@ -175,8 +183,8 @@ enum Record {
 }
 
 /// The HTML payload of an HTTP response (de-chunked) and the charset of its content type;
-/// `None` when it is not HTML.
-fn http_payload(mut body: Vec<u8>) -> std::result::Result<Option<Payload>, String> {
+/// `None` when it is not HTML (nor, with `feeds`, XML).
+fn http_payload(mut body: Vec<u8>, feeds: bool) -> std::result::Result<Option<Payload>, String> {
     let Some((head_end, body_start)) =
         find(&body, b"\r\n\r\n").map(|i| (i, i + 4)).or_else(|| find(&body, b"\n\n").map(|i| (i, i + 2)))
     else {
@@ -204,6 +212,7 @@ fn http_payload(mut body: Vec<u8>) -> std::result::Result<Option<Payload>, Strin
         Some(t) => {
             let media = t.split(';').next().unwrap_or("").trim();
             matches!(media, "text/html" | "application/xhtml+xml")
+                || (feeds && (media.ends_with("/xml") || media.ends_with("+xml")))
         }
         None => body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'<'),
     };

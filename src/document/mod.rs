@@ -204,6 +204,9 @@ pub struct Document {
     /// `feedwrapper`'s facts of the page and of its package's other pages, when the loader
     /// built them ([`Needs::wrapper`](needs::Needs)).
     pub wrapper: Option<std::sync::Arc<wrapper::Facts>>,
+    /// Where the page came from, when the caller says: its URL, else its file path (`extract`
+    /// sets it; `feedwrapper` with wrapper files picks a site's rules by its host).
+    pub origin: Option<String>,
     /// The decoded HTML as parsed (within the budgets), kept only when [`Needs::html`] asks for
     /// it: what an external extractor's worker reads.
     pub html: Option<std::sync::Arc<str>>,
@@ -333,6 +336,7 @@ impl Document {
                 segments,
                 decoding: "",
                 wrapper: None,
+                origin: None,
             },
             notes,
         )
@@ -484,6 +488,7 @@ impl Document {
             bp_blocks: self.dom.bp_blocks.clone(),
             rd: self.dom.rd.clone(),
             patterns: self.dom.patterns.clone(),
+            attrs: self.dom.attrs.clone(),
         };
         let words = self.words.restricted(&new_index);
         let readability = self.readability.clone();
@@ -502,6 +507,7 @@ impl Document {
                 segments: self.segments.clone(),
                 decoding: self.decoding,
                 wrapper: self.wrapper.clone(),
+                origin: self.origin.clone(),
                 // The reduced page has no HTML of its own (an external member reads none).
                 html: None,
                 url: self.url.clone(),

@@ -44,6 +44,10 @@ pub struct Needs {
     pub html: bool,
     /// BlogBuster's class and id pattern masks of each element ([`Dom::patterns`](super::Dom)).
     pub patterns: bool,
+    /// With `wrapper`: the feed content `feedwrapper`'s facts are built from is cut to this many
+    /// words (0: whole), its `summary_words` (a simulated summary feed). Two readers asking
+    /// for different cuts get the larger.
+    pub summary_words: u16,
 }
 
 impl Needs {
@@ -63,6 +67,7 @@ impl Needs {
         wrapper: false,
         html: false,
         patterns: false,
+        summary_words: 0,
     };
     /// Everything a page can hold (what `Document::parse` builds); `feedwrapper`'s package facts
     /// ([`Needs::WRAPPER`]) only when asked for by name.
@@ -82,6 +87,7 @@ impl Needs {
         wrapper: false,
         html: false,
         patterns: true,
+        summary_words: 0,
     };
     /// The source view.
     pub const SOURCE: Needs = Needs { source: true, ..Needs::NONE };
@@ -129,6 +135,7 @@ impl Needs {
             wrapper: self.wrapper || o.wrapper,
             html: self.html || o.html,
             patterns: self.patterns || o.patterns,
+            summary_words: if self.summary_words > o.summary_words { self.summary_words } else { o.summary_words },
         }
     }
 

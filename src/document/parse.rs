@@ -284,6 +284,9 @@ pub struct Dom {
     pub rd: super::readability::RdDom,
     /// BlogBuster's pattern facts of each node (`patterns.rs`; zero for text nodes).
     pub patterns: Vec<super::patterns::Masks>,
+    /// `feedwrapper`'s attributes of each node (id, class, position; empty for text nodes),
+    /// kept only when [`Needs::wrapper`] asks for them (else empty).
+    pub attrs: Vec<NodeAttrs>,
 }
 
 impl Dom {
@@ -399,60 +402,6 @@ pub struct NodeAttrs {
     pub position: u32,
 }
 
-/// [`parse_within`] plus, per flattened node (the same numbering), the element's
-/// [`NodeAttrs`]: what `feedwrapper`'s facts are built from, on demand, so no other reader pays
-/// for keeping attribute strings.
-pub fn parse_with_attrs(html: &str, deadline: Option<std::time::Instant>) -> (Dom, Vec<NodeAttrs>) {
-    let (doc, _) = tree_within(html, deadline);
-    let dom = flatten(&doc, Needs::DOM);
-    let mut attrs = Vec::with_capacity(dom.nodes.len());
-    let mut skip: Option<ego_tree::NodeId> = None;
-    let mut buf = String::new();
-    // Element children seen so far of each open node: a node's position without walking its
-    // previous siblings (a page of 360,000 sibling elements made that quadratic).
-    let mut seen: Vec<u32> = vec![0];
-    for edge in doc.tree.root().traverse() {
-        let position = match edge {
-            ego_tree::iter::Edge::Open(n) if n.value().is_element() => {
-                let top = seen.last_mut().expect("the root is open");
-                let p = *top;
-                *top += 1;
-                seen.push(0);
-                p
-            }
-            ego_tree::iter::Edge::Close(n) if n.value().is_element() => {
-                seen.pop();
-                0
-            }
-            _ => 0,
-        };
-        match edge {
-            ego_tree::iter::Edge::Open(n) if skip.is_none() => match n.value() {
-                HNode::Document | HNode::Fragment => attrs.push(NodeAttrs::default()),
-                HNode::Element(el) if skipped(el) => skip = Some(n.id()),
-                HNode::Element(el) => {
-                    let id = el.attr("id").unwrap_or("").to_string();
-                    let class = el.attr("class").unwrap_or("").to_string();
-                    attrs.push(NodeAttrs { id, class, position });
-                }
-                HNode::Text(t) => {
-                    collapse(t, &mut buf);
-                    if !buf.is_empty() {
-                        attrs.push(NodeAttrs::default());
-                    }
-                }
-                _ => {}
-            },
-            ego_tree::iter::Edge::Close(n) if skip == Some(n.id()) => skip = None,
-            _ => {}
-        }
-    }
-    if attrs.len() != dom.nodes.len() {
-        attrs.clear();
-    }
-    (dom, attrs)
-}
-
 /// How deep `<noscript>` fragments are parsed inside each other.
 const MAX_NOSCRIPT_NESTING: u32 = 2;
 
@@ -513,9 +462,13 @@ fn tree_within(html: &str, deadline: Option<std::time::Instant>) -> (Html, Optio
 /// (jusText's paragraphs, boilerpipe's blocks, readability's attributes, the pattern masks);
 /// a unit's `para` and `bp_block` are [`NONE`] when their facts are not built.
 fn flatten(doc: &Html, needs: Needs) -> Dom {
-    let (want_paras, want_bp, want_rd, want_patterns) =
-        (needs.paras, needs.bp_blocks, needs.readability, needs.patterns);
+    let (want_paras, want_bp, want_rd, want_patterns, want_attrs) =
+        (needs.paras, needs.bp_blocks, needs.readability, needs.patterns, needs.wrapper);
     let mut dom = Dom::default();
+    // `feedwrapper`'s positions: element children seen so far of each open element of the
+    // parsed tree (hidden ones counted, as in the paper's paths; a counter per open element, so
+    // 360,000 siblings cost no more than one pass).
+    let mut seen: Vec<u32> = vec![0];
     let mut stack: Vec<u32> = Vec::new(); // open flattened elements
     let mut a_href: Vec<bool> = Vec::new(); // open <a> elements: has href
     let mut skip: Option<ego_tree::NodeId> = None;
@@ -533,6 +486,20 @@ fn flatten(doc: &Html, needs: Needs) -> Dom {
     // boilerpipe's blocks: a segment counter, the ignored-element depth, each unit's segment.
     let (mut bp_seg, mut bp_ignored, mut bp_segs) = (0u32, 0u32, Vec::new());
     for edge in doc.tree.root().traverse() {
+        let position = match edge {
+            ego_tree::iter::Edge::Open(n) if want_attrs && n.value().is_element() => {
+                let top = seen.last_mut().expect("the root is open");
+                *top += 1;
+                let p = *top - 1;
+                seen.push(0);
+                p
+            }
+            ego_tree::iter::Edge::Close(n) if want_attrs && n.value().is_element() => {
+                seen.pop();
+                0
+            }
+            _ => 0,
+        };
         match edge {
             ego_tree::iter::Edge::Open(n) => {
                 if skip.is_some() {
@@ -541,6 +508,9 @@ fn flatten(doc: &Html, needs: Needs) -> Dom {
                 match n.value() {
                     HNode::Document | HNode::Fragment => {
                         dom.nodes.push(Node { tag: Tag::OTHER, parent: NONE, end: 0, text: NONE, href: false });
+                        if want_attrs {
+                            dom.attrs.push(NodeAttrs::default());
+                        }
                         if want_rd {
                             dom.rd.attrs.push(Default::default());
                         }
@@ -594,6 +564,10 @@ fn flatten(doc: &Html, needs: Needs) -> Dom {
                         if want_patterns {
                             dom.patterns.push(super::patterns::masks(el.attrs()));
                         }
+                        if want_attrs {
+                            let (id, class) = (el.attr("id").unwrap_or(""), el.attr("class").unwrap_or(""));
+                            dom.attrs.push(NodeAttrs { id: id.to_string(), class: class.to_string(), position });
+                        }
                         stack.push((dom.nodes.len() - 1) as u32);
                     }
                     HNode::Text(txt) => {
@@ -633,6 +607,9 @@ fn flatten(doc: &Html, needs: Needs) -> Dom {
                         dom.nodes.push(Node { tag: Tag::OTHER, parent, end: node + 1, text: unit, href: false });
                         if want_rd {
                             dom.rd.attrs.push(Default::default());
+                        }
+                        if want_attrs {
+                            dom.attrs.push(NodeAttrs::default());
                         }
                         if want_patterns {
                             dom.patterns.push(Default::default());

@@ -33,12 +33,13 @@ pub struct Match {
 pub struct ContentMatch {
     /// Index into [`PageFacts::cands`].
     pub cand: u32,
-    /// Scores per matcher.
-    pub scores: [f32; 3],
+    /// Scores per matcher (`word_prefix`, `jw_prefix`, `dice`, `passage`).
+    pub scores: [f32; 4],
     /// Words of the candidate's text (at most 40 are read).
     pub words: u32,
-    /// The extended candidate per stop-tag choice.
-    pub ext: [u32; 3],
+    /// The extended candidate per `content_stop_tags` choice (the three stop-tag sets, then
+    /// `cover`).
+    pub ext: [u32; 4],
 }
 
 /// One page's facts.
@@ -52,8 +53,10 @@ pub struct PageFacts {
     pub title: [Vec<Match>; 2],
     /// Author matches.
     pub author: Vec<Match>,
-    /// Date matches (score: the slack in characters).
+    /// Date matches (score: the slack in characters), English and numeric renderings.
     pub date: Vec<Match>,
+    /// Date matches in the page's language only (`date_locales: en+page`).
+    pub date_page: Vec<Match>,
     /// Content candidates with their scores.
     pub content: Vec<ContentMatch>,
     /// Which values the page has: title field, gold first line, author, date, content.

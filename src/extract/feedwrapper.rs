@@ -50,9 +50,9 @@ impl std::str::FromStr for Scoring {
 }
 
 /// The content matchers, in the order of `ContentMatch::scores`.
-const MATCHERS: [&str; 3] = ["word_prefix", "jw_prefix", "dice"];
+const MATCHERS: [&str; 4] = ["word_prefix", "jw_prefix", "dice", "passage"];
 /// The stop-tag choices, in the order of `ContentMatch::ext`.
-const STOPS: [&str; 3] = ["div", "div+article+section+main", "div+article+section+main+td+body"];
+const STOPS: [&str; 4] = ["div", "div+article+section+main", "div+article+section+main+td+body", "cover"];
 /// The outputs.
 const OUTPUTS: [&str; 4] = ["content", "title+content", "title+date+content", "all"];
 
@@ -99,6 +99,23 @@ pub struct FeedWrapper {
     max_items: usize,
     output: usize,
     gold_title: bool,
+    date_page: bool,
+    summary_words: u16,
+    /// Rules read from wrapper files (`extract --wrappers`): applied to any page of a site they
+    /// name, instead of rules learned from the page's package.
+    fixed: Option<std::sync::Arc<Vec<SiteRules>>>,
+}
+
+/// One site's rules as a wrapper file gives them: the hosts they apply to and, per property
+/// (title, author, date, content), the ranked rules.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SiteRules {
+    /// The site's name (its package).
+    pub site: String,
+    /// Hosts the rules apply to (lower case, without `www.`).
+    pub hosts: Vec<String>,
+    /// Ranked rules per property, in [`Prop::ALL`] order.
+    pub rules: [Vec<Rule<u64>>; 4],
 }
 
 fn index_of(list: &[&str], r: &mut SettingReader, name: &str) -> Result<usize> {
@@ -136,7 +153,36 @@ impl FeedWrapper {
             max_items: r.int("max_items")?.max(1) as usize,
             output: index_of(&OUTPUTS, r, "output")?,
             gold_title: index_of(&["fields", "gold"], r, "feed_source")? == 1,
+            date_page: index_of(&["en", "en+page"], r, "date_locales")? == 1,
+            summary_words: r.int("summary_words")?.clamp(0, 1000) as u16,
+            fixed: None,
         })
+    }
+
+    /// The wrapper of a setting (a `feedwrapper` one).
+    pub fn of_setting(setting: &crate::params::Setting) -> Result<FeedWrapper> {
+        if setting.extractor != "feedwrapper" {
+            return Err(crate::error::Error::config(format!(
+                "wrappers are learned and applied by feedwrapper, not by '{}'",
+                setting.extractor
+            )));
+        }
+        let mut r = setting.reader();
+        let fw = FeedWrapper::read(&mut r)?;
+        r.finish()?;
+        Ok(fw)
+    }
+
+    /// This wrapper applying the rules of wrapper files (`extract --wrappers`) to the pages of
+    /// the sites they name, by the host of each page's origin; it abstains on other pages.
+    pub fn with_rules(mut self, sites: Vec<SiteRules>) -> FeedWrapper {
+        self.fixed = Some(std::sync::Arc::new(sites));
+        self
+    }
+
+    /// The training pages read (`max_items`) and the cut of their content (`summary_words`).
+    pub fn training(&self) -> (usize, usize) {
+        (self.max_items, usize::from(self.summary_words))
     }
 
     /// The filters (candidate indices) of one training page for `prop`: the matches passing
@@ -152,7 +198,20 @@ impl FeedWrapper {
                 p.author.iter().filter(|m| m.score >= self.theta_author).map(|m| (m.cand, m.score)).collect()
             }
             // A smaller slack is a better match.
-            Prop::Date => p.date.iter().filter(|m| m.score <= self.date_slack).map(|m| (m.cand, -m.score)).collect(),
+            Prop::Date => {
+                let page = if self.date_page { p.date_page.as_slice() } else { &[] };
+                let mut d: Vec<(u32, f32)> = p
+                    .date
+                    .iter()
+                    .chain(page)
+                    .filter(|m| m.score <= self.date_slack)
+                    .map(|m| (m.cand, -m.score))
+                    .collect();
+                // A candidate in both lists once, with its better (smaller) slack.
+                d.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
+                d.dedup_by_key(|m| m.0);
+                d
+            }
             // (word_prefix: the LCS is at most the candidate's words, so a match also has
             // at least theta x 30 words, as §13.3 asks.)
             Prop::Content => p
@@ -263,6 +322,9 @@ impl FeedWrapper {
 
     /// The node of each property on `doc` (none without facts or when they do not fit the page).
     fn found(&self, doc: &Document) -> [Option<u32>; 4] {
+        if let Some(sites) = &self.fixed {
+            return self.found_by_files(doc, sites);
+        }
         let Some(f) = &doc.wrapper else { return [None; 4] };
         if f.own.nodes as usize != doc.dom.nodes.len() || f.own.cands.is_empty() {
             return [None; 4];
@@ -272,6 +334,35 @@ impl FeedWrapper {
             let rules = self.rules(&train, prop);
             self.apply(&f.own, &rules, prop).map(|c| f.own.cands[c].node)
         })
+    }
+}
+
+impl FeedWrapper {
+    /// The nodes the rules of the page's site select (wrapper files): the page's facts are the
+    /// loader's when it built them, else computed from its DOM (parsed with its attributes).
+    fn found_by_files(&self, doc: &Document, sites: &[SiteRules]) -> [Option<u32>; 4] {
+        let hosts = crate::feeds::wrappers::origin_hosts(doc.origin.as_deref());
+        let site = sites
+            .iter()
+            .find(|s| s.hosts.iter().any(|h| hosts.contains(h)))
+            .or_else(|| (sites.len() == 1).then(|| &sites[0]));
+        let Some(site) = site else { return [None; 4] };
+        let computed;
+        let own = match &doc.wrapper {
+            Some(f) if f.own.nodes as usize == doc.dom.nodes.len() => f.own.as_ref(),
+            _ => {
+                computed = crate::feeds::facts::of_document(doc, &Default::default(), false);
+                &computed
+            }
+        };
+        if own.nodes as usize != doc.dom.nodes.len() || own.cands.is_empty() {
+            return [None; 4];
+        }
+        let mut out = [None; 4];
+        for (k, rules) in site.rules.iter().enumerate() {
+            out[k] = self.apply(own, rules, Prop::ALL[k]).map(|c| own.cands[c].node);
+        }
+        out
     }
 }
 
@@ -289,11 +380,11 @@ impl Extractor for FeedWrapper {
     }
 
     fn needs(&self) -> Needs {
-        Needs::DOM | Needs::WRAPPER
+        Needs::DOM | Needs { summary_words: self.summary_words, ..Needs::WRAPPER }
     }
 
     fn needs_package(&self) -> bool {
-        true
+        self.fixed.is_none()
     }
 
     fn extract(&self, doc: &Document, out: &mut Selection) {

@@ -38,15 +38,51 @@ pub struct Values {
     pub date: Option<String>,
     /// The content text (the gold text).
     pub content: Option<String>,
+    /// The page's language (ISO 639-1), when the set says; else it is detected from the page.
+    pub lang: Option<String>,
+    /// The content is a summary (a feed's, or cut by `summary_words`), not the whole post.
+    pub summary: bool,
 }
 
 impl Values {
-    /// The values of a gold document: its fields and its gold text.
-    pub fn of(d: &crate::goldset::GoldDoc) -> Values {
-        let gold = d.gold.trim();
+    /// The values of a gold document: its fields and, as the content, its feed summary when
+    /// `goldset from-feed` kept one (the feed's text, not the gold, is what a wrapper learns
+    /// from), else its gold text.
+    /// With `summary_words` > 0 the content is cut to its first that many words (a simulated
+    /// summary feed, `feedwrapper`'s `summary_words`).
+    ///
+    /// A gold text that is not a feed's (a pseudo-feed: no `feed` record) usually opens with the
+    /// page's title, which a feed keeps apart from the content: a first line that is the title
+    /// field, or, without one, of at most [`TITLE_WORDS`] words, is the pseudo-feed's title and
+    /// not part of its content (so the content rule finds the body, not the article around it).
+    pub fn of(d: &crate::goldset::GoldDoc, summary_words: usize) -> Values {
+        let summary = d.fields.feed.as_ref().and_then(|f| f.summary.as_deref()).filter(|s| !s.trim().is_empty());
+        let gold = summary.unwrap_or(&d.gold).trim();
+        let gold_title = gold.lines().map(str::trim).find(|l| !l.is_empty()).map(String::from);
+        let gold = match (&gold_title, gold.split_once('\n')) {
+            (Some(first), Some((_, rest))) if d.fields.feed.is_none() && !rest.trim().is_empty() => {
+                let words = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+                let is_title = match &d.fields.title {
+                    Some(t) => words(t).eq_ignore_ascii_case(&words(first)),
+                    None => first.split_whitespace().count() <= TITLE_WORDS,
+                };
+                if is_title { rest.trim() } else { gold }
+            }
+            _ => gold,
+        };
+        let cut;
+        let is_cut = summary_words > 0 && gold.split_whitespace().nth(summary_words).is_some();
+        let gold = if is_cut {
+            cut = cut_words(gold, summary_words);
+            cut.as_str()
+        } else {
+            gold
+        };
         Values {
+            summary: summary.is_some() || is_cut,
+            lang: d.lang.clone(),
             title: d.fields.title.clone(),
-            gold_title: gold.lines().map(str::trim).find(|l| !l.is_empty()).map(String::from),
+            gold_title,
             author: d.fields.author.clone(),
             date: d.fields.get("date").map(String::from),
             content: (!gold.is_empty()).then(|| gold.to_string()),
@@ -54,8 +90,32 @@ impl Values {
     }
 }
 
-/// FNV-1a of a string (0 is kept for null).
-fn hash(s: &str) -> u64 {
+/// Words of a gold text's first line at most, for it to count as the page's title when the
+/// document has no title field.
+pub const TITLE_WORDS: usize = 25;
+
+/// The first `n` words of `text`, its line breaks kept.
+fn cut_words(text: &str, n: usize) -> String {
+    let mut seen = 0;
+    let mut out = String::new();
+    for line in text.lines() {
+        if seen >= n {
+            break;
+        }
+        let words: Vec<&str> = line.split_whitespace().take(n - seen).collect();
+        seen += words.len();
+        if !words.is_empty() {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(&words.join(" "));
+        }
+    }
+    out
+}
+
+/// FNV-1a of a string (0 is kept for null): how filter values are compared.
+pub fn hash(s: &str) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in s.bytes() {
         h ^= u64::from(b);
@@ -81,8 +141,8 @@ fn text_prefix(dom: &Dom, i: usize, max: usize) -> String {
     out
 }
 
-/// Computes a page's facts from its flattened DOM and attributes
-/// ([`parse_with_attrs`](crate::document::parse::parse_with_attrs)) and its feed values;
+/// Computes a page's facts from its flattened DOM and attributes (`Dom::attrs`, kept when the
+/// parse was asked for [`Needs::wrapper`](crate::document::Needs)) and its feed values;
 /// `keep_names` keeps the filter values' text (for `wrapper learn`).
 pub fn compute(dom: &Dom, attrs: &[NodeAttrs], v: &Values, keep_names: bool) -> PageFacts {
     let n = dom.nodes.len();
@@ -190,39 +250,95 @@ pub fn compute(dom: &Dom, attrs: &[NodeAttrs], v: &Values, keep_names: bool) -> 
     if let Some(a) = &v.author {
         short(a, &mut author);
     }
-    let mut date = Vec::new();
+    // Dates: English and numeric renderings (the paper's), and apart those in the page's
+    // language (`date_locales: en+page`).
+    let (mut date, mut date_page) = (Vec::new(), Vec::new());
     if let Some(d) = v.date.as_deref().and_then(ymd) {
-        let renderings = crate::eval::date::renderings(d.0, d.1, d.2);
-        let longest = renderings.iter().map(String::len).max().unwrap_or(0);
-        for (c, cand) in f.cands.iter().enumerate().filter(|(_, c)| c.bottom) {
-            if chars(cand.node as usize) as usize > longest + MAX_SLACK {
+        let mut en = crate::eval::date::renderings_in(d.0, d.1, d.2, "en");
+        en.extend(crate::eval::date::numeric(d.0, d.1, d.2));
+        let lang = v.lang.clone().or_else(|| crate::document::lang::detect_language(dom));
+        let page = lang.filter(|l| l != "en").map(|l| crate::eval::date::renderings_in(d.0, d.1, d.2, &l));
+        for (renderings, out) in [(en, &mut date), (page.unwrap_or_default(), &mut date_page)] {
+            let longest = renderings.iter().map(String::len).max().unwrap_or(0);
+            if longest == 0 {
                 continue;
             }
-            let t = normalise(&text_prefix(dom, cand.node as usize, 4 * (longest + MAX_SLACK)));
-            let slack = renderings.iter().filter(|r| t.contains(r.as_str())).map(|r| t.len() - r.len()).min();
-            if let Some(s) = slack.filter(|&s| s <= MAX_SLACK) {
-                date.push(Match { cand: c as u32, score: s as f32 });
+            for (c, cand) in f.cands.iter().enumerate().filter(|(_, c)| c.bottom) {
+                if chars(cand.node as usize) as usize > longest + MAX_SLACK {
+                    continue;
+                }
+                let t = normalise(&text_prefix(dom, cand.node as usize, 4 * (longest + MAX_SLACK)));
+                let slack = renderings.iter().filter(|r| t.contains(r.as_str())).map(|r| t.len() - r.len()).min();
+                if let Some(s) = slack.filter(|&s| s <= MAX_SLACK) {
+                    out.push(Match { cand: c as u32, score: s as f32 });
+                }
             }
         }
     }
     let mut content = Vec::new();
     if let Some(text) = &v.content {
         let value = normalise(text);
+        // Word pairs of each subtree, and those of them that the content holds: how well an
+        // ancestor's text covers the whole content (the `cover` extension). Pairs, not words:
+        // a teaser of another post shares the content's common words, not its word pairs.
+        let vw_all: Vec<&str> = value.split_whitespace().collect();
+        let pairs: std::collections::HashSet<(&str, &str)> = vw_all.windows(2).map(|w| (w[0], w[1])).collect();
+        let vocab: std::collections::HashSet<&str> = vw_all.iter().copied().collect();
+        let vwords = pairs.len().max(1) as f32;
+        let (mut all, mut hit) = (vec![0u32; n + 1], vec![0u32; n + 1]);
+        for (k, node) in dom.nodes.iter().enumerate() {
+            let (mut a, mut h) = (0, 0);
+            if node.is_text() && !v.summary {
+                let t = normalise(dom.texts.get(node.text as usize));
+                let words: Vec<&str> = t.split_whitespace().collect();
+                if words.len() == 1 {
+                    (a, h) = (1, u32::from(vocab.contains(words[0])));
+                }
+                for w in words.windows(2) {
+                    a += 1;
+                    h += u32::from(pairs.contains(&(w[0], w[1])));
+                }
+            }
+            all[k + 1] = all[k] + a;
+            hit[k + 1] = hit[k] + h;
+        }
+        let cover_f1 = |i: usize| {
+            let end = dom.nodes[i].end as usize;
+            let (a, h) = ((all[end] - all[i]) as f32, (hit[end] - hit[i]) as f32);
+            if h == 0.0 {
+                return 0.0;
+            }
+            let (p, r) = (h / a, h.min(vwords) / vwords);
+            2.0 * p * r / (p + r)
+        };
         let vw: Vec<&str> = value.split_whitespace().take(CONTENT_WORDS).collect();
         let vprefix: String = value.chars().take(CONTENT_PREFIX).collect();
         let vdice: String = value.chars().take(DICE_CHARS).collect();
+        // `passage`: the content's word 4-grams (hashed), for "the candidate opens with a
+        // passage of the content, wherever it is".
+        let grams: std::collections::HashSet<u64> = vw_all.windows(4).map(|w| hash(&w.join(" "))).collect();
         for (c, cand) in f.cands.iter().enumerate().filter(|(_, c)| c.bottom) {
             let t = normalise(&text_prefix(dom, cand.node as usize, DICE_CHARS + 200));
             let tw: Vec<&str> = t.split_whitespace().take(CANDIDATE_WORDS).collect();
             let word = lcs_len(&vw, &tw) as f32 / vw.len().max(1) as f32;
+            let opening: Vec<u64> = tw
+                .iter()
+                .take(CONTENT_WORDS)
+                .copied()
+                .collect::<Vec<_>>()
+                .windows(4)
+                .map(|w| hash(&w.join(" ")))
+                .collect();
+            // Held in full only by a candidate of at least `content_words` words, as `word_prefix`.
+            let passage = opening.iter().filter(|g| grams.contains(g)).count() as f32 / (CONTENT_WORDS - 3) as f32;
             let tprefix: String = t.chars().take(CONTENT_PREFIX).collect();
             let jw = jaro_winkler(&vprefix, &tprefix, Window::Standard) as f32;
             let tdice: String = t.chars().take(DICE_CHARS).collect();
             let di = dice(&vdice, &tdice) as f32;
-            if word.max(jw).max(di) < MIN_SCORE {
+            if word.max(jw).max(di).max(passage) < MIN_SCORE {
                 continue;
             }
-            let ext = STOP_TAGS.map(|stops| {
+            let stop = STOP_TAGS.map(|stops| {
                 let mut a = cand.node as usize;
                 loop {
                     if stops.contains(&dom.nodes[a].tag.name()) && cand_of[a] != NONE {
@@ -235,10 +351,26 @@ pub fn compute(dom: &Dom, attrs: &[NodeAttrs], v: &Values, keep_names: bool) -> 
                     a = p as usize;
                 }
             });
-            content.push(ContentMatch { cand: c as u32, scores: [word, jw, di], words: tw.len() as u32, ext });
+            // `cover`: the ancestor-or-self (up to the body) whose text best covers the whole
+            // content; a summary covers nothing whole, so it extends to the stop tags.
+            let cover = if v.summary {
+                stop[2]
+            } else {
+                let (mut a, mut best) = (cand.node as usize, (cover_f1(cand.node as usize), c as u32));
+                while a != body && dom.nodes[a].parent != NONE && dom.nodes[a].parent != 0 {
+                    a = dom.nodes[a].parent as usize;
+                    let f = cover_f1(a);
+                    if cand_of[a] != NONE && f > best.0 {
+                        best = (f, cand_of[a]);
+                    }
+                }
+                best.1
+            };
+            let ext = [stop[0], stop[1], stop[2], cover];
+            content.push(ContentMatch { cand: c as u32, scores: [word, jw, di, passage], words: tw.len() as u32, ext });
         }
     }
-    (f.title, f.author, f.date, f.content) = (title, author, date, content);
+    (f.title, f.author, f.date, f.date_page, f.content) = (title, author, date, date_page, content);
     f
 }
 
@@ -250,13 +382,19 @@ fn ymd(iso: &str) -> Option<(i32, u32, u32)> {
     ((1..=12).contains(&m) && (1..=31).contains(&d)).then_some((y, m, d))
 }
 
-/// A page's facts from its HTML, within the budgets of `limits` (the same budgeted text and
-/// parse as the page's `Document`, so node numbers agree).
+/// A page's facts from its parsed document, which must have been parsed with
+/// [`Needs::wrapper`](crate::document::Needs) (its DOM then keeps each element's id, class and
+/// position); empty facts otherwise.
+pub fn of_document(doc: &crate::document::Document, v: &Values, keep_names: bool) -> PageFacts {
+    compute(&doc.dom, &doc.dom.attrs, v, keep_names)
+}
+
+/// A page's facts from its HTML, within the budgets of `limits`: one parse of the DOM view, with
+/// the attributes kept (the same parse as the page's `Document`, so node numbers agree).
 pub fn of_html(html: &str, limits: &crate::limits::Limits, v: &Values, keep_names: bool) -> PageFacts {
-    let deadline = std::time::Instant::now().checked_add(limits.max_parse);
-    let (html, _) = crate::document::budget::apply(html, limits);
-    let (dom, attrs) = crate::document::parse::parse_with_attrs(&html, deadline);
-    compute(&dom, &attrs, v, keep_names)
+    let needs = crate::document::Needs::DOM | crate::document::Needs::WRAPPER;
+    let doc = crate::document::Document::parse_for(html, limits, needs).0;
+    of_document(&doc, v, keep_names)
 }
 
 #[cfg(test)]

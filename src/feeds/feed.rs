@@ -56,6 +56,9 @@ pub struct Entry {
     pub words: usize,
     /// The text is the whole post (see the module documentation).
     pub full: bool,
+    /// A comment, not a post: a `thr:in-reply-to` element, or a link to a comment anchor
+    /// (`#comment-12`, Blogger's `#c123`).
+    pub reply: bool,
 }
 
 /// A parsed feed.
@@ -67,6 +70,12 @@ pub struct Feed {
     pub title: Option<String>,
     /// The channel's language (`language`, `xml:lang`).
     pub lang: Option<String>,
+    /// The site's address: the channel's `link` (RSS), the feed's `link rel=alternate` (Atom).
+    pub link: Option<String>,
+    /// A comment feed (Blogger's `feeds/<post>/comments/default`, WordPress's `<post>/feed/`):
+    /// its id ends in `.comments`, its own links name a `comments` feed, or its title starts
+    /// with "Comments on".
+    pub comments: bool,
     /// Entries in feed order.
     pub entries: Vec<Entry>,
     /// What the reader repaired.
@@ -90,7 +99,12 @@ pub fn looks_like_feed(text: &str) -> bool {
         } else if let Some(r) = rest.strip_prefix("<!--") {
             rest = r.split_once("-->").map_or("", |x| x.1).trim_start();
         } else if let Some(r) = rest.strip_prefix("<!") {
-            rest = r.split_once('>').map_or("", |x| x.1).trim_start();
+            // A DOCTYPE's internal subset (`[<!ENTITY ...>]`) holds '>' of its own.
+            let end = match (r.find('['), r.find('>')) {
+                (Some(b), Some(g)) if b < g => r[b..].find("]").map_or(r.len(), |e| b + e),
+                _ => 0,
+            };
+            rest = r[end..].split_once('>').map_or("", |x| x.1).trim_start();
         } else {
             break;
         }
@@ -113,11 +127,33 @@ pub fn parse(text: &str, min_full_words: usize) -> Option<Feed> {
         "feed" => Kind::Atom,
         _ => return None,
     };
-    let mut feed = Feed { kind, title: None, lang: None, entries: Vec::new(), notes: x.notes.clone() };
+    let mut feed = Feed {
+        kind,
+        title: None,
+        lang: None,
+        link: None,
+        comments: false,
+        entries: Vec::new(),
+        notes: x.notes.clone(),
+    };
     let channel = if kind == Kind::Atom { Some(root) } else { find_local(&x, root, "channel") };
     if let Some(ch) = channel {
         feed.title = find_local(&x, ch, "title").map(|t| plain(&t.text));
         feed.lang = find_local(&x, ch, "language").map(|l| l.text.trim().to_string()).filter(|l| !l.is_empty());
+        let links: Vec<&Element> = x.children(ch).filter(|c| local(&c.name) == "link").collect();
+        feed.link = links
+            .iter()
+            .find_map(|l| match l.attr("href") {
+                Some(h) if l.attr("rel").is_none_or(|r| r == "alternate") => Some(h.trim().to_string()),
+                Some(_) => None,
+                None => Some(l.text.trim().to_string()).filter(|t| !t.is_empty()),
+            })
+            .filter(|l| !l.is_empty());
+        let id = find_local(&x, ch, "id").map(|i| i.text.trim().to_string()).unwrap_or_default();
+        let own = links.iter().filter(|l| l.attr("rel").is_some_and(|r| r != "alternate"));
+        feed.comments = id.ends_with(".comments")
+            || own.filter_map(|l| l.attr("href")).any(|h| h.contains("/comments/"))
+            || feed.title.as_deref().is_some_and(|t| t.to_lowercase().starts_with("comments on"));
     }
     if feed.lang.is_none() {
         feed.lang = root.attr("lang").map(str::to_string);
@@ -181,6 +217,12 @@ fn entry(x: &Xml, it: &Element, kind: Kind, min_full_words: usize) -> Entry {
         }
     }
     e.date = e.date_raw.as_deref().and_then(iso_date);
+    let anchor = e.link.as_deref().and_then(|l| l.split_once('#')).map(|(_, f)| f.to_ascii_lowercase());
+    e.reply = x.children(it).any(|c| local(&c.name) == "in-reply-to")
+        || anchor.is_some_and(|f| {
+            f.starts_with("comment")
+                || (f.len() > 1 && f.starts_with('c') && f[1..].bytes().all(|b| b.is_ascii_digit()))
+        });
     let content_text = e.content_html.as_deref().map(html_text).filter(|t| !t.is_empty());
     let words = |t: &str| t.split_whitespace().count();
     match content_text {
@@ -332,6 +374,7 @@ mod tests {
     fn not_a_feed_and_truncated_feeds() {
         assert!(parse("<!DOCTYPE html><html><body>x</body></html>", 50).is_none());
         assert!(looks_like_feed("\u{feff}<?xml version='1.0'?>\n<!-- x --><rss>"));
+        assert!(looks_like_feed("<?xml version='1.0'?><!DOCTYPE rss [<!ENTITY a \"b\"><!ENTITY c \"&a;\">]><rss>"));
         let cut = "<rss><channel><item><title>A</title><link>https://a/1</link></item><item><title>B</ti";
         let feed = parse(cut, 50).unwrap();
         assert_eq!(feed.entries.len(), 2);

@@ -5,6 +5,8 @@
 //! - [`feed`]: RSS 2.0, RSS 1.0/RDF and Atom entries (title, link, author, date, full content or
 //!   summary, rendered text).
 //! - [`rules`]: Jaro–Winkler and the content matchers, filters ranked into rules by gain.
+//! - [`gold`]: `goldset from-feed`, a gold set from crawled sites and their feeds.
+//! - [`wrappers`]: wrapper files (`wrapper learn`, `extract --wrappers`).
 //! - [`facts`]: what `feedwrapper` learns from a page (its candidate elements, their filter
 //!   triples, their similarity to the page's feed values), computed once when a set is loaded.
 //!
@@ -13,5 +15,7 @@
 
 pub mod facts;
 pub mod feed;
+pub mod gold;
 pub mod rules;
+pub mod wrappers;
 pub mod xml;

@@ -28,6 +28,26 @@ pub struct Fields {
     /// On a page of several posts (a blog's front page): each post's own fields, in page order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub posts: Vec<PostFields>,
+    /// The feed entry the document was made from (`goldset from-feed`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feed: Option<FeedMeta>,
+}
+
+/// What `goldset from-feed` records of a document's feed entry (`feed:` in `goldset.yaml`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FeedMeta {
+    /// `full` (the gold text is the entry's whole content) or `summary` (no gold text).
+    pub kind: String,
+    /// Words of the entry's text.
+    #[serde(default)]
+    pub words: usize,
+    /// The feed's format: `rss`, `rdf` or `atom`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
+    /// A summary entry's text: what `feedwrapper` is trained on in place of a gold text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
 }
 
 /// The fields of one post of a page of several posts (`posts:` in `goldset.yaml`).
@@ -95,6 +115,10 @@ pub fn restrict(set: &mut super::GoldSet, name: &str) -> Result<()> {
     if !NAMES.contains(&name) {
         return Err(Error::config(format!("unknown field '{name}' (expected body, {})", NAMES.join(", "))));
     }
+    // Feed summaries carry the fields too: scored on them like any page.
+    let trainers = std::mem::take(&mut set.trainers);
+    set.docs.extend(trainers);
+    set.docs.sort_by(|a, b| a.package.cmp(&b.package).then_with(|| a.id.cmp(&b.id)));
     set.docs.retain(|d| d.fields.gold(name).is_some_and(|v| !v.trim().is_empty()));
     if set.docs.is_empty() {
         return Err(Error::config(format!(
@@ -201,6 +225,7 @@ mod tests {
             root: "t".into(),
             packages: vec!["a".into(), "b".into()],
             docs: vec![doc(0, "1", None), doc(1, "2", Some("A title"))],
+            trainers: Vec::new(),
             token_rule: Default::default(),
             skipped: vec![],
             credit: None,

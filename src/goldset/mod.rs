@@ -68,6 +68,10 @@ pub struct GoldSet {
     pub packages: Vec<String>,
     /// Documents, sorted by package then id.
     pub docs: Vec<GoldDoc>,
+    /// Pages that are not scored but that `feedwrapper` learns from: feed summaries kept by
+    /// `goldset from-feed --keep-summaries` (no gold text; their fields and feed text), of
+    /// packages that have documents.
+    pub trainers: Vec<GoldDoc>,
     /// How to tokenise page text for comparison with this set's gold.
     pub token_rule: TokenRule,
     /// Documents left out (missing or empty gold).

@@ -38,6 +38,9 @@ pub struct DocMeta {
     /// Gold fields of each post of a page of several posts (title, author, date), in page order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub posts: Vec<super::fields::PostFields>,
+    /// The feed entry it was made from (`goldset from-feed`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feed: Option<super::fields::FeedMeta>,
     /// How its gold text was made with `cetune annotate`: who, from which pre-fill, when.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotated: Option<Annotated>,
@@ -52,13 +55,14 @@ impl DocMeta {
             date: self.date.clone(),
             comments: self.comments.clone(),
             posts: self.posts.clone(),
+            feed: self.feed.clone(),
         }
     }
 
     /// Sets its gold fields.
     pub fn set_fields(&mut self, f: Fields) {
-        (self.title, self.author, self.date, self.comments, self.posts) =
-            (f.title, f.author, f.date, f.comments, f.posts);
+        (self.title, self.author, self.date, self.comments, self.posts, self.feed) =
+            (f.title, f.author, f.date, f.comments, f.posts, f.feed);
     }
 }
 
@@ -272,14 +276,27 @@ pub fn manifest(root: &Path) -> Result<Manifest> {
 }
 
 /// Loads a native gold set. Pages without a gold text, or whose gold has no word, are skipped
-/// and listed in [`GoldSet::skipped`] (kept when `keep_empty`).
+/// and listed in [`GoldSet::skipped`] (kept when `keep_empty`). A page without a gold text
+/// that `goldset from-feed` kept for its feed summary (`feed:` in `goldset.yaml`) is not
+/// skipped: it is one of [`GoldSet::trainers`] (when its package has scored documents).
 pub fn open(root: &Path, keep_empty: bool) -> Result<GoldSet> {
+    open_with(root, keep_empty, false)
+}
+
+/// Loads a native gold set for learning from its feed values (`wrapper learn`): the pages kept
+/// for their feed summaries are documents too, with an empty gold text.
+pub fn open_feeds(root: &Path) -> Result<GoldSet> {
+    open_with(root, true, true)
+}
+
+fn open_with(root: &Path, keep_empty: bool, summaries_as_docs: bool) -> Result<GoldSet> {
     if !root.is_dir() {
         return Err(super::not_found(root));
     }
     let manifest = read_manifest(root)?;
     let mut packages = Vec::new();
     let mut docs = Vec::new();
+    let mut trainers = Vec::new();
     let mut skipped = Vec::new();
     let max = Limits::default().max_page_bytes;
     for pkg_dir in list_dir(root)? {
@@ -295,6 +312,7 @@ pub fn open(root: &Path, keep_empty: bool) -> Result<GoldSet> {
         }
         let pkg_index = packages.len();
         let mut n = 0;
+        let mut pkg_trainers = Vec::new();
         // Page files by id, ids in the order of their first file (sorted by name).
         let mut ids: Vec<String> = Vec::new();
         let mut files: BTreeMap<String, Vec<(usize, PathBuf)>> = BTreeMap::new();
@@ -330,6 +348,27 @@ pub fn open(root: &Path, keep_empty: bool) -> Result<GoldSet> {
             }
             let gold_path = pkg_dir.join(format!("{id}.txt"));
             if gold_path.symlink_metadata().is_err() {
+                let meta = manifest.documents.get(&key);
+                if meta.is_some_and(|m| m.feed.is_some()) {
+                    let fields = doc_fields(root, &manifest, &pkg, &id, max)?;
+                    let meta = meta.cloned().unwrap_or_default();
+                    let doc = GoldDoc {
+                        package: pkg_index,
+                        id: id.to_string(),
+                        page: f,
+                        gold: String::new(),
+                        url: meta.url,
+                        lang: meta.lang,
+                        fields,
+                    };
+                    if summaries_as_docs {
+                        docs.push(doc);
+                        n += 1;
+                    } else {
+                        pkg_trainers.push(doc);
+                    }
+                    continue;
+                }
                 skipped.push(Skipped { what: key, why: format!("no gold text {}", gold_path.display()) });
                 continue;
             }
@@ -362,6 +401,12 @@ pub fn open(root: &Path, keep_empty: bool) -> Result<GoldSet> {
         }
         if n > 0 {
             packages.push(pkg);
+            trainers.append(&mut pkg_trainers);
+        } else if !pkg_trainers.is_empty() {
+            skipped.push(Skipped {
+                what: pkg,
+                why: format!("{} feed summaries and no gold text: nothing to score", pkg_trainers.len()),
+            });
         }
     }
     if docs.is_empty() {
@@ -383,6 +428,7 @@ pub fn open(root: &Path, keep_empty: bool) -> Result<GoldSet> {
         root: root.to_path_buf(),
         packages,
         docs,
+        trainers,
         token_rule: TokenRule { latin1_only: manifest.latin1_gold },
         skipped,
         credit: manifest.licence.clone(),
@@ -453,7 +499,10 @@ fn first_unlisted(root: &Path) -> std::result::Result<Option<String>, String> {
 fn written_by_cetune(dir: &Path) -> bool {
     read_manifest(dir).is_ok_and(|m| {
         m.source.as_deref().is_some_and(|s| {
-            s.starts_with("imported from") || s.starts_with("stratified sample") || s.starts_with("new gold set from")
+            s.starts_with("imported from")
+                || s.starts_with("stratified sample")
+                || s.starts_with("new gold set from")
+                || s.starts_with("gold from the feeds of")
         })
     })
 }
@@ -580,6 +629,14 @@ impl Writer {
         if meta != DocMeta::default() {
             self.manifest.documents.insert(format!("{package}/{id}"), meta);
         }
+        Ok(())
+    }
+
+    /// Writes another file of the set (a report) at `rel`, listed as written by cetune.
+    pub fn add_file(&mut self, rel: &str, bytes: &[u8]) -> Result<()> {
+        let path = self.building.join(rel);
+        std::fs::write(&path, bytes).map_err(|e| Error::io(&path, "write", e))?;
+        self.written.push(written_line(rel, bytes));
         Ok(())
     }
 

@@ -117,6 +117,7 @@ mod tests {
             root: PathBuf::new(),
             packages: (0..sizes.len()).map(|p| format!("p{p}")).collect(),
             docs,
+            trainers: Vec::new(),
             token_rule: TokenRule::default(),
             skipped: vec![],
             credit: None,

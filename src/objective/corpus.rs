@@ -6,12 +6,14 @@
 //! through [`prepare`] (and [`warn_skipped`]), so each document left out, unreadable or cut by a
 //! budget is named once on standard error, whichever command runs.
 
+use crate::document::wrapper::PageFacts;
 use crate::document::{Document, Needs, Units, View};
 use crate::error::{Error, Result};
 use crate::eval::lcs::{GoldIndex, NO_ROW};
 use crate::eval::words::{TokenRule, for_each_token, tokens};
 use crate::goldset::{GoldDoc, GoldSet};
 use rayon::prelude::*;
+use std::sync::Arc;
 
 /// Prints one warning about a document (or file) on standard error.
 pub fn warn(what: &str, why: &str) {
@@ -224,6 +226,7 @@ fn prepare_quietly(gd: &GoldDoc, rule: TokenRule, limits: &crate::limits::Limits
         if d.html.is_some() {
             d.url = gd.url.clone().or_else(|| crate::collect::page::head_url(&page)).map(Into::into);
         }
+        d.origin = gd.url.clone();
         if gd.lang.is_some() {
             d.set_lang(gd.lang.clone());
         }
@@ -282,8 +285,23 @@ impl Corpus {
             true => entries.iter().map(|e| e.doc.as_ref().map(|d| d.blocks.hashes.clone())).collect(),
             false => Vec::new(),
         };
-        let wrapper = if needs.wrapper { wrapper_facts(set, docs) } else { Vec::new() };
-        let facts = PackageFacts { refs: references(docs), hashes, peers: peers(docs), wrapper };
+        // `feedwrapper`'s facts from the pages just parsed (their DOM kept the attributes), which
+        // then let them go: no second parse.
+        let own = needs.wrapper.then(|| {
+            entries
+                .par_iter_mut()
+                .zip(docs)
+                .map(|(e, d)| {
+                    let doc = e.doc.as_mut()?;
+                    let v = crate::feeds::facts::Values::of(d, usize::from(needs.summary_words));
+                    let f = crate::feeds::facts::of_document(doc, &v, false);
+                    doc.dom.attrs = Vec::new();
+                    Some(Arc::new(f))
+                })
+                .collect()
+        });
+        let (wrapper, train) = if needs.wrapper { wrapper_facts(set, docs, needs, own) } else { Default::default() };
+        let facts = PackageFacts { refs: references(docs), hashes, wrapper, train };
         entries.par_iter_mut().enumerate().for_each(|(i, e)| {
             if let Some(doc) = &mut e.doc {
                 facts.attach(i, doc);
@@ -309,11 +327,11 @@ pub struct PackageFacts {
     refs: Vec<Vec<usize>>,
     /// Per document, the hashes of its blocks (`None` when the page could not be read).
     hashes: Vec<Option<Vec<u64>>>,
-    /// Per document, the other documents of its package in id order (`feedwrapper`'s training
-    /// pages).
-    peers: Vec<Vec<usize>>,
     /// Per document, `feedwrapper`'s facts (empty when no extractor needs them).
-    wrapper: Vec<Option<std::sync::Arc<crate::document::wrapper::PageFacts>>>,
+    wrapper: Vec<Option<Arc<PageFacts>>>,
+    /// Per document, the facts of its training pages: the other documents of its package and
+    /// the set's trainers of that package (feed summaries), in id order.
+    train: Vec<Vec<Arc<PageFacts>>>,
 }
 
 /// Each document's other documents of its package, in id order.
@@ -331,17 +349,39 @@ fn peers(docs: &[&GoldDoc]) -> Vec<Vec<usize>> {
         .collect()
 }
 
-/// `feedwrapper`'s facts of every document (quietly: `None` for a page that cannot be read).
-fn wrapper_facts(set: &GoldSet, docs: &[&GoldDoc]) -> Vec<Option<std::sync::Arc<crate::document::wrapper::PageFacts>>> {
-    docs.par_iter()
-        .map(|d| {
-            let page = d.read_page(&set.limits).ok()?.0;
-            let v = crate::feeds::facts::Values::of(d);
-            std::panic::catch_unwind(|| crate::feeds::facts::of_html(&page, &set.limits, &v, false))
-                .ok()
-                .map(std::sync::Arc::new)
+/// The facts of one page's training pages.
+type Training = Vec<Arc<PageFacts>>;
+
+/// `feedwrapper`'s facts of every document (quietly: `None` for a page that cannot be read),
+/// computed from the pages already parsed when given, else from one parse of each page, and
+/// each document's training pages (see [`PackageFacts::train`]).
+fn wrapper_facts(
+    set: &GoldSet,
+    docs: &[&GoldDoc],
+    needs: Needs,
+    parsed: Option<Vec<Option<Arc<PageFacts>>>>,
+) -> (Vec<Option<Arc<PageFacts>>>, Vec<Training>) {
+    let of = |d: &&GoldDoc| {
+        let page = d.read_page(&set.limits).ok()?.0;
+        let v = crate::feeds::facts::Values::of(d, usize::from(needs.summary_words));
+        std::panic::catch_unwind(|| crate::feeds::facts::of_html(&page, &set.limits, &v, false)).ok().map(Arc::new)
+    };
+    let own: Vec<Option<Arc<PageFacts>>> = parsed.unwrap_or_else(|| docs.par_iter().map(of).collect());
+    let packages: std::collections::BTreeSet<usize> = docs.iter().map(|d| d.package).collect();
+    let trainers: Vec<&GoldDoc> = set.trainers.iter().filter(|t| packages.contains(&t.package)).collect();
+    let trainer_facts: Vec<Option<Arc<PageFacts>>> = trainers.par_iter().map(of).collect();
+    let peers = peers(docs);
+    let train = (0..docs.len())
+        .map(|i| {
+            let mut t: Vec<(&str, Arc<PageFacts>)> =
+                peers[i].iter().filter_map(|&j| own[j].clone().map(|f| (docs[j].id.as_str(), f))).collect();
+            let mine = trainers.iter().zip(&trainer_facts).filter(|(d, _)| d.package == docs[i].package);
+            t.extend(mine.filter_map(|(d, f)| f.clone().map(|f| (d.id.as_str(), f))));
+            t.sort_by(|a, b| a.0.cmp(b.0));
+            t.into_iter().map(|(_, f)| f).collect()
         })
-        .collect()
+        .collect();
+    (own, train)
 }
 
 /// A page URL's host (without `www.`) and directory (everything up to its last `/`, query and
@@ -395,8 +435,8 @@ impl PackageFacts {
                 .collect(),
             false => Vec::new(),
         };
-        let wrapper = if needs.wrapper { wrapper_facts(set, docs) } else { Vec::new() };
-        PackageFacts { refs: references(docs), hashes, peers: peers(docs), wrapper }
+        let (wrapper, train) = if needs.wrapper { wrapper_facts(set, docs, needs, None) } else { Default::default() };
+        PackageFacts { refs: references(docs), hashes, wrapper, train }
     }
 
     /// Gives document `i` (parsed) the masks of its reference pages that could be read.
@@ -412,8 +452,8 @@ impl PackageFacts {
             doc.blocks.set_references(&refs);
         }
         if let Some(Some(own)) = self.wrapper.get(i) {
-            let train = self.peers[i].iter().filter_map(|&j| self.wrapper[j].clone()).collect();
-            doc.wrapper = Some(std::sync::Arc::new(crate::document::wrapper::Facts { own: own.clone(), train }));
+            let train = self.train[i].clone();
+            doc.wrapper = Some(Arc::new(crate::document::wrapper::Facts { own: own.clone(), train }));
         }
     }
 }
@@ -442,6 +482,27 @@ mod tests {
             url: url.map(String::from),
             lang: None,
             fields: Default::default(),
+        }
+    }
+
+    #[test]
+    fn feedwrapper_facts_from_the_loaders_own_parse_equal_those_of_a_parse_of_their_own() {
+        // The corpus takes them from the pages it parses (one parse); `evaluate` reads every page
+        // once beforehand: both must give the same facts and the same training pages.
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("goldsets/blogs");
+        let mut set = crate::goldset::native::open(&root, false).unwrap();
+        set.docs.retain(|d| set.packages[d.package] == "wp-kubrick");
+        let docs: Vec<&GoldDoc> = set.docs.iter().collect();
+        let needs = Needs::DOM | Needs::WRAPPER;
+        let corpus = Corpus::load_for(&set, &docs, needs, &|| {});
+        let facts = PackageFacts::of_pages(&set, &docs, needs);
+        assert_eq!(docs.len(), 11);
+        for (i, e) in corpus.entries.iter().enumerate() {
+            let doc = e.doc.as_ref().unwrap();
+            let w = doc.wrapper.as_ref().unwrap();
+            assert!(!w.own.cands.is_empty() && doc.dom.attrs.is_empty(), "facts built, attributes let go");
+            assert_eq!(Some(&w.own), facts.wrapper[i].as_ref(), "{}", docs[i].id);
+            assert_eq!(w.train, facts.train[i]);
         }
     }
 

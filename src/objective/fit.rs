@@ -399,6 +399,7 @@ mod tests {
             root: dir.clone(),
             packages: vec!["a".into(), "b".into()],
             docs,
+            trainers: Vec::new(),
             token_rule: Default::default(),
             skipped: vec![],
             credit: None,

@@ -163,6 +163,7 @@ mod tests {
             root: Default::default(),
             packages: (0..sizes.len()).map(|p| format!("p{p}")).collect(),
             docs,
+            trainers: Vec::new(),
             token_rule: Default::default(),
             skipped: vec![],
             credit: None,
