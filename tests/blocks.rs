@@ -83,14 +83,26 @@ fn hidden_text_reaches_the_output_only_through_the_block_view() {
 #[test]
 fn an_unknown_feature_group_or_hidden_kind_is_a_configuration_error_with_its_line() {
     let dir = tmp("blocks-bad");
-    let yaml = include_str!("../params/blocks.yaml");
-    let bad = dir.join("blocks.yaml");
-    let at = yaml.find("  - name: group_size").unwrap();
-    let line = yaml[..at].lines().count() + 1;
-    write(&bad, format!("{}  - name: group_colour\n    type: bool\n    default: true\n{}", &yaml[..at], &yaml[at..]));
-    let r = cetune(&["extract", "--params", bad.to_str().unwrap(), "-"]);
-    assert_eq!(r.code, 2, "{}", r.stderr);
-    assert!(r.stderr.contains(&format!("blocks.yaml:{line}")) && r.stderr.contains("group_colour"), "{}", r.stderr);
+    // blocks weighs the first feature groups only: the trees' region group is unknown to it.
+    let cases = [
+        ("blocks.yaml", include_str!("../params/blocks.yaml"), "group_colour"),
+        ("blocks-region.yaml", include_str!("../params/blocks.yaml"), "group_region"),
+        ("blocktrees.yaml", include_str!("../params/blocktrees.yaml"), "group_colour"),
+    ];
+    for (name, yaml, group) in cases {
+        let bad = dir.join(name);
+        let at = yaml.find("  - name: group_size").unwrap();
+        let line = yaml[..at].lines().count() + 1;
+        write(&bad, format!("{}  - name: {group}\n    type: bool\n    default: true\n{}", &yaml[..at], &yaml[at..]));
+        for cmd in [
+            &["extract", "--params", bad.to_str().unwrap(), "-"][..],
+            &["evaluate", "--params", bad.to_str().unwrap(), "-q"],
+        ] {
+            let r = cetune(cmd);
+            assert_eq!(r.code, 2, "{name} {cmd:?}: {}", r.stderr);
+            assert!(r.stderr.contains(&format!("{name}:{line}")) && r.stderr.contains(group), "{}", r.stderr);
+        }
+    }
     let r = cetune(&["extract", "-e", "blocks", "--set", "hidden_text=some", "-"]);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("must be one of none, noscript, streaming, all"), "{}", r.stderr);
@@ -117,6 +129,15 @@ fn a_fitted_block_model_is_written_beside_best_yaml_applied_from_it_and_refused_
     let r = cetune(&["compare", "--goldset", h, "--run", o, "--top", "2", "--out", cmp.to_str().unwrap(), "-q"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stderr.contains("top 2 has no fitted model"), "{}", r.stderr);
+    // annotate's pre-fill applies the model: fewer block toggles than the prior leaves.
+    let csv = beside(&held, "effort.csv");
+    let args = ["annotate", h, "--effort", "--prefill", "blocktrees", "--params", b, "-q"];
+    cetune(&[&args[..], &["--csv", csv.to_str().unwrap()]].concat()).ok();
+    let rows = read_csv(&csv);
+    let toggles =
+        |who: &str| -> usize { rows[1..].iter().filter(|r| r[0] == who).map(|r| r[5].parse::<usize>().unwrap()).sum() };
+    let (prior, fitted) = (toggles("blocktrees"), toggles(&format!("blocktrees ({b})")));
+    assert!(fitted < prior, "toggles: fitted {fitted}, prior {prior} ({rows:?})");
     // A truncated model: one line naming the file, exit 2.
     let model = out.join("best.model");
     let text = std::fs::read_to_string(&model).unwrap();
@@ -125,4 +146,41 @@ fn a_fitted_block_model_is_written_beside_best_yaml_applied_from_it_and_refused_
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.starts_with(&format!("cetune: {}", model.display())), "{}", r.stderr);
     assert_eq!(r.stderr.trim().lines().count(), 1, "{}", r.stderr);
+}
+
+#[test]
+fn report_pick_refits_the_model_of_the_picked_setting() {
+    let set = table_set("blocktrees-pick", 10, 0);
+    let out = beside(&set, "run");
+    let (s, o) = (set.to_str().unwrap(), out.to_str().unwrap());
+    let args = ["optimise", "-e", "blocktrees", "--goldset", s, "--out", o, "--seed", "5", "--population", "6"];
+    let cheap = ["--individual", "trees=20,depth=2,min_leaf=2,t=0.5", "--individual", "trees=20,depth=2,t=0.9,t_rel=0"];
+    cetune(&[&args[..], &cheap[..], &["--objective", "pareto", "--max-generations", "1", "-q"]].concat()).ok();
+    let model_fit = || {
+        let m = std::fs::read_to_string(out.join("best.model")).unwrap();
+        m.lines().find_map(|l| l.strip_prefix("fit ")).unwrap().to_string()
+    };
+    // A model that is not the picked setting's (as when the pick moves off the F1 winner).
+    let model = out.join("best.model");
+    let text = std::fs::read_to_string(&model).unwrap();
+    let fit = text.lines().find(|l| l.starts_with("fit ")).unwrap();
+    let other = fit.replacen("min_leaf=", "min_leaf=1", 1);
+    std::fs::write(&model, text.replacen(fit, &other, 1)).unwrap();
+    let r = cetune(&["report", o, "--pick", "recall>=0.01"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("best.model: refitted for the picked setting"), "{}", r.stdout);
+    // Whatever point was picked, best.yaml loads with the model beside it.
+    let best = out.join("best.yaml");
+    let r = cetune(&["extract", "--params", best.to_str().unwrap(), &set.join("p/00.html").display().to_string()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let yaml = std::fs::read_to_string(&best).unwrap();
+    for kv in model_fit().split(',') {
+        let (k, v) = kv.split_once('=').unwrap();
+        assert!(yaml.contains(&format!("\n  {k}: {v}\n")), "{kv} not in {yaml}");
+    }
+    // Without its gold set the refit is refused before anything is written.
+    std::fs::rename(&set, set.with_extension("gone")).unwrap();
+    let r = cetune(&["report", o, "--pick", "f1"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("cannot fit the model of the picked setting"), "{}", r.stderr);
 }

@@ -78,6 +78,25 @@ fn committed_reference_runs_still_load() {
 }
 
 #[test]
+fn committed_reference_reports_are_at_most_1_mb() {
+    fn walk(dir: &std::path::Path, out: &mut Vec<(std::path::PathBuf, u64)>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.file_name().is_some_and(|n| n == "report.html") {
+                out.push((p.clone(), std::fs::metadata(&p).unwrap().len()));
+            }
+        }
+    }
+    let mut reports = Vec::new();
+    walk(&root().join("results/reference"), &mut reports);
+    assert!(!reports.is_empty());
+    let big: Vec<_> = reports.iter().filter(|(_, n)| *n > 1 << 20).collect();
+    assert!(big.is_empty(), "reports over 1 MB: {big:?}");
+}
+
+#[test]
 fn bad_ranges_and_options_are_exit_2_never_a_panic() {
     let d = tmp("bad-options");
     let page = d.join("page.html");

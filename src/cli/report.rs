@@ -46,10 +46,21 @@ pub fn run(a: Args) -> Result<()> {
         pareto.pick = pick.to_string();
     }
     let trials = read_trials(&a.run.join(files::INDIVIDUALS), &space)?;
+    // A fitted family's picked setting needs its own model: the run's gold set is checked
+    // before anything is written, and the model refitted after best.yaml names the new pick.
+    let corpus = match a.pick {
+        Some(_) => crate::study::refit_check(&record, &space, &base)?,
+        None => None,
+    };
     let picked = write_reports(&a.run, &record, &space, &base, &trials, a.top, a.html)?;
     if a.pick.is_some() {
         record.pareto = picked;
         crate::store::write_yaml(&a.run.join(files::RUN), &record)?;
+        if let Some(corpus) = &corpus
+            && crate::study::refit_best(&a.run, corpus, &record, &space, &base, &trials)?
+        {
+            println!("best.model: refitted for the picked setting on the run's {} pages", corpus.entries.len());
+        }
         if let Some(c) = record.pareto.as_ref().and_then(|p| p.chosen.as_ref()) {
             println!(
                 "best.yaml: trial {} (precision {:.4}, recall {:.4}, F1 {:.4})",

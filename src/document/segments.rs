@@ -153,15 +153,43 @@ pub const FEATURES: &[(&str, &str)] = &[
     ("page_code", "page"),
     ("page_jsonld", "page"),
     ("page_hidden", "page"),
+    ("cand_in", "region"),
+    ("cand_before", "region"),
+    ("cand_after", "region"),
+    ("cand_dist", "region"),
+    ("cand_share", "region"),
+    ("long_before", "region"),
+    ("long_after", "region"),
+    ("h1_before", "region"),
+    ("rec_parent", "records"),
+    ("rec_grand", "records"),
+    ("rec_great", "records"),
+    ("sec_level", "section"),
+    ("sec_share", "section"),
+    ("sec_links", "section"),
+    ("sec_block_share", "section"),
 ];
+
+/// The features the linear `blocks` family weighs (the first ones; the rest are read by the
+/// trees of `blocktrees` only, so that `blocks`' genes and tuned settings stay as they were).
+pub const N_LINEAR: usize = 51;
 
 /// Number of features per block.
 pub const N_FEATURES: usize = FEATURES.len();
 
 /// The feature groups, in order.
 pub fn groups() -> Vec<&'static str> {
+    groups_of(FEATURES)
+}
+
+/// The groups of the features `blocks` weighs ([`N_LINEAR`]).
+pub fn linear_groups() -> Vec<&'static str> {
+    groups_of(&FEATURES[..N_LINEAR])
+}
+
+fn groups_of(features: &[(&str, &'static str)]) -> Vec<&'static str> {
     let mut g: Vec<&str> = Vec::new();
-    for (_, group) in FEATURES {
+    for (_, group) in features {
         if !g.contains(group) {
             g.push(group);
         }
@@ -178,6 +206,9 @@ pub struct Segments {
     pub hidden: Vec<u8>,
     /// Words (whitespace-separated) per block.
     pub words: Vec<u32>,
+    /// Per block, the blocks of its parent, grandparent and great-grandparent block elements and
+    /// of its heading section, as first and last block (a model's context reads its scores there).
+    pub around: Vec<[(u32, u32); 4]>,
     /// The features, `N_FEATURES` per block.
     pub features: Vec<f32>,
     /// For each block, the DOM text units it holds (`dom_units[dom_starts[b]..dom_starts[b+1]]`).
@@ -542,7 +573,10 @@ const POS_ANY: usize = 21;
 
 /// Stop-free text statistics of a block: (words, word chars, punctuation, digits, capitalised
 /// words, ends with sentence punctuation).
-fn text_stats(text: &str) -> (u32, usize, usize, usize, usize, bool) {
+type TextStats = (u32, usize, usize, usize, usize, bool);
+
+/// The [`TextStats`] of a block's text.
+fn text_stats(text: &str) -> TextStats {
     let (mut words, mut chars, mut punct, mut digits, mut caps) = (0u32, 0, 0, 0, 0);
     for w in text.split_whitespace() {
         words += 1;
@@ -576,14 +610,19 @@ fn features(mut elems: Vec<Elem>, raws: Vec<Raw>, jsonld: bool) -> Segments {
         .zip(&stats)
         .map(|(r, s)| (f64::from(s.0) * ratio(r.link_chars as f64, s.1 as f64) as f64).round() as u32)
         .collect();
-    for (r, (s, lw)) in raws.iter().zip(stats.iter().zip(&link_words)) {
+    // Per element: its words, link words and the span of its blocks (a subtree's blocks are
+    // consecutive, since blocks follow the text order).
+    let mut span = vec![(u32::MAX, 0u32); elems.len()];
+    for (b, (r, (s, lw))) in raws.iter().zip(stats.iter().zip(&link_words)).enumerate() {
         let mut e = r.elem;
         while let Some(el) = elems.get_mut(e as usize) {
             el.words += s.0;
             el.link_words += lw;
+            span[e as usize] = (span[e as usize].0.min(b as u32), b as u32);
             e = el.parent;
         }
     }
+    let region = Region::of(&elems, &raws, &stats, &link_words, &span);
     let total: f64 = stats.iter().map(|s| f64::from(s.0)).sum();
     let total_links: f64 = link_words.iter().map(|&w| f64::from(w)).sum();
     let code: f64 =
@@ -679,7 +718,32 @@ fn features(mut elems: Vec<Elem>, raws: Vec<Raw>, jsonld: bool) -> Segments {
             ratio(hidden_words, total),
         ];
         f[k..k + rest.len()].copy_from_slice(&rest);
-        debug_assert_eq!(k + rest.len(), N_FEATURES);
+        k += rest.len();
+        let rec = |level: usize| {
+            let mut e = r.elem;
+            for _ in 0..level {
+                e = elems.get(e as usize).map_or(u32::MAX, |x| x.parent);
+            }
+            elems.get(e as usize).map_or(0.0, |x| {
+                log_scaled(f64::from(sib_count.get(&(x.parent, x.sig)).copied().unwrap_or(1) - 1), 4.0)
+            })
+        };
+        let up = |level: usize| {
+            let mut e = r.elem;
+            for _ in 0..level {
+                e = elems.get(e as usize).map_or(u32::MAX, |x| x.parent);
+            }
+            span.get(e as usize).copied().unwrap_or((0, n.saturating_sub(1) as u32))
+        };
+        let sec = region.sections[b];
+        seg.around.push([up(1), up(2), up(3), (sec.0 as u32, sec.1.saturating_sub(1) as u32)]);
+        let more = region.features(b, words);
+        f[k..k + more.len()].copy_from_slice(&more);
+        k += more.len();
+        f[k..k + 3].copy_from_slice(&[rec(1), rec(2), rec(3)]);
+        k += 3;
+        f[k..k + 4].copy_from_slice(&region.section(b, words));
+        debug_assert_eq!(k + 4, N_FEATURES);
         before += words;
         seg.texts.push(&r.text, sep::NEWLINE);
         seg.hidden.push(r.hidden);
@@ -691,6 +755,138 @@ fn features(mut elems: Vec<Elem>, raws: Vec<Raw>, jsonld: bool) -> Segments {
     }
     elems.clear();
     seg
+}
+
+/// A block's place on the page beside the main-content candidate, the long text runs, the first
+/// `h1` and its heading section (the `region` and `section` groups).
+struct Region {
+    /// The candidate's first and last block and its share of the page's words (no candidate:
+    /// the whole page, share 0).
+    cand: (usize, usize, f32),
+    /// Words of the blocks before each block (and the total at the end).
+    cum: Vec<f64>,
+    /// Link words likewise.
+    cum_links: Vec<f64>,
+    /// The first and last long text block.
+    long: Option<(usize, usize)>,
+    /// The first `h1` block.
+    h1: Option<usize>,
+    /// Per block, its section: (first block, end, heading level 1-6 or 0 before any heading).
+    sections: Vec<(usize, usize, u8)>,
+}
+
+/// Words of a long text run (a block at least this long, with links under half its words).
+const LONG_RUN: u32 = 30;
+
+/// Words a block needs to count for the main-content candidate.
+const CANDIDATE_RUN: u32 = 10;
+
+impl Region {
+    // The candidate is Readability's: every block of at least CANDIDATE_RUN words with links
+    // under half of them gives its unlinked words to its block element's parent and half to the
+    // grandparent; the element with the most is the candidate.
+    fn of(elems: &[Elem], raws: &[Raw], stats: &[TextStats], link_words: &[u32], span: &[(u32, u32)]) -> Region {
+        let n = raws.len();
+        let mut cum = vec![0.0; n + 1];
+        let mut cum_links = vec![0.0; n + 1];
+        for b in 0..n {
+            cum[b + 1] = cum[b] + f64::from(stats[b].0);
+            cum_links[b + 1] = cum_links[b] + f64::from(link_words[b]);
+        }
+        let mut score = vec![0.0f64; elems.len()];
+        let parent = |e: u32| elems.get(e as usize).map_or(u32::MAX, |x| x.parent);
+        for (b, r) in raws.iter().enumerate() {
+            let (w, lw) = (stats[b].0, link_words[b]);
+            if w < CANDIDATE_RUN || 2 * lw >= w {
+                continue;
+            }
+            let e1 = parent(r.elem);
+            let e1 = if (e1 as usize) < elems.len() { e1 } else { r.elem };
+            if let Some(s) = score.get_mut(e1 as usize) {
+                *s += f64::from(w - lw);
+            }
+            if let Some(s) = score.get_mut(parent(e1) as usize) {
+                *s += f64::from(w - lw) / 2.0;
+            }
+        }
+        let best = (0..elems.len()).filter(|&e| score[e] > 0.0).fold(None, |best: Option<usize>, e| match best {
+            Some(x) if score[x] >= score[e] => Some(x),
+            _ => Some(e),
+        });
+        let total = cum[n];
+        let cand = match best {
+            Some(e) if span[e].0 != u32::MAX => {
+                (span[e].0 as usize, span[e].1 as usize, ratio(f64::from(elems[e].words), total))
+            }
+            _ => (0, n.saturating_sub(1), 0.0),
+        };
+        let long_at: Vec<usize> =
+            (0..n).filter(|&b| stats[b].0 >= LONG_RUN && 2 * link_words[b] < stats[b].0).collect();
+        let long = long_at.first().zip(long_at.last()).map(|(a, z)| (*a, *z));
+        let level = |b: usize| -> u8 {
+            let t = elems.get(raws[b].elem as usize).map_or("", |e| e.tag);
+            match t.as_bytes() {
+                [b'h', d @ b'1'..=b'6'] => d - b'0',
+                _ => 0,
+            }
+        };
+        let h1 = (0..n).find(|&b| level(b) == 1);
+        // A heading's section runs to the next heading of its level or higher.
+        let heads: Vec<(usize, u8)> = (0..n).map(|b| (b, level(b))).filter(|x| x.1 > 0).collect();
+        let mut sections = Vec::with_capacity(n);
+        let mut at = 0; // headings seen
+        for b in 0..n {
+            while at < heads.len() && heads[at].0 <= b {
+                at += 1;
+            }
+            let sec = match at.checked_sub(1).map(|i| (i, heads[i])) {
+                None => (0, heads.first().map_or(n, |h| h.0), 0),
+                Some((i, (start, lv))) => {
+                    let end = heads[i + 1..].iter().find(|h| h.1 <= lv).map_or(n, |h| h.0);
+                    (start, end, lv)
+                }
+            };
+            sections.push(sec);
+        }
+        Region { cand, cum, cum_links, long, h1, sections }
+    }
+
+    /// The `region` group of block `b`.
+    fn features(&self, b: usize, words: f64) -> [f32; 8] {
+        let total = self.cum[self.cum.len() - 1];
+        let (a, z, share) = self.cand;
+        let dist = if b < a {
+            self.cum[a] - self.cum[b] - words
+        } else if b > z {
+            self.cum[b] - self.cum[z + 1]
+        } else {
+            0.0
+        };
+        let flag = |c: bool| f32::from(u8::from(c));
+        [
+            flag(b >= a && b <= z),
+            flag(b < a),
+            flag(b > z),
+            ratio(dist.max(0.0), total),
+            share,
+            flag(self.long.is_some_and(|(first, _)| first < b)),
+            flag(self.long.is_some_and(|(_, last)| last > b)),
+            flag(self.h1.is_some_and(|h| h <= b)),
+        ]
+    }
+
+    /// The `section` group of block `b`: the level of the heading it sits under (/ 6), the
+    /// section's share of the page's words and its link-word share, and the block's share of it.
+    fn section(&self, b: usize, words: f64) -> [f32; 4] {
+        let (start, end, level) = self.sections[b];
+        let sec = self.cum[end] - self.cum[start];
+        [
+            f32::from(level) / 6.0,
+            ratio(sec, self.cum[self.cum.len() - 1]),
+            ratio(self.cum_links[end] - self.cum_links[start], sec),
+            ratio(words, sec),
+        ]
+    }
 }
 
 /// Parses `html` standing alone for the tests (through `parse.rs`).
@@ -753,6 +949,39 @@ mod tests {
         assert_eq!((f(last, "in_nav"), f(last, "in_article"), f(last, "ends_sentence")), (0.0, 1.0, 1.0));
         assert!(f(last, "path_repeat").abs() < 1e-9);
         assert!(f(last, "position") > 0.5);
+    }
+
+    #[test]
+    fn region_records_and_section_features_place_a_block() {
+        let long = "word ".repeat(40);
+        let cards: String =
+            (0..3).map(|i| format!("<div class=card><h3>Item {i}</h3><p>A short teaser {i}.</p></div>")).collect();
+        let s = of(&format!(
+            "<body><nav><a href=/a>Home</a> <a href=/b>News</a></nav><h1>Title</h1>\
+             <article><div><p>{long}</p><p>{long}</p></div></article>\
+             <h2>Related</h2><div class=related>{cards}</div><footer>Contact us</footer></body>"
+        ));
+        let f = |b: usize, name: &str| s.row(b)[FEATURES.iter().position(|(n, _)| *n == name).unwrap()];
+        let find = |t: &str| (0..s.len()).find(|&b| s.texts.get(b).starts_with(t)).unwrap();
+        let (nav, title, body, teaser, footer) =
+            (find("Home"), find("Title"), find("word"), find("A short"), find("Contact"));
+        // The article's paragraphs are the candidate; the menu is before it, the footer after.
+        assert_eq!((f(body, "cand_in"), f(body, "cand_before"), f(body, "cand_after")), (1.0, 0.0, 0.0));
+        assert_eq!((f(nav, "cand_before"), f(footer, "cand_after")), (1.0, 1.0));
+        assert!(f(footer, "cand_dist") > 0.0 && f(nav, "cand_dist") > 0.0 && f(body, "cand_dist") == 0.0);
+        assert!(f(body, "cand_share") > 0.7);
+        // Long runs: the menu comes before them all, the footer after them all.
+        assert_eq!((f(nav, "long_before"), f(nav, "long_after")), (0.0, 1.0));
+        assert_eq!((f(footer, "long_before"), f(footer, "long_after")), (1.0, 0.0));
+        assert_eq!((f(nav, "h1_before"), f(title, "h1_before"), f(footer, "h1_before")), (0.0, 1.0, 1.0));
+        // A teaser's parent is one of three cards of the same class: a repeated record.
+        assert!(f(teaser, "rec_parent") > 0.0 && f(body, "rec_parent") == 0.0);
+        // Sections: the teaser sits in an h3 section (a card heading) under the h2.
+        assert!((f(teaser, "sec_level") - 3.0 / 6.0).abs() < 1e-6 && (f(body, "sec_level") - 1.0 / 6.0).abs() < 1e-6);
+        assert!(f(body, "sec_share") > 0.8 && f(teaser, "sec_block_share") > 0.5);
+        assert!(f(nav, "sec_level") == 0.0 && f(nav, "sec_links") > 0.9);
+        // The context spans: a teaser's parent is its card (heading and teaser).
+        assert_eq!(s.around[teaser][0], ((teaser - 1) as u32, teaser as u32));
     }
 
     #[test]

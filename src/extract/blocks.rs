@@ -28,7 +28,7 @@
 //! class names and repeated tag paths against it) from which the search starts.
 
 use super::Extractor;
-use crate::document::segments::{FEATURES, HiddenText, N_FEATURES, groups};
+use crate::document::segments::{FEATURES, HiddenText, N_LINEAR, linear_groups};
 use crate::document::{Document, Selection, View};
 use crate::error::Result;
 use crate::params::SettingReader;
@@ -39,17 +39,17 @@ pub struct Blocks {
     t: f64,
     smooth: f64,
     bias: f64,
-    weights: [f64; N_FEATURES],
+    weights: [f64; N_LINEAR],
 }
 
 impl Blocks {
     /// Registry constructor.
     pub fn build(r: &mut SettingReader) -> Result<Box<dyn Extractor>> {
-        let mut weights = [0.0; N_FEATURES];
+        let mut weights = [0.0; N_LINEAR];
         for (w, (name, _)) in weights.iter_mut().zip(FEATURES) {
             *w = r.float(&format!("w_{name}"))?;
         }
-        for g in groups() {
+        for g in linear_groups() {
             if !r.bool(&format!("group_{g}"))? {
                 FEATURES.iter().zip(weights.iter_mut()).filter(|((_, fg), _)| *fg == g).for_each(|(_, w)| *w = 0.0);
             }
@@ -151,7 +151,8 @@ mod tests {
         // A weight that outweighs the rest keeps the navigation.
         assert!(run("blocks", &["w_in_nav=8", "w_link_ratio=8"], PAGE).contains("Home"));
         // A group switched off counts for nothing.
-        let off: Vec<String> = crate::document::segments::groups().iter().map(|g| format!("group_{g}=false")).collect();
+        let off: Vec<String> =
+            crate::document::segments::linear_groups().iter().map(|g| format!("group_{g}=false")).collect();
         let off: Vec<&str> = off.iter().map(String::as_str).collect();
         assert_eq!(run("blocks", &[&off[..], &["w_bias=1"]].concat(), PAGE), run("full_hidden", &[], PAGE));
     }

@@ -225,7 +225,7 @@ mod tests {
             w: vec![1.0; 40],
         };
         let h = Hyper { trees: 3, depth: 2, learning_rate: 0.3, min_leaf: 2, allowed: vec![true; N_FEATURES] };
-        Model { forest: trees::fit(&rows, &h), fit: fit.into() }
+        Model { forest: trees::fit(&rows, &h), stack: None, fit: fit.into() }
     }
 
     #[test]

@@ -15,8 +15,9 @@ use crate::document::segments::{HiddenText, N_FEATURES};
 use crate::error::{Error, Result};
 use crate::eval::Measure;
 use crate::extract::Extractor;
-use crate::extract::blocktrees::trees::{self, Rows};
-use crate::extract::blocktrees::{Model, fit_key, hyper};
+use crate::extract::blocktrees::context::{N_CONTEXT, context};
+use crate::extract::blocktrees::trees::{self, Boosted, Forest, Hyper, Rows};
+use crate::extract::blocktrees::{Model, boost_key, fit_key, hyper, stacked, stage_two};
 use crate::params::Setting;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -25,8 +26,8 @@ use std::sync::{Arc, Mutex};
 /// The family fitted here.
 pub const FAMILY: &str = "blocktrees";
 
-/// Most fitted settings kept (each holds k forests of a few hundred KB).
-const KEEP: usize = 64;
+/// Most boostings kept (each holds k forests of up to a few MB).
+const KEEP: usize = 48;
 
 /// True when `s` must be fitted on a corpus before it can score: `blocktrees` without a model
 /// file, alone or at a place of a route or a combination ([`crate::extract::fitted::places`]).
@@ -36,17 +37,34 @@ pub fn needs_fit(s: &Setting) -> bool {
 
 /// The training rows of one page: its candidate blocks with at least one token.
 pub fn page_rows(e: &Entry, hidden: HiddenText) -> Rows {
-    let mut r = Rows { f: N_FEATURES, ..Rows::default() };
+    page_rows_with(e, hidden, None)
+}
+
+/// The training rows of one page; with `first`, each row followed by the block's context in
+/// that forest's scores (a second stage's rows, [`context`]).
+fn page_rows_with(e: &Entry, hidden: HiddenText, first: Option<&Forest>) -> Rows {
+    let f = N_FEATURES + if first.is_some() { N_CONTEXT } else { 0 };
+    let mut r = Rows { f, ..Rows::default() };
     let Some(doc) = &e.doc else { return r };
+    let seg = &doc.segments;
+    let cand: Vec<u32> = (0..seg.len() as u32).filter(|&b| hidden.admits(seg.hidden[b as usize])).collect();
+    let ctx = first.map(|forest| {
+        let raw: Vec<f64> = cand.iter().map(|&b| forest.raw(seg.row(b as usize))).collect();
+        context(seg, &cand, &raw)
+    });
     let rows = e.rows(View::Blocks);
     let matched = e.gold.matched_rows(&rows.rows);
-    for b in 0..doc.segments.len() {
+    for (k, &b) in cand.iter().enumerate() {
+        let b = b as usize;
         let toks = (rows.tok_starts[b + 1] - rows.tok_starts[b]) as usize;
-        if toks == 0 || !hidden.admits(doc.segments.hidden[b]) {
+        if toks == 0 {
             continue;
         }
         let hits = matched[rows.row_starts[b] as usize..rows.row_starts[b + 1] as usize].iter().filter(|m| **m).count();
-        r.x.extend_from_slice(doc.segments.row(b));
+        r.x.extend_from_slice(seg.row(b));
+        if let Some(c) = &ctx {
+            r.x.extend_from_slice(&c[k]);
+        }
         r.y.push(hits as f32 / toks as f32);
         r.w.push((toks as f32).sqrt());
     }
@@ -64,44 +82,119 @@ pub fn folds_of(corpus: &Corpus, k: usize) -> Vec<usize> {
     fold
 }
 
-/// Fits the model of `s` on the pages `pages` of `labelled` (their training rows).
-fn fit_pages(labelled: &[Rows], pages: &[usize], s: &Setting) -> Result<Model> {
-    let (h, _) = hyper(s)?;
-    let mut rows = Rows { f: N_FEATURES, ..Rows::default() };
-    for &p in pages {
-        let r = &labelled[p];
-        rows.x.extend_from_slice(&r.x);
-        rows.y.extend_from_slice(&r.y);
-        rows.w.extend_from_slice(&r.w);
-    }
-    Ok(Model { forest: trees::fit(&rows, &h), fit: fit_key(s) })
+/// The training rows of a page set under one `hidden_text`, binned once for every fit on them.
+pub struct Labelled {
+    /// Every page's rows, one after the other.
+    pub rows: Rows,
+    /// Page `p`'s rows are `starts[p]..starts[p + 1]`.
+    pub starts: Vec<u32>,
+    /// The rows' features cut into bins at the quantiles of all of them (features only: the
+    /// labels of a held-out fold never enter a fit).
+    pub binned: trees::Binned,
 }
 
-/// Fits the model of `s` on every page of `corpus` (what a run writes as `best.model`).
+impl Labelled {
+    /// The labelled rows of every entry of `corpus`.
+    pub fn of(corpus: &Corpus, hidden: HiddenText) -> Labelled {
+        Labelled::from_pages(corpus.entries.par_iter().map(|e| page_rows(e, hidden)).collect(), N_FEATURES)
+    }
+
+    /// The second-stage rows of every entry of `corpus`: page `p`'s blocks in the context of the
+    /// first-stage scores of `forests[fold[p]]` (out of fold: a page's context comes from trees
+    /// that did not see it).
+    fn context(corpus: &Corpus, hidden: HiddenText, fold: &[usize], forests: &[Forest]) -> Labelled {
+        let pages =
+            corpus.entries.par_iter().enumerate().map(|(p, e)| page_rows_with(e, hidden, Some(&forests[fold[p]])));
+        Labelled::from_pages(pages.collect(), N_FEATURES + N_CONTEXT)
+    }
+
+    fn from_pages(pages: Vec<Rows>, f: usize) -> Labelled {
+        let mut rows = Rows { f, ..Rows::default() };
+        let mut starts = vec![0u32];
+        for r in pages {
+            rows.x.extend_from_slice(&r.x);
+            rows.y.extend_from_slice(&r.y);
+            rows.w.extend_from_slice(&r.w);
+            starts.push(rows.len() as u32);
+        }
+        let binned = trees::Binned::new(&rows.x, f);
+        Labelled { rows, starts, binned }
+    }
+
+    /// The rows of the pages `pages`.
+    fn rows_of(&self, pages: &[usize]) -> Vec<u32> {
+        pages.iter().flat_map(|&p| self.starts[p]..self.starts[p + 1]).collect()
+    }
+
+    /// Boosts `h.trees` trees on the pages `pages`, continuing `from` (the same hyperparameters
+    /// with fewer trees) when given.
+    fn boost(&self, pages: &[usize], h: &Hyper, from: Option<&Boosted>) -> Boosted {
+        trees::boost(&self.binned, &self.rows_of(pages), &self.rows.y, &self.rows.w, h, from)
+    }
+
+    /// The forest of `h` fitted on the pages `pages`.
+    fn forest(&self, pages: &[usize], h: &Hyper) -> Forest {
+        self.boost(pages, h, None).forest(h.trees, self.rows.f)
+    }
+}
+
+/// The pages outside fold `j`.
+fn outside(folds: &[usize], j: usize) -> Vec<usize> {
+    (0..folds.len()).filter(|&i| folds[i] != j).collect()
+}
+
+/// The number of folds of `s` (`folds`, at least 2).
+fn folds(s: &Setting) -> Result<usize> {
+    match s.get("folds") {
+        Some(crate::params::Value::Int(k)) if *k >= 2 => Ok(*k as usize),
+        _ => Err(Error::config("blocktrees: 'folds' must be an integer of at least 2")),
+    }
+}
+
+/// Fits the model of `s` on every page of `corpus` (what a run writes as `best.model`). A
+/// stacked setting's second stage is fitted on every page's context in the scores of the
+/// first-stage trees of the other folds (as while tuning), its first stage on every page.
 pub fn fit_all(corpus: &Corpus, s: &Setting) -> Result<Model> {
-    let (_, hidden) = hyper(s)?;
-    let labelled: Vec<Rows> = corpus.entries.par_iter().map(|e| page_rows(e, hidden)).collect();
-    let all: Vec<usize> = (0..labelled.len()).collect();
-    fit_pages(&labelled, &all, s)
+    let (h, hidden) = hyper(s)?;
+    let all: Vec<usize> = (0..corpus.entries.len()).collect();
+    let labelled = Labelled::of(corpus, hidden);
+    let forest = labelled.forest(&all, &h);
+    let stack = if stacked(s) {
+        let fold = folds_of(corpus, folds(s)?);
+        let k = folds(s)?;
+        let firsts: Vec<Forest> = (0..k).into_par_iter().map(|j| labelled.forest(&outside(&fold, j), &h)).collect();
+        Some(Labelled::context(corpus, hidden, &fold, &firsts).forest(&all, &stage_two(&h)))
+    } else {
+        None
+    };
+    Ok(Model { forest, stack, fit: fit_key(s) })
 }
 
 /// The models of one setting, one per fold.
 pub type FoldModels = Arc<Vec<Arc<Model>>>;
 
+/// The boostings of one setting without its tree count, one per fold.
+type FoldBoosts = Arc<Vec<Boosted>>;
+
 /// The fitted models of the settings a search has tried, and the labelled pages they share.
+/// A setting that differs from a fitted one only in `trees` is cut from it or grown on from it
+/// ([`Boosted`]), so a search over `trees` costs no more than its largest value.
 #[derive(Default)]
 pub struct Fits {
-    labelled: Mutex<HashMap<String, Arc<Vec<Rows>>>>,
-    models: Mutex<Vec<(String, FoldModels)>>,
+    labelled: Mutex<HashMap<String, Arc<Labelled>>>,
+    boosts: Mutex<Vec<(String, FoldBoosts)>>,
+    stacked: Mutex<Vec<(String, FoldModels)>>,
 }
 
 impl Fits {
-    fn labelled(&self, corpus: &Corpus, hidden: HiddenText) -> Arc<Vec<Rows>> {
-        let key = format!("{hidden:?}");
+    /// The labelled rows of `corpus` (the tuning pages, or with `source` the pages a held-out
+    /// set's model is fitted on).
+    fn labelled(&self, corpus: &Corpus, hidden: HiddenText, source: bool) -> Arc<Labelled> {
+        let key = format!("{hidden:?}|{source}");
         if let Some(l) = self.labelled.lock().ok().and_then(|m| m.get(&key).cloned()) {
             return l;
         }
-        let l = Arc::new(corpus.entries.par_iter().map(|e| page_rows(e, hidden)).collect::<Vec<_>>());
+        let l = Arc::new(Labelled::of(corpus, hidden));
         if let Ok(mut m) = self.labelled.lock() {
             m.insert(key, l.clone());
         }
@@ -111,41 +204,88 @@ impl Fits {
     /// The models of `s`: one per fold of `corpus` (fitted on the other folds) and the fold of
     /// each entry; with `source`, one model fitted on all of `source` for every entry.
     pub fn models(&self, corpus: &Corpus, s: &Setting, source: Option<&Corpus>) -> Result<(Vec<usize>, FoldModels)> {
-        let k = match s.get("folds") {
-            Some(crate::params::Value::Int(k)) if *k >= 2 => *k as usize,
-            _ => return Err(Error::config("blocktrees: 'folds' must be an integer of at least 2")),
-        };
+        let k = folds(s)?;
+        let (h, hidden) = hyper(s)?;
         let folds = match source {
             Some(_) => vec![0; corpus.entries.len()],
             None => folds_of(corpus, k),
         };
-        let key = format!("{}|{}", fit_key(s), source.is_some());
-        if let Some(m) = self.models.lock().ok().and_then(|v| v.iter().find(|(k, _)| *k == key).map(|(_, m)| m.clone()))
+        let fit = fit_key(s);
+        let key = format!("{fit}|{}", source.is_some());
+        let cached =
+            || self.stacked.lock().ok().and_then(|v| v.iter().find(|(c, _)| *c == key).map(|(_, m)| m.clone()));
+        if stacked(s)
+            && let Some(m) = cached()
         {
             return Ok((folds, m));
         }
-        let (_, hidden) = hyper(s)?;
-        let fitted: Vec<Arc<Model>> = match source {
-            Some(src) => vec![Arc::new(fit_all(src, s)?)],
+        let forests: Vec<Forest> = match (source, stacked(s)) {
+            // A stacked model fitted on other pages needs their folds: fitted whole below.
+            (Some(_), true) => Vec::new(),
+            _ => self.boosts(corpus, s, source, &folds)?.iter().map(|b| b.forest(h.trees, N_FEATURES)).collect(),
+        };
+        let models: Vec<Arc<Model>> = match (source, stacked(s)) {
+            (_, false) => {
+                forests.into_iter().map(|forest| Arc::new(Model { forest, stack: None, fit: fit.clone() })).collect()
+            }
+            (Some(src), true) => vec![Arc::new(fit_all(src, s)?)],
+            (None, true) => {
+                let ctx = Labelled::context(corpus, hidden, &folds, &forests);
+                let h2 = stage_two(&h);
+                let seconds: Vec<Forest> =
+                    (0..k).into_par_iter().map(|j| ctx.forest(&outside(&folds, j), &h2)).collect();
+                forests
+                    .into_iter()
+                    .zip(seconds)
+                    .map(|(forest, second)| Arc::new(Model { forest, stack: Some(second), fit: fit.clone() }))
+                    .collect()
+            }
+        };
+        let models = Arc::new(models);
+        if stacked(s)
+            && let Ok(mut v) = self.stacked.lock()
+        {
+            if v.len() >= KEEP / 4 {
+                v.remove(0);
+            }
+            v.push((key, models.clone()));
+        }
+        Ok((folds, models))
+    }
+
+    /// The first-stage boostings of `s`, one per fold of `corpus` (fitted on the other folds);
+    /// with `source`, one on all of `source`. Cached without the tree count: a setting with
+    /// fewer trees than a cached one is cut from it, one with more grown on from it.
+    fn boosts(&self, corpus: &Corpus, s: &Setting, source: Option<&Corpus>, folds: &[usize]) -> Result<FoldBoosts> {
+        let (h, hidden) = hyper(s)?;
+        let key = format!("{}|{}", boost_key(s), source.is_some());
+        let cached = self.boosts.lock().ok().and_then(|v| v.iter().find(|(c, _)| *c == key).map(|(_, b)| b.clone()));
+        if let Some(b) = &cached
+            && b.iter().all(|x| x.trees.len() >= h.trees)
+        {
+            return Ok(b.clone());
+        }
+        let from = |j: usize| cached.as_ref().map(|b| &b[j]);
+        let fitted: Vec<Boosted> = match source {
+            Some(src) => {
+                let all: Vec<usize> = (0..src.entries.len()).collect();
+                vec![self.labelled(src, hidden, true).boost(&all, &h, from(0))]
+            }
             None => {
-                let labelled = self.labelled(corpus, hidden);
-                (0..k)
-                    .into_par_iter()
-                    .map(|j| {
-                        let train: Vec<usize> = (0..folds.len()).filter(|&i| folds[i] != j).collect();
-                        fit_pages(&labelled, &train, s).map(Arc::new)
-                    })
-                    .collect::<Result<_>>()?
+                let labelled = self.labelled(corpus, hidden, false);
+                let k = folds.iter().max().map_or(1, |m| m + 1);
+                (0..k).into_par_iter().map(|j| labelled.boost(&outside(folds, j), &h, from(j))).collect()
             }
         };
         let fitted = Arc::new(fitted);
-        if let Ok(mut v) = self.models.lock() {
+        if let Ok(mut v) = self.boosts.lock() {
+            v.retain(|(c, _)| *c != key);
             if v.len() >= KEEP {
                 v.remove(0);
             }
             v.push((key, fitted.clone()));
         }
-        Ok((folds, fitted))
+        Ok(fitted)
     }
 
     /// The scores of `s` on `subset` (in that order), each page scored by the models of its fold
@@ -322,10 +462,18 @@ mod tests {
         });
         let docs: Vec<&GoldDoc> = gs.docs.iter().collect();
         let corpus = Corpus::load(&gs, &docs, &|| ());
-        let fitted = fitness(&corpus, &["t=0.5"], None);
-        let all = fitness(&corpus, &["t=0.05", "group_semantic=false", "trees=10", "depth=1"], None);
+        let fitted = fitness(&corpus, &["t=0.5", "t_rel=0"], None);
+        let all = fitness(&corpus, &["t=0.05", "t_rel=0", "group_semantic=false", "trees=20", "depth=2"], None);
         assert!(fitted > 0.97, "out-of-fold F1 {fitted}");
         assert!(all < 0.85, "without the semantic group {all}");
+        // A second stage over the first stage's context keeps what the first found.
+        let stacked = fitness(&corpus, &["t=0.5", "t_rel=0", "stack=true"], None);
+        assert!(stacked > 0.97, "stacked out-of-fold F1 {stacked}");
+        // The whole-sample fit of a stacked setting has both stages.
+        let space = crate::extract::space(FAMILY).unwrap();
+        let s = space.with_assignments(&space.defaults(), &["stack=true".to_string()]).unwrap();
+        let m = fit_all(&corpus, &s).unwrap();
+        assert!(m.stack.is_some() && !m.forest.trees.is_empty());
         std::fs::remove_dir_all(dir).unwrap();
     }
 
@@ -335,7 +483,7 @@ mod tests {
         let (gs, dir) = memorised("memo");
         let docs: Vec<&GoldDoc> = gs.docs.iter().collect();
         let corpus = Corpus::load(&gs, &docs, &|| ());
-        let deep = ["trees=300", "depth=6", "min_leaf=1", "learning_rate=0.5", "t=0.5"];
+        let deep = ["trees=200", "depth=5", "min_leaf=1", "learning_rate=0.5", "t=0.5", "t_rel=0"];
         let in_fold = fitness(&corpus, &deep, Some(&corpus));
         let out_of_fold = fitness(&corpus, &deep, None);
         assert!(in_fold > 0.9, "in fold {in_fold}");
@@ -349,7 +497,7 @@ mod tests {
         let (gs, dir) = memorised("placed");
         let docs: Vec<&GoldDoc> = gs.docs.iter().collect();
         let corpus = Corpus::load(&gs, &docs, &|| ());
-        let deep = ["trees=300", "depth=6", "min_leaf=1", "learning_rate=0.5", "t=0.5"];
+        let deep = ["trees=200", "depth=5", "min_leaf=1", "learning_rate=0.5", "t=0.5", "t_rel=0"];
         let (alone_out, alone_in) = (fitness(&corpus, &deep, None), fitness(&corpus, &deep, Some(&corpus)));
         assert!(alone_out < alone_in - 0.2, "{alone_out} {alone_in}");
         let parse = |text: &str| {

@@ -43,6 +43,41 @@ fn old_header(space: &ParamSpace) -> Vec<String> {
     h
 }
 
+/// How a journal's header `rec` maps onto the space whose known headers are `known` (each:
+/// `trial`, `generation`, the genes, then a tail of result columns): the column of each gene
+/// (`None` for a gene the journal predates), the number of gene columns and of tail columns.
+/// The journal's genes must be the space's in order, some possibly missing; its tail one of the
+/// known tails. `None` when it is not such a header.
+fn header_columns(rec: &::csv::StringRecord, known: &[&Vec<String>]) -> Option<(Vec<Option<usize>>, usize, usize)> {
+    let cells: Vec<&str> = rec.iter().collect();
+    for h in known {
+        let names = &h[2..];
+        let tail = names.iter().rev().take_while(|n| !n.contains('.') && RESULT_COLUMNS.contains(&n.as_str())).count();
+        let (genes, tail_cells) = names.split_at(names.len() - tail);
+        if cells.len() < 2 + tail || cells[..2] != ["trial", "generation"] || cells[cells.len() - tail..] != *tail_cells
+        {
+            continue;
+        }
+        let file = &cells[2..cells.len() - tail];
+        let mut column = vec![None; genes.len()];
+        let mut at = 0;
+        for (g, name) in genes.iter().enumerate() {
+            if at < file.len() && file[at] == name {
+                column[g] = Some(2 + at);
+                at += 1;
+            }
+        }
+        if at == file.len() {
+            return Some((column, file.len(), tail));
+        }
+    }
+    None
+}
+
+/// The result columns after the genes, in any journal version.
+const RESULT_COLUMNS: [&str; 8] =
+    ["fitness", "precision", "recall", "feasible", "cached", "sem", "documents", "milliseconds"];
+
 /// The CSV cells of one trial; `documents`: with racing, the documents of a full evaluation.
 pub fn cells(space: &ParamSpace, t: &Trial, documents: Option<usize>) -> Vec<String> {
     let mut cells = vec![t.number.to_string(), t.generation.to_string()];
@@ -166,6 +201,11 @@ pub fn read_rows(path: &Path, space: &ParamSpace, limit: usize) -> Result<Vec<Tr
     let racing_cells = header(space, true);
     let old_cells = old_header(space);
     let n_genes = space.genes().len();
+    // The column of each gene; a journal written before a family gained a parameter has no
+    // column for it, and its rows take the parameter's default.
+    let mut column: Vec<Option<usize>> = (0..n_genes).map(|g| Some(2 + g)).collect();
+    let defaults = space.to_genome(&space.defaults());
+    let mut file_genes = n_genes;
     let mut width = n_genes + 9;
     let mut documents = Vec::new();
     let mut out = Vec::new();
@@ -175,13 +215,10 @@ pub fn read_rows(path: &Path, space: &ParamSpace, limit: usize) -> Result<Vec<Tr
             |what: &str| Error::input(format!("journal row is corrupt: {what}")).with_path(path).with_line(line, None);
         let rec = rec.map_err(|e| bad(&e.to_string()))?;
         if k == 0 {
-            if rec.iter().eq(old_cells.iter().map(String::as_str)) {
-                width = n_genes + 8;
-            } else if rec.iter().eq(racing_cells.iter().map(String::as_str)) {
-                width = n_genes + 10;
-            } else if rec.iter().ne(header_cells.iter().map(String::as_str)) {
+            let Some((cols, genes, tail)) = header_columns(&rec, &[&header_cells, &old_cells, &racing_cells]) else {
                 return Err(bad(&format!("expected the header {}", header_cells.join(","))));
-            }
+            };
+            (column, file_genes, width) = (cols, genes, genes + tail + 2);
             continue;
         }
         if out.len() == limit {
@@ -197,17 +234,18 @@ pub fn read_rows(path: &Path, space: &ParamSpace, limit: usize) -> Result<Vec<Tr
             v => Err(bad(&format!("'{v}' is not true or false"))),
         };
         let genome = (0..n_genes)
-            .map(|g| {
-                parse_value(space, g, &rec[2 + g])
-                    .ok_or_else(|| bad(&format!("'{}' is not a value of its parameter", &rec[2 + g])))
+            .map(|g| match column[g] {
+                Some(c) => parse_value(space, g, &rec[c])
+                    .ok_or_else(|| bad(&format!("'{}' is not a value of its parameter", &rec[c]))),
+                None => Ok(defaults[g]),
             })
             .collect::<Result<Vec<f64>>>()?;
         let number: usize = rec[0].parse().map_err(|_| bad("the trial number is not a whole number"))?;
         if number != out.len() {
             return Err(bad(&format!("trial number {number}, expected {}", out.len())));
         }
-        let b = 2 + n_genes;
-        if width == n_genes + 10 {
+        let b = 2 + file_genes;
+        if width == file_genes + 10 {
             documents.push(rec[b + 6].parse::<usize>().map_err(|_| bad("the documents are not a whole number"))?);
         }
         out.push(Trial {
@@ -222,7 +260,7 @@ pub fn read_rows(path: &Path, space: &ParamSpace, limit: usize) -> Result<Vec<Tr
                 ms: num(width - 1)?,
                 partial: None,
                 // Journals from before the column: the error was not measured (NaN, shown as "-").
-                sem: if width > n_genes + 8 { num(b + 5)? } else { f64::NAN },
+                sem: if width > file_genes + 8 { num(b + 5)? } else { f64::NAN },
             },
             cached: flag(b + 4)?,
         });
@@ -280,6 +318,32 @@ mod tests {
         assert_eq!((both.len(), both[1].fitness.sem), (2, 0.0123));
         assert!(old[0].fitness.sem.is_nan(), "not measured, so not a number");
         assert_eq!((old[0].fitness.ms, old[0].fitness.value), (2.0, 0.5));
+    }
+
+    #[test]
+    fn a_journal_from_before_a_parameter_existed_reads_back_with_its_default() {
+        let yaml = "extractor: lqf\nparameters:\n  - {name: t, type: float, min: 0.05, max: 1.0, default: 0.25}\n  - {name: min_chars, type: int, min: 0, max: 100, default: 7}\n";
+        let space = crate::extract::parse_str(yaml, Path::new("t.yaml")).unwrap().space;
+        let path = std::env::temp_dir().join(format!("cetune-journal-newgene-{}.csv", std::process::id()));
+        // Written when the family had only `t`, with and without the `sem` column.
+        for text in [
+            "trial,generation,t,fitness,precision,recall,feasible,cached,sem,milliseconds\n0,0,0.3,0.5,0.4,0.6,true,false,0.01,2.000\n",
+            "trial,generation,t,fitness,precision,recall,feasible,cached,milliseconds\n0,0,0.3,0.5,0.4,0.6,true,false,2.000\n",
+        ] {
+            std::fs::write(&path, text).unwrap();
+            let t = read_trials(&path, &space).unwrap();
+            let s = space.from_genome(&space.defaults(), &t[0].genome);
+            assert_eq!(
+                (s.get("t").cloned(), s.get("min_chars").cloned(), t[0].fitness.value),
+                (Some(Value::Float(0.3)), Some(Value::Int(7)), 0.5)
+            );
+        }
+        // A column the space does not have is still refused, with the header it expected.
+        std::fs::write(&path, "trial,generation,x,fitness,precision,recall,feasible,cached,sem,milliseconds\n")
+            .unwrap();
+        let e = read_trials(&path, &space).unwrap_err().to_string();
+        assert!(e.contains("expected the header trial,generation,t,min_chars,"), "{e}");
+        std::fs::remove_file(&path).unwrap();
     }
 
     #[test]

@@ -652,11 +652,6 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
         });
     }
     s.record.paired = Some(paired_with_default(&problem, &s.space, &corpus, &s.base, &best, measure)?);
-    if crate::objective::fit::needs_fit(&best) {
-        // The model best.yaml names: the winning setting fitted on the whole sample.
-        let model = crate::objective::fit::fit_file(&corpus, &best)?;
-        crate::paths::write_atomic(&s.dir.join(reports::MODEL), model.as_bytes())?;
-    }
     let active = crate::params::combine::split_active(&s.space, &best).0;
     s.record.best = Some(BestRecord {
         fitness: f.value,
@@ -670,6 +665,13 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
     let picked = write_reports(&s.dir, &s.record, &s.space, &s.base, &trials, opts.top, true)?;
     if picked.is_some() {
         s.record.pareto = picked;
+    }
+    // The model best.yaml names: its setting (a Pareto run's chosen point, else the winner)
+    // fitted on the whole sample.
+    let written = best_written(&s.record, &s.space, &s.base, &trials).unwrap_or_else(|| best.clone());
+    if crate::objective::fit::needs_fit(&written) {
+        let model = crate::objective::fit::fit_file(&corpus, &written)?;
+        crate::paths::write_atomic(&s.dir.join(reports::MODEL), model.as_bytes())?;
     }
     store::write_yaml(&s.dir.join(files::RUN), &s.record)?;
     Ok(Summary {
@@ -736,6 +738,65 @@ fn extend_limits(dir: &Path, record: &mut RunRecord, ck: &mut Checkpoint<State>,
     ck.inputs = Some(RunInputs::of(record));
     store::write_yaml(&dir.join(files::CHECKPOINT), &*ck)?;
     store::write_yaml(&dir.join(files::RUN), &*record)
+}
+
+/// The setting `best.yaml` holds: a Pareto run's chosen point, else the best distinct trial.
+fn best_written(record: &RunRecord, space: &ParamSpace, base: &Setting, trials: &[Trial]) -> Option<Setting> {
+    let chosen = record.pareto.as_ref().and_then(|p| p.chosen.as_ref()).map(|c| c.trial);
+    let trial = match chosen {
+        Some(n) => trials.iter().find(|t| t.number == n),
+        None => crate::report::run::top(trials, 1).first().copied(),
+    };
+    trial.map(|t| space.from_genome(base, &t.genome))
+}
+
+/// The training pages of the run in `dir` loaded again (its gold set must be unchanged), for
+/// fitting a setting's model after the run: `report --pick` refits the picked setting.
+fn run_corpus(record: &RunRecord, space: &ParamSpace) -> Result<Corpus> {
+    let cannot = |why: String| Error::config(format!("cannot fit the model of the picked setting: {why}"));
+    let set = native::open(Path::new(&record.goldset.path), false)
+        .map_err(|e| cannot(format!("the run's gold set cannot be read ({e})")))?;
+    let mut set = set;
+    crate::goldset::fields::restrict(&mut set, record.field.as_deref().unwrap_or("body"))?;
+    if set.content_hash() != record.goldset.content_hash {
+        return Err(cannot(format!("the gold set {} changed since the run", record.goldset.path)));
+    }
+    let (train, _) = split_of(&set, &record.config)?;
+    let docs: Vec<_> = train.iter().map(|&i| &set.docs[i]).collect();
+    Ok(Corpus::load_for(&set, &docs, crate::extract::space_needs(space), &|| ()))
+}
+
+/// For `report --pick` on a fitted family's run: checks, before anything is written, that the
+/// run's gold set can be read and is unchanged (`Ok(None)` when the family fits no model).
+pub fn refit_check(record: &RunRecord, space: &ParamSpace, base: &Setting) -> Result<Option<Corpus>> {
+    if !crate::objective::fit::needs_fit(base) {
+        return Ok(None);
+    }
+    run_corpus(record, space).map(Some)
+}
+
+/// Refits the run's `best.model` for the setting its `best.yaml` now holds (after `report
+/// --pick`) when the model was fitted with another one; written atomically.
+pub fn refit_best(
+    dir: &Path,
+    corpus: &Corpus,
+    record: &RunRecord,
+    space: &ParamSpace,
+    base: &Setting,
+    trials: &[Trial],
+) -> Result<bool> {
+    let Some(s) = best_written(record, space, base, trials).filter(crate::objective::fit::needs_fit) else {
+        return Ok(false);
+    };
+    let path = dir.join(reports::MODEL);
+    // A route's or a combination's file holds a model per fitted place: each must fit.
+    if crate::extract::fitted::fits(&path, &s).unwrap_or(false) {
+        return Ok(false);
+    }
+    let model = crate::objective::fit::fit_file(corpus, &s)?;
+    crate::paths::write_atomic(&path, model.as_bytes())?;
+    crate::extract::blocktrees::forget_model(&path);
+    Ok(true)
 }
 
 /// A setting's active parameters as a label (`name=value,...`): a combination's inactive genes

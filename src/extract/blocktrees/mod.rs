@@ -27,8 +27,12 @@
 //!   `streaming`, `all`;
 //! - `t`: keep a block whose probability is at least `t` (not a property of the model: the gold
 //!   set's convention, tuned first);
+//! - `t_rel`: above 0, a page keeps the blocks within `t_rel` times its best score when that is
+//!   below `t` (0: off);
 //! - `smooth`: share of a block's raw score taken from the mean of its two neighbours;
 //! - `trees`, `depth`, `learning_rate`, `min_leaf`: the boosting's hyperparameters;
+//! - `stack`: a second stage of trees reads each block's first-stage score in its context
+//!   ([`context`]);
 //! - `group_<group>`: the trees may split on the group's features;
 //! - `folds`: k of the k-fold out-of-fold fitness (not a gene).
 //!
@@ -38,6 +42,7 @@
 //! `t` 0.10 on WCXB; smaller, shallower forests are the defaults so that a fit takes about a
 //! second on 120 pages.
 
+pub mod context;
 pub mod trees;
 
 use super::Extractor;
@@ -50,13 +55,16 @@ use std::sync::Arc;
 use trees::{Forest, Hyper, Node};
 
 /// Parameters that do not change a fit (applied to a fitted model's scores, or the fold count).
-pub const NOT_FIT: &[&str] = &["t", "smooth", "folds"];
+pub const NOT_FIT: &[&str] = &["t", "t_rel", "smooth", "folds"];
 
 /// A fitted block model: the forest and the setting it was fitted with.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Model {
     /// The trees.
     pub forest: Forest,
+    /// With `stack`, the second stage: trees over a block's features followed by its context
+    /// ([`context::CONTEXT`]) in the first stage's scores.
+    pub stack: Option<Forest>,
     /// [`fit_key`] of the setting it was fitted with.
     pub fit: String,
 }
@@ -65,6 +73,7 @@ pub struct Model {
 pub struct Blocktrees {
     hidden_text: HiddenText,
     t: f64,
+    t_rel: f64,
     smooth: f64,
     scorer: Scorer,
 }
@@ -85,6 +94,29 @@ pub fn fit_key(s: &Setting) -> String {
         .map(|(n, v)| format!("{n}={v}"))
         .collect::<Vec<_>>()
         .join(",")
+}
+
+/// [`fit_key`] without `trees`: settings that share it share one boosting, cut or grown on to
+/// each one's tree count (`trees::Boosted`).
+pub fn boost_key(s: &Setting) -> String {
+    s.values
+        .iter()
+        .filter(|(n, _)| !NOT_FIT.contains(&n.as_str()) && n != "trees")
+        .map(|(n, v)| format!("{n}={v}"))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// True when the setting stacks a second stage over the first stage's context (`stack`).
+pub fn stacked(s: &Setting) -> bool {
+    matches!(s.get("stack"), Some(crate::params::Value::Bool(true)))
+}
+
+/// The hyperparameters of the second stage: the first stage's, every context feature allowed.
+pub fn stage_two(h: &Hyper) -> Hyper {
+    let mut h2 = h.clone();
+    h2.allowed.extend(std::iter::repeat_n(true, context::N_CONTEXT));
+    h2
 }
 
 /// The hyperparameters and candidate filter of a setting.
@@ -133,6 +165,7 @@ impl Blocktrees {
         for n in ["trees", "depth", "min_leaf", "folds"] {
             r.int(n)?;
         }
+        r.bool("stack")?;
         r.float("learning_rate")?;
         let scorer = match model {
             Some(m) => Scorer::Trees(m),
@@ -144,14 +177,36 @@ impl Blocktrees {
                 Scorer::Prior(super::build(&prior)?)
             }
         };
-        Ok(Box::new(Blocktrees { hidden_text, t: r.float("t")?, smooth: r.float("smooth")?, scorer }))
+        let (t, t_rel, smooth) = (r.float("t")?, r.float("t_rel")?, r.float("smooth")?);
+        Ok(Box::new(Blocktrees { hidden_text, t, t_rel, smooth, scorer }))
+    }
+
+    /// The probability a block needs on a page whose blocks score `p`: `t`, or with `t_rel`
+    /// above 0 at most `t_rel` times the page's best score, so that a page on which the model
+    /// is unsure of every block still keeps its best ones.
+    fn cut(&self, p: &[f64]) -> f64 {
+        if self.t_rel > 0.0 { self.t.min(self.t_rel * p.iter().copied().fold(0.0, f64::max)) } else { self.t }
     }
 
     /// The candidate blocks and their (smoothed) probabilities.
-    fn scores(&self, doc: &Document, forest: &Forest) -> (Vec<u32>, Vec<f64>) {
+    fn scores(&self, doc: &Document, m: &Model) -> (Vec<u32>, Vec<f64>) {
         let s = &doc.segments;
         let cand: Vec<u32> = (0..s.len() as u32).filter(|&b| self.hidden_text.admits(s.hidden[b as usize])).collect();
-        let z: Vec<f64> = cand.iter().map(|&b| forest.raw(s.row(b as usize))).collect();
+        let mut z: Vec<f64> = cand.iter().map(|&b| m.forest.raw(s.row(b as usize))).collect();
+        if let Some(second) = &m.stack {
+            let ctx = context::context(s, &cand, &z);
+            let mut row = Vec::with_capacity(N_FEATURES + context::N_CONTEXT);
+            z = cand
+                .iter()
+                .zip(&ctx)
+                .map(|(&b, c)| {
+                    row.clear();
+                    row.extend_from_slice(s.row(b as usize));
+                    row.extend_from_slice(c);
+                    second.raw(&row)
+                })
+                .collect();
+        }
         (cand, crate::extract::blocks::smoothed(&z, self.smooth))
     }
 }
@@ -170,8 +225,9 @@ impl Extractor for Blocktrees {
         match &self.scorer {
             Scorer::Prior(p) => p.extract(doc, out),
             Scorer::Trees(m) => {
-                let (cand, p) = self.scores(doc, &m.forest);
-                out.units.extend(cand.iter().zip(&p).filter(|(_, p)| **p >= self.t).map(|(b, _)| *b));
+                let (cand, p) = self.scores(doc, m);
+                let cut = self.cut(&p);
+                out.units.extend(cand.iter().zip(&p).filter(|(_, p)| **p >= cut).map(|(b, _)| *b));
             }
         }
     }
@@ -184,7 +240,7 @@ impl Extractor for Blocktrees {
         };
         out.clear();
         out.resize(doc.source.words.len(), 0.0);
-        let (cand, p) = self.scores(doc, &m.forest);
+        let (cand, p) = self.scores(doc, m);
         for (&b, &p) in cand.iter().zip(&p) {
             for &u in doc.segments.dom_units(b as usize) {
                 doc.words.words_of(u as usize).iter().for_each(|&w| out[w as usize] = p as f32);
@@ -201,30 +257,24 @@ const MAGIC: &str = "cetune blocktrees model 1";
 /// version it was fitted on.
 pub fn feature_version() -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for (n, g) in FEATURES {
+    let table = FEATURES.iter().copied().chain(context::CONTEXT.iter().map(|n| (*n, "context")));
+    for (n, g) in table {
         for b in n.bytes().chain([b'/']).chain(g.bytes()).chain([b';']) {
             h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
         }
     }
-    format!("{N_FEATURES}:{h:016x}")
+    format!("{}:{h:016x}", N_FEATURES + context::N_CONTEXT)
 }
 
 impl Model {
-    /// The model as the text of a model file.
+    /// The model as the text of a model file: the first forest, then with `stack` the line
+    /// `stack` and the second forest (whose features are the block's then its context's).
     pub fn write(&self) -> String {
-        let mut s = format!("{MAGIC}\nfeatures {}\nfit {}\nbase {}\n", feature_version(), self.fit, self.forest.base);
-        let gain: Vec<String> = FEATURES.iter().zip(&self.forest.gain).map(|((n, _), g)| format!("{n}={g}")).collect();
-        s.push_str(&format!("gain {}\ntrees {}\n", gain.join(","), self.forest.trees.len()));
-        for t in &self.forest.trees {
-            s.push_str(&format!("tree {}\n", t.len()));
-            for n in t {
-                match n {
-                    Node::Split { feature, threshold, left, right } => {
-                        s.push_str(&format!("s {feature} {threshold} {left} {right}\n"))
-                    }
-                    Node::Leaf(v) => s.push_str(&format!("l {v}\n")),
-                }
-            }
+        let mut s = format!("{MAGIC}\nfeatures {}\nfit {}\n", feature_version(), self.fit);
+        write_forest(&mut s, &self.forest, &feature_names(false));
+        if let Some(second) = &self.stack {
+            s.push_str("stack\n");
+            write_forest(&mut s, second, &feature_names(true));
         }
         s.push_str("end\n");
         s
@@ -254,40 +304,81 @@ impl Model {
             return Err(bad(i, format!("fitted on another feature set ({v}; this cetune has {})", feature_version())));
         }
         let (_, fit) = field(next("fit")?, "fit")?;
-        let (i, base) = field(next("base")?, "base")?;
-        let base: f32 = num(&base, i)?;
-        let (i, gain) = field(next("gain")?, "gain")?;
-        let gain: Vec<f64> = gain
-            .split(',')
-            .map(|kv| kv.split_once('=').map_or(Err(bad(i, format!("bad gain '{}'", cut(kv)))), |(_, g)| num(g, i)))
-            .collect::<Result<_>>()?;
-        if gain.len() != N_FEATURES {
-            return Err(bad(i, format!("{} gains for {N_FEATURES} features", gain.len())));
-        }
-        let (i, n) = field(next("trees")?, "trees")?;
-        let n: usize = num(&n, i)?;
-        let mut forest = Forest { base, trees: Vec::with_capacity(n.min(10_000)), gain };
-        for _ in 0..n {
-            let (i, k) = field(next("a tree")?, "tree")?;
-            let k: usize = num(&k, i)?;
-            let mut t = Vec::with_capacity(k.min(1 << 16));
-            for j in 0..k {
-                let (i, l) = next("a tree node")?;
-                t.push(node(&l, i, j, k)?);
-            }
-            forest.trees.push(t);
-        }
-        let (i, l) = next("'end'")?;
+        let forest = read_forest(&mut next, N_FEATURES)?;
+        let (i, l) = next("'end' or 'stack'")?;
+        let (stack, (i, l)) = match l.as_str() {
+            "stack" => (Some(read_forest(&mut next, N_FEATURES + context::N_CONTEXT)?), next("'end'")?),
+            _ => (None, (i, l)),
+        };
         if l != "end" {
             return Err(bad(i, format!("expected 'end', got '{}'", cut(&l))));
         }
-        Ok(Model { forest, fit })
+        Ok(Model { forest, stack, fit })
     }
+}
+
+/// The feature names of a forest's rows: the block's, then (`stacked`) its context's.
+fn feature_names(stacked: bool) -> Vec<&'static str> {
+    let own = FEATURES.iter().map(|(n, _)| *n);
+    if stacked { own.chain(context::CONTEXT.iter().copied()).collect() } else { own.collect() }
+}
+
+/// Appends a forest (its base, split gain per feature and trees) to a model file's text.
+fn write_forest(s: &mut String, forest: &Forest, names: &[&str]) {
+    s.push_str(&format!("base {}\n", forest.base));
+    let gain: Vec<String> = names.iter().zip(&forest.gain).map(|(n, g)| format!("{n}={g}")).collect();
+    s.push_str(&format!("gain {}\ntrees {}\n", gain.join(","), forest.trees.len()));
+    for t in &forest.trees {
+        s.push_str(&format!("tree {}\n", t.len()));
+        for n in t {
+            match n {
+                Node::Split { feature, threshold, left, right } => {
+                    s.push_str(&format!("s {feature} {threshold} {left} {right}\n"))
+                }
+                Node::Leaf(v) => s.push_str(&format!("l {v}\n")),
+            }
+        }
+    }
+}
+
+/// Reads a forest of `f` features from a model file's lines (`next` gives the next line or
+/// says what was expected).
+fn read_forest(next: &mut dyn FnMut(&str) -> Result<(usize, String)>, f: usize) -> Result<Forest> {
+    let bad = |line: usize, what: String| Error::config(what).with_line(line, None);
+    let field = |(i, l): (usize, String), key: &str| -> Result<(usize, String)> {
+        l.strip_prefix(&format!("{key} "))
+            .map(|v| (i, v.to_string()))
+            .ok_or_else(|| bad(i, format!("expected '{key} …', got '{}'", cut(&l))))
+    };
+    let (i, base) = field(next("base")?, "base")?;
+    let base: f32 = num(&base, i)?;
+    let (i, gain) = field(next("gain")?, "gain")?;
+    let gain: Vec<f64> = gain
+        .split(',')
+        .map(|kv| kv.split_once('=').map_or(Err(bad(i, format!("bad gain '{}'", cut(kv)))), |(_, g)| num(g, i)))
+        .collect::<Result<_>>()?;
+    if gain.len() != f {
+        return Err(bad(i, format!("{} gains for {f} features", gain.len())));
+    }
+    let (i, n) = field(next("trees")?, "trees")?;
+    let n: usize = num(&n, i)?;
+    let mut forest = Forest { base, trees: Vec::with_capacity(n.min(10_000)), gain };
+    for _ in 0..n {
+        let (i, k) = field(next("a tree")?, "tree")?;
+        let k: usize = num(&k, i)?;
+        let mut t = Vec::with_capacity(k.min(1 << 16));
+        for j in 0..k {
+            let (i, l) = next("a tree node")?;
+            t.push(node(&l, i, j, k, f)?);
+        }
+        forest.trees.push(t);
+    }
+    Ok(forest)
 }
 
 /// One node line (`s feature threshold left right` or `l value`) of a tree of `k` nodes, as
 /// node `j`: children point forward and inside the tree, so every walk ends.
-fn node(l: &str, i: usize, j: usize, k: usize) -> Result<Node> {
+fn node(l: &str, i: usize, j: usize, k: usize, nf: usize) -> Result<Node> {
     let f: Vec<&str> = l.split(' ').collect();
     let bad = || Error::config(format!("bad tree node '{}'", cut(l))).with_line(i, None);
     match f.as_slice() {
@@ -295,7 +386,7 @@ fn node(l: &str, i: usize, j: usize, k: usize) -> Result<Node> {
         ["s", feat, thr, left, right] => {
             let (feature, left, right): (u16, u32, u32) = (num(feat, i)?, num(left, i)?, num(right, i)?);
             let inside = |c: u32| (c as usize) > j && (c as usize) < k;
-            if feature as usize >= N_FEATURES || !inside(left) || !inside(right) {
+            if feature as usize >= nf || !inside(left) || !inside(right) {
                 return Err(bad());
             }
             Ok(Node::Split { feature, threshold: num(thr, i)?, left, right })
@@ -328,10 +419,19 @@ pub fn load(path: &Path, fit: &str) -> Result<Arc<Model>> {
     Ok(m)
 }
 
+/// The models read, by path.
+static CACHE: std::sync::Mutex<Vec<(std::path::PathBuf, Arc<Model>)>> = std::sync::Mutex::new(Vec::new());
+
+/// Forgets the model read from `path` (after it was rewritten).
+pub fn forget_model(path: &Path) {
+    if let Ok(mut c) = CACHE.lock() {
+        c.retain(|(p, _)| p != path);
+    }
+}
+
 /// Reads the model file `path`. Models are kept by path, so a command that builds the
 /// extractor many times reads it once.
 pub fn read_model(path: &Path) -> Result<Arc<Model>> {
-    static CACHE: std::sync::Mutex<Vec<(std::path::PathBuf, Arc<Model>)>> = std::sync::Mutex::new(Vec::new());
     let cached = CACHE.lock().ok().and_then(|c| c.iter().find(|(p, _)| p == path).map(|(_, m)| m.clone()));
     if let Some(m) = cached {
         return Ok(m);

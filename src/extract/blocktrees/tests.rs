@@ -8,7 +8,7 @@ fn model() -> Model {
         w: vec![1.0; 40],
     };
     let h = Hyper { trees: 3, depth: 2, learning_rate: 0.3, min_leaf: 2, allowed: vec![true; N_FEATURES] };
-    Model { forest: trees::fit(&rows, &h), fit: "trees=3".into() }
+    Model { forest: trees::fit(&rows, &h), stack: None, fit: "trees=3".into() }
 }
 
 #[test]
@@ -58,4 +58,56 @@ fn without_a_model_the_family_scores_with_the_prior_of_blocks() {
     let page = "<body><nav><a href=/>Home</a> <a href=/n>News</a></nav><article><p>This is the first \
         paragraph of the story. It has several sentences, and commas.</p></article></body>";
     assert_eq!(super::super::testutil::run("blocktrees", &[], page), super::super::testutil::run("blocks", &[], page));
+}
+
+#[test]
+fn a_stacked_model_file_reads_back_as_the_model_it_was_written_from() {
+    let mut m = model();
+    let mut second = m.forest.clone();
+    second.gain = vec![0.5; N_FEATURES + context::N_CONTEXT];
+    second.trees.push(vec![
+        Node::Split { feature: (N_FEATURES + 1) as u16, threshold: 0.5, left: 1, right: 2 },
+        Node::Leaf(-1.0),
+        Node::Leaf(1.0),
+    ]);
+    m.stack = Some(second);
+    assert_eq!(Model::read(&m.write()).unwrap(), m);
+    // A first-stage tree may not split on a context feature.
+    let text = m.write();
+    let split = text.lines().find(|l| l.starts_with("s ")).unwrap();
+    let moved: Vec<&str> = split.split(' ').collect();
+    let moved = format!("s {} {} {} {}", N_FEATURES + 1, moved[2], moved[3], moved[4]);
+    let bad = text.replacen(split, &moved, 1);
+    assert!(Model::read(&bad).unwrap_err().to_string().contains("bad tree node"));
+}
+
+#[test]
+fn a_page_the_model_is_unsure_of_keeps_its_best_blocks_with_t_rel() {
+    // Long blocks score log-odds -2 (p 0.12), short ones -3 (p 0.05): none reaches t = 0.5.
+    let at = FEATURES.iter().position(|(n, _)| *n == "log_words").unwrap();
+    let forest = Forest {
+        base: -3.0,
+        trees: vec![vec![
+            Node::Split { feature: at as u16, threshold: 0.5, left: 1, right: 2 },
+            Node::Leaf(0.0),
+            Node::Leaf(1.0),
+        ]],
+        gain: vec![0.0; N_FEATURES],
+    };
+    let m = Arc::new(Model { forest, stack: None, fit: String::new() });
+    let page = "<body><p>short one</p><p>a long paragraph of many words that goes on and on for quite a \
+        while longer than the others, many more words than any other block on this small page here</p></body>";
+    let doc = Document::parse(page);
+    let text = |t_rel: &str| {
+        let space = super::super::space("blocktrees").unwrap();
+        let v = vec![format!("t=0.5"), format!("t_rel={t_rel}")];
+        let s = space.with_assignments(&space.defaults(), &v).unwrap();
+        let ex = Blocktrees::from_model(&s, m.clone()).unwrap();
+        let mut sel = Selection::new(View::Blocks);
+        ex.extract(&doc, &mut sel);
+        sel.units.len()
+    };
+    assert_eq!(text("0"), 0);
+    assert_eq!(text("0.5"), 1);
+    assert_eq!(text("0.3"), 2);
 }

@@ -129,116 +129,276 @@ fn edges(col: &mut [f32]) -> Vec<f32> {
     e
 }
 
+/// Feature rows cut into bins, once for every fit on them: `bins[i * f + j]` is the bin of row
+/// `i`'s feature `j`, and a row's bin is at most `b` exactly when its value is at most
+/// `cuts[j][b]` (so a tree grown on bins routes raw values the same way).
+#[derive(Debug, Clone, Default)]
+pub struct Binned {
+    /// Features per row.
+    pub f: usize,
+    /// Per feature, the cut points.
+    pub cuts: Vec<Vec<f32>>,
+    /// Row-major bins.
+    pub bins: Vec<u8>,
+}
+
+impl Binned {
+    /// Bins `x` (`f` features per row) at the quantiles of its own rows.
+    pub fn new(x: &[f32], f: usize) -> Binned {
+        let n = x.len() / f.max(1);
+        let cuts: Vec<Vec<f32>> = (0..f)
+            .map(|j| {
+                let mut col: Vec<f32> = (0..n).map(|i| x[i * f + j]).collect();
+                edges(&mut col)
+            })
+            .collect();
+        let bins = (0..n * f).map(|k| cuts[k % f].partition_point(|&e| e < x[k]).min(BINS - 1) as u8).collect();
+        Binned { f, cuts, bins }
+    }
+
+    fn row(&self, i: u32) -> &[u8] {
+        &self.bins[i as usize * self.f..(i as usize + 1) * self.f]
+    }
+}
+
+/// A boosting in progress: its trees so far, which can be cut to fewer trees or grown to more.
+/// Tree `k` depends only on the trees before it, so cutting a boosting of 200 trees to 80 gives
+/// exactly the boosting of 80, and growing it on gives exactly a fresh boosting of more (the
+/// fit cache of `objective/fit.rs` keeps one boosting per setting that differs only in `trees`).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Boosted {
+    /// The starting raw score.
+    pub base: f32,
+    /// The trees.
+    pub trees: Vec<Vec<Node>>,
+    /// Per tree, per node, the bin of a split (0 for a leaf): how the tree routes binned rows.
+    bins: Vec<Vec<u8>>,
+    /// Per tree, the feature and gain of each split.
+    splits: Vec<Vec<(u16, f64)>>,
+}
+
+impl Boosted {
+    /// The forest of the first `trees` trees, with the split gain per feature of those trees.
+    pub fn forest(&self, trees: usize, f: usize) -> Forest {
+        let k = trees.min(self.trees.len());
+        let mut gain = vec![0.0; f];
+        for (j, g) in self.splits[..k].iter().flatten() {
+            gain[*j as usize] += g;
+        }
+        Forest { base: self.base, trees: self.trees[..k].to_vec(), gain }
+    }
+}
+
 /// Fits a forest on `rows` (an empty forest at log-odds 0 without rows).
 pub fn fit(rows: &Rows, h: &Hyper) -> Forest {
-    let (n, f) = (rows.len(), rows.f);
-    let mut forest = Forest { gain: vec![0.0; f], ..Forest::default() };
-    if n == 0 {
-        return forest;
-    }
-    let cuts: Vec<Vec<f32>> = (0..f)
-        .map(|j| {
-            let mut col: Vec<f32> = (0..n).map(|i| rows.x[i * f + j]).collect();
-            edges(&mut col)
-        })
-        .collect();
-    let bins: Vec<u8> =
-        (0..n * f).map(|k| cuts[k % f].partition_point(|&e| e < rows.x[k]).min(BINS - 1) as u8).collect();
-    let wsum: f64 = rows.w.iter().map(|&w| f64::from(w)).sum();
-    let mean = rows.y.iter().zip(&rows.w).map(|(&y, &w)| f64::from(y) * f64::from(w)).sum::<f64>() / wsum.max(1e-12);
-    let mean = mean.clamp(1e-4, 1.0 - 1e-4);
-    forest.base = (mean / (1.0 - mean)).ln() as f32;
-    let mut raw = vec![f64::from(forest.base); n];
-    let (mut g, mut hs) = (vec![0.0f64; n], vec![0.0f64; n]);
-    for _ in 0..h.trees {
-        for i in 0..n {
-            let p = 1.0 / (1.0 + (-raw[i]).exp());
-            let w = f64::from(rows.w[i]);
-            g[i] = w * (p - f64::from(rows.y[i]));
-            hs[i] = w * (p * (1.0 - p)).max(1e-6);
-        }
-        let tree = grow(&bins, f, &cuts, &g, &hs, h, &mut forest.gain);
-        for (i, r) in raw.iter_mut().enumerate() {
-            *r += leaf_of(&tree, &rows.x[i * f..(i + 1) * f]);
-        }
-        forest.trees.push(tree);
-    }
-    forest
+    let data = Binned::new(&rows.x, rows.f);
+    let all: Vec<u32> = (0..rows.len() as u32).collect();
+    boost(&data, &all, &rows.y, &rows.w, h, None).forest(h.trees, rows.f)
 }
 
-/// The best split of a node's rows: (gain, feature, bin).
-fn best_split(rows: &[u32], bins: &[u8], f: usize, g: &[f64], hs: &[f64], h: &Hyper) -> Option<(f64, usize, usize)> {
-    let (gt, ht): (f64, f64) =
-        rows.iter().map(|&i| (g[i as usize], hs[i as usize])).fold((0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1));
-    let parent = gt * gt / (ht + LAMBDA);
-    let mut best: Option<(f64, usize, usize)> = None;
+/// Boosts `h.trees` trees on the rows `sel` of `data` (labels `y`, weights `w`, indexed like
+/// `data`'s rows), continuing `from` (a boosting of the same rows and hyperparameters with fewer
+/// trees) when given.
+pub fn boost(data: &Binned, sel: &[u32], y: &[f32], w: &[f32], h: &Hyper, from: Option<&Boosted>) -> Boosted {
+    let f = data.f;
+    let mut out = from.cloned().unwrap_or_default();
+    if sel.is_empty() {
+        return out;
+    }
+    if from.is_none() {
+        let wsum: f64 = sel.iter().map(|&i| f64::from(w[i as usize])).sum();
+        let mean =
+            sel.iter().map(|&i| f64::from(y[i as usize]) * f64::from(w[i as usize])).sum::<f64>() / wsum.max(1e-12);
+        let mean = mean.clamp(1e-4, 1.0 - 1e-4);
+        out.base = (mean / (1.0 - mean)).ln() as f32;
+    }
+    // The raw score of each row: the same sums in the same order as a fresh boosting.
+    let mut raw = vec![f64::from(out.base); sel.len()];
+    for (t, b) in out.trees.iter().zip(&out.bins) {
+        for (r, &i) in raw.iter_mut().zip(sel) {
+            *r += binned_leaf(t, b, data.row(i));
+        }
+    }
     let allowed: Vec<usize> = (0..f).filter(|&j| h.allowed.get(j).copied().unwrap_or(false)).collect();
-    // Every histogram in one pass over the rows (each row's bins are contiguous).
-    let mut hist = vec![(0.0f64, 0.0f64, 0usize); f * BINS];
-    for &i in rows {
-        let (gi, hi) = (g[i as usize], hs[i as usize]);
-        let row = &bins[i as usize * f..(i as usize + 1) * f];
-        for &j in &allowed {
-            let c = &mut hist[j * BINS + row[j] as usize];
-            c.0 += gi;
-            c.1 += hi;
-            c.2 += 1;
+    let (mut g, mut hs) = (vec![0.0f64; sel.len()], vec![0.0f64; sel.len()]);
+    while out.trees.len() < h.trees {
+        for (k, &i) in sel.iter().enumerate() {
+            let p = 1.0 / (1.0 + (-raw[k]).exp());
+            let wi = f64::from(w[i as usize]);
+            g[k] = wi * (p - f64::from(y[i as usize]));
+            hs[k] = wi * (p * (1.0 - p)).max(1e-6);
         }
-    }
-    for &j in &allowed {
-        let (mut gl, mut hl, mut nl) = (0.0, 0.0, 0usize);
-        for (b, c) in hist[j * BINS..(j + 1) * BINS].iter().enumerate().take(BINS - 1) {
-            gl += c.0;
-            hl += c.1;
-            nl += c.2;
-            let (gr, hr, nr) = (gt - gl, ht - hl, rows.len() - nl);
-            if nl < h.min_leaf || nr < h.min_leaf || hl < MIN_HESSIAN || hr < MIN_HESSIAN {
-                continue;
-            }
-            let gain = gl * gl / (hl + LAMBDA) + gr * gr / (hr + LAMBDA) - parent;
-            if gain > 1e-9 && best.is_none_or(|(bg, _, _)| gain > bg) {
-                best = Some((gain, j, b));
+        let grown = Grower { data, sel, g: &g, hs: &hs, h, allowed: &allowed }.grow();
+        for (leaf, rows) in &grown.leaves {
+            if let Node::Leaf(v) = grown.nodes[*leaf] {
+                rows.iter().for_each(|&k| raw[k as usize] += f64::from(v));
             }
         }
+        out.trees.push(grown.nodes);
+        out.bins.push(grown.bins);
+        out.splits.push(grown.splits);
     }
-    best
+    out
 }
 
-/// Grows one tree level by level on the gradients `g` and hessians `hs`.
-fn grow(bins: &[u8], f: usize, cuts: &[Vec<f32>], g: &[f64], hs: &[f64], h: &Hyper, gain: &mut [f64]) -> Vec<Node> {
-    let n = g.len();
-    let mut nodes = vec![Node::Leaf(0.0)];
-    let mut frontier: Vec<(usize, Vec<u32>)> = vec![(0, (0..n as u32).collect())];
-    for level in 0..=h.depth {
-        let mut next = Vec::new();
-        for (at, rows) in frontier {
-            let split = if level < h.depth && rows.len() >= 2 * h.min_leaf {
-                best_split(&rows, bins, f, g, hs, h)
-            } else {
-                None
-            };
-            match split {
-                Some((gn, j, b)) => {
-                    gain[j] += gn;
-                    let (l, r): (Vec<u32>, Vec<u32>) =
-                        rows.iter().partition(|&&i| bins[i as usize * f + j] as usize <= b);
-                    let (li, ri) = (nodes.len(), nodes.len() + 1);
-                    nodes.push(Node::Leaf(0.0));
-                    nodes.push(Node::Leaf(0.0));
-                    nodes[at] =
-                        Node::Split { feature: j as u16, threshold: cuts[j][b], left: li as u32, right: ri as u32 };
-                    next.push((li, l));
-                    next.push((ri, r));
+/// The leaf value a binned row reaches in one tree.
+fn binned_leaf(t: &[Node], bins: &[u8], row: &[u8]) -> f64 {
+    let mut i = 0usize;
+    for _ in 0..=t.len() {
+        match t.get(i) {
+            Some(Node::Split { feature, left, right, .. }) => {
+                i = if row[*feature as usize] <= bins[i] { *left as usize } else { *right as usize };
+            }
+            Some(Node::Leaf(v)) => return f64::from(*v),
+            None => return 0.0,
+        }
+    }
+    0.0
+}
+
+/// Gradient and hessian sums per feature and bin, and the rows in each bin.
+#[derive(Clone)]
+struct Hist {
+    gh: Vec<[f64; 2]>,
+    n: Vec<u32>,
+}
+
+/// One tree's growth on the rows `sel` (positions into `g` and `hs`).
+struct Grower<'a> {
+    data: &'a Binned,
+    sel: &'a [u32],
+    g: &'a [f64],
+    hs: &'a [f64],
+    h: &'a Hyper,
+    allowed: &'a [usize],
+}
+
+/// A grown tree: nodes, split bins, split gains, and the rows (positions) of each leaf.
+struct Grown {
+    nodes: Vec<Node>,
+    bins: Vec<u8>,
+    splits: Vec<(u16, f64)>,
+    leaves: Vec<(usize, Vec<u32>)>,
+}
+
+/// A node waiting to be split or made a leaf.
+struct Open {
+    at: usize,
+    rows: Vec<u32>,
+    hist: Option<Hist>,
+}
+
+impl Grower<'_> {
+    /// The histograms of the rows (positions) `rows`.
+    fn hist(&self, rows: &[u32]) -> Hist {
+        let f = self.data.f;
+        let mut hist = Hist { gh: vec![[0.0; 2]; f * BINS], n: vec![0; f * BINS] };
+        for &k in rows {
+            let (gk, hk) = (self.g[k as usize], self.hs[k as usize]);
+            let row = self.data.row(self.sel[k as usize]);
+            for &j in self.allowed {
+                let c = j * BINS + row[j] as usize;
+                hist.gh[c][0] += gk;
+                hist.gh[c][1] += hk;
+                hist.n[c] += 1;
+            }
+        }
+        hist
+    }
+
+    /// The summed gradient and hessian of `rows`.
+    fn sums(&self, rows: &[u32]) -> (f64, f64) {
+        rows.iter().fold((0.0, 0.0), |a, &k| (a.0 + self.g[k as usize], a.1 + self.hs[k as usize]))
+    }
+
+    /// The best split of a node from its histograms: (gain, feature, bin).
+    fn best(&self, hist: &Hist, rows: usize, (gt, ht): (f64, f64)) -> Option<(f64, usize, usize)> {
+        let parent = gt * gt / (ht + LAMBDA);
+        let mut best: Option<(f64, usize, usize)> = None;
+        for &j in self.allowed {
+            let (mut gl, mut hl, mut nl) = (0.0, 0.0, 0usize);
+            for b in 0..BINS - 1 {
+                let c = j * BINS + b;
+                gl += hist.gh[c][0];
+                hl += hist.gh[c][1];
+                nl += hist.n[c] as usize;
+                let (gr, hr, nr) = (gt - gl, ht - hl, rows - nl);
+                if nl < self.h.min_leaf || nr < self.h.min_leaf || hl < MIN_HESSIAN || hr < MIN_HESSIAN {
+                    continue;
                 }
-                None => {
-                    let (gs, hsum) = rows.iter().fold((0.0, 0.0), |a, &i| (a.0 + g[i as usize], a.1 + hs[i as usize]));
-                    nodes[at] = Node::Leaf((-gs / (hsum + LAMBDA) * h.learning_rate) as f32);
+                let gain = gl * gl / (hl + LAMBDA) + gr * gr / (hr + LAMBDA) - parent;
+                if gain > 1e-9 && best.is_none_or(|(bg, _, _)| gain > bg) {
+                    best = Some((gain, j, b));
                 }
             }
         }
-        frontier = next;
+        best
     }
-    nodes
+
+    /// Grows the tree level by level; a node's histograms come from its parent's minus its
+    /// sibling's when the sibling is the smaller (LightGBM's subtraction), so each level scans at
+    /// most half the rows.
+    fn grow(&self) -> Grown {
+        let h = self.h;
+        let mut t = Grown { nodes: vec![Node::Leaf(0.0)], bins: vec![0], splits: Vec::new(), leaves: Vec::new() };
+        let splittable = |level: usize, n: usize| level < h.depth && n >= 2 * h.min_leaf && n >= 2;
+        let root: Vec<u32> = (0..self.sel.len() as u32).collect();
+        let mut frontier = vec![Open { at: 0, rows: root, hist: None }];
+        for level in 0..=h.depth {
+            let mut next = Vec::new();
+            for node in frontier {
+                let sums = self.sums(&node.rows);
+                let split = if splittable(level, node.rows.len()) {
+                    let hist = node.hist.unwrap_or_else(|| self.hist(&node.rows));
+                    self.best(&hist, node.rows.len(), sums).map(|s| (s, hist))
+                } else {
+                    None
+                };
+                let Some(((gain, j, b), hist)) = split else {
+                    t.nodes[node.at] = Node::Leaf((-sums.0 / (sums.1 + LAMBDA) * h.learning_rate) as f32);
+                    t.leaves.push((node.at, node.rows));
+                    continue;
+                };
+                t.splits.push((j as u16, gain));
+                let (l, r): (Vec<u32>, Vec<u32>) =
+                    node.rows.iter().partition(|&&k| self.data.row(self.sel[k as usize])[j] as usize <= b);
+                let (li, ri) = (t.nodes.len(), t.nodes.len() + 1);
+                t.nodes.extend([Node::Leaf(0.0), Node::Leaf(0.0)]);
+                t.bins.extend([0, 0]);
+                t.nodes[node.at] = Node::Split {
+                    feature: j as u16,
+                    threshold: self.data.cuts[j][b],
+                    left: li as u32,
+                    right: ri as u32,
+                };
+                t.bins[node.at] = b as u8;
+                let (need_l, need_r) = (splittable(level + 1, l.len()), splittable(level + 1, r.len()));
+                let (hl, hr) = if !need_l && !need_r {
+                    (None, None)
+                } else if l.len() <= r.len() {
+                    let hl = self.hist(&l);
+                    let hr = need_r.then(|| minus(&hist, &hl));
+                    (need_l.then_some(hl), hr)
+                } else {
+                    let hr = self.hist(&r);
+                    let hl = need_l.then(|| minus(&hist, &hr));
+                    (hl, need_r.then_some(hr))
+                };
+                next.push(Open { at: li, rows: l, hist: hl });
+                next.push(Open { at: ri, rows: r, hist: hr });
+            }
+            frontier = next;
+        }
+        t
+    }
+}
+
+/// The histograms of a node's other child: the parent's minus one child's.
+fn minus(parent: &Hist, child: &Hist) -> Hist {
+    Hist {
+        gh: parent.gh.iter().zip(&child.gh).map(|(p, c)| [p[0] - c[0], p[1] - c[1]]).collect(),
+        n: parent.n.iter().zip(&child.n).map(|(p, c)| p - c).collect(),
+    }
 }
 
 #[cfg(test)]
@@ -287,6 +447,27 @@ mod tests {
         let m = fit(&rows, &h);
         assert!(m.gain[0].abs() < 1e-300);
         assert!(m.trees.iter().flatten().all(|n| !matches!(n, Node::Split { feature: 0, .. })));
+    }
+
+    #[test]
+    fn a_boosting_cut_or_grown_on_is_the_fresh_boosting_of_that_many_trees() {
+        let rows = xor_like(800);
+        let data = Binned::new(&rows.x, 3);
+        let all: Vec<u32> = (0..800).collect();
+        let h = |trees| Hyper { trees, ..hyper(3) };
+        let short = boost(&data, &all, &rows.y, &rows.w, &h(10), None);
+        let long = boost(&data, &all, &rows.y, &rows.w, &h(30), None);
+        assert_eq!(boost(&data, &all, &rows.y, &rows.w, &h(30), Some(&short)), long);
+        assert_eq!(long.forest(10, 3), short.forest(10, 3));
+        assert_eq!(long.forest(30, 3), fit(&rows, &h(30)));
+        // Binned rows route as their raw values do.
+        let f = long.forest(30, 3);
+        for (k, &i) in all.iter().enumerate().step_by(7) {
+            let x = &rows.x[k * 3..k * 3 + 3];
+            let via_bins: f64 = f64::from(long.base)
+                + long.trees.iter().zip(&long.bins).map(|(t, b)| binned_leaf(t, b, data.row(i))).sum::<f64>();
+            assert_eq!(f.raw(x).to_bits(), via_bins.to_bits());
+        }
     }
 
     #[test]
