@@ -78,10 +78,7 @@ pub fn host_of(url: &str) -> Option<String> {
         .split_once("://")
         .filter(|(s, _)| s.eq_ignore_ascii_case("http") || s.eq_ignore_ascii_case("https"))?
         .1;
-    let host = rest.split(['/', '?', '#']).next()?;
-    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
-    let host = host.split(':').next()?.to_ascii_lowercase();
-    let host = host.strip_prefix("www.").unwrap_or(&host).to_string();
+    let host = crate::document::norm_host(rest.split(['/', '?', '#']).next()?);
     (!host.is_empty() && host.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')).then_some(host)
 }
 

@@ -215,6 +215,14 @@ pub struct Document {
     pub url: Option<std::sync::Arc<str>>,
 }
 
+/// A URL's host part as one name: without user info and port, lower-cased, without `www.`
+/// (what `host_of`, `goldset from-feed`'s URL keys and wrapper files compare).
+pub fn norm_host(host: &str) -> String {
+    let h = host.rsplit_once('@').map_or(host, |(_, h)| h);
+    let h = h.split(':').next().unwrap_or("").to_ascii_lowercase();
+    h.strip_prefix("www.").unwrap_or(&h).to_string()
+}
+
 /// The next document id.
 static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 

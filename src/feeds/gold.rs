@@ -32,7 +32,7 @@
 use super::feed::{self, Entry, Feed};
 use crate::collect::page::{decode_http, host_of, json_line, looks_binary};
 use crate::collect::{InputFormat, Inputs, Payload};
-use crate::document::{Document, Needs};
+use crate::document::{Document, Needs, norm_host};
 use crate::error::{Error, Result};
 use crate::goldset::decode::{decode_html, read_bytes, unpack};
 use crate::goldset::fields::{FeedMeta, IsoDate};
@@ -149,13 +149,6 @@ struct Want {
     lang: Option<String>,
     link: String,
     resolved: bool,
-}
-
-/// Lower-cases `host`, drops `www.` and a port.
-fn norm_host(host: &str) -> String {
-    let h = host.rsplit_once('@').map_or(host, |(_, h)| h);
-    let h = h.split(':').next().unwrap_or("").to_ascii_lowercase();
-    h.strip_prefix("www.").unwrap_or(&h).to_string()
 }
 
 /// Decodes percent escapes when they make UTF-8 (else the text as written).

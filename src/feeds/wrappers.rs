@@ -19,7 +19,7 @@ use super::facts::{Values, hash, of_document};
 use super::rules::{Attr, Rule};
 use crate::document::parse::{Dom, NONE, NodeAttrs};
 use crate::document::wrapper::PageFacts;
-use crate::document::{Document, Needs};
+use crate::document::{Document, Needs, norm_host};
 use crate::error::{Error, Result};
 use crate::extract::feedwrapper::{FeedWrapper, Prop, SiteRules};
 use crate::goldset::GoldSet;
@@ -96,15 +96,10 @@ impl WrapperFile {
                 rules[k].push(Rule { attr, value: hash(&r.value), gain: r.gain, support: r.support });
             }
         }
-        let mut hosts: Vec<String> = self.hosts.iter().map(|h| norm_host(h)).collect();
-        hosts.push(norm_host(&self.site));
+        let mut hosts: Vec<String> = self.hosts.iter().map(|h| norm_host(h.trim())).collect();
+        hosts.push(norm_host(self.site.trim()));
         Ok(SiteRules { site: self.site.clone(), hosts, rules })
     }
-}
-
-fn norm_host(h: &str) -> String {
-    let h = h.trim().to_ascii_lowercase();
-    h.strip_prefix("www.").unwrap_or(&h).to_string()
 }
 
 /// The hosts a page's origin may name: the host of its URL, else every folder name of its file
@@ -112,9 +107,7 @@ fn norm_host(h: &str) -> String {
 pub fn origin_hosts(origin: Option<&str>) -> Vec<String> {
     let Some(o) = origin else { return Vec::new() };
     if let Some((_, rest)) = o.split_once("://") {
-        let host = rest.split(['/', '?', '#']).next().unwrap_or("");
-        let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
-        return vec![norm_host(host.split(':').next().unwrap_or(""))];
+        return vec![norm_host(rest.split(['/', '?', '#']).next().unwrap_or(""))];
     }
     let parts: Vec<&str> = o.split(['/', '\\']).collect();
     parts[..parts.len().saturating_sub(1)]
