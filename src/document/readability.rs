@@ -418,8 +418,12 @@ pub struct RdView {
     pub link: Vec<u32>,
     /// See `len`: commas.
     pub commas: Vec<u32>,
-    /// Prefix counts over nodes of the [`COUNTED`] kinds.
-    pub counts: Vec<[u32; 7]>,
+    /// Prefix counts over nodes of the [`COUNTED`] kinds, in 16 bits when the view has at most
+    /// 65,535 nodes of each kind (every page seen so far): half the memory of 32-bit counts,
+    /// which were the largest fact of a page.
+    pub counts: Vec<[u16; 7]>,
+    /// The 32-bit prefix counts instead, for a view with 65,536 or more nodes of one kind.
+    pub wide: Vec<[u32; 7]>,
     /// The scored paragraphs (`p`, then `pre`, `td`, `blockquote`), in readability's order.
     pub paras: Vec<u32>,
     /// The `body` node ([`NONE`] when absent).
@@ -453,8 +457,14 @@ impl RdView {
     }
     /// Counts of the [`COUNTED`] kinds among node `i`'s descendants.
     pub fn counts(&self, i: usize) -> [u32; 7] {
-        let (a, b) = (&self.counts[i + 1], &self.counts[self.nodes[i].end as usize]);
-        std::array::from_fn(|k| b[k] - a[k])
+        let (from, to) = (i + 1, self.nodes[i].end as usize);
+        if self.wide.is_empty() {
+            let (a, b) = (&self.counts[from], &self.counts[to]);
+            std::array::from_fn(|k| u32::from(b[k] - a[k]))
+        } else {
+            let (a, b) = (&self.wide[from], &self.wide[to]);
+            std::array::from_fn(|k| b[k] - a[k])
+        }
     }
 }
 
@@ -686,12 +696,17 @@ fn view(dom: &Dom, removed: Option<&[bool]>) -> RdView {
         v.commas.push(c);
     }
     let mut acc = [0u32; 7];
-    v.counts.push(acc);
+    v.wide.reserve(v.nodes.len() + 1);
+    v.wide.push(acc);
     for nd in &v.nodes {
         if let Some(k) = COUNTED.iter().position(|&c| c == nd.kind) {
             acc[k] += 1;
         }
-        v.counts.push(acc);
+        v.wide.push(acc);
+    }
+    if acc.iter().all(|&n| n <= u32::from(u16::MAX)) {
+        v.counts = v.wide.iter().map(|c| c.map(|n| n as u16)).collect();
+        v.wide = Vec::new();
     }
     // Calls to action, and the scored paragraphs in readability's order.
     for j in 0..m {
@@ -735,6 +750,7 @@ mod tests {
         assert_eq!(ps, [vec!["AAA"], vec!["BBB"], vec!["CCC"], vec!["bold", "tail"], vec!["DDD"]]);
         let story = lenient.nodes.iter().position(|n| n.flags & ID_POS != 0 && n.kind == kind::DIV).unwrap();
         assert_eq!(lenient.counts(story)[0], 5);
+        assert!(lenient.wide.is_empty() && lenient.counts.len() == lenient.nodes.len() + 1);
         let b = lenient.nodes.iter().position(|n| n.kind == kind::OTHER && n.parent != NONE && n.flags == 0).unwrap();
         assert_eq!(texts(&d, lenient, b), ["bold"], "text after a child is its parent's");
         // The ruthless pass lost the sidebar; the body's id is readability-lxml's own.
@@ -832,5 +848,17 @@ mod tests {
         );
         assert_eq!(d.readability.views[0].units.len(), 2);
         assert_eq!(d.readability.views[1].units.len(), 3);
+    }
+
+    #[test]
+    fn a_view_with_more_than_65535_nodes_of_a_kind_counts_in_32_bits() {
+        let items = "<li>x</li>".repeat(70_000);
+        let d =
+            Document::parse(&format!("<body><div id=list><ul>{items}</ul></div><div><ul><li>y</li></ul></div></body>"));
+        let v = &d.readability.views[1];
+        assert!(v.counts.is_empty() && v.wide.len() == v.nodes.len() + 1);
+        let list = v.nodes.iter().position(|n| n.flags & ID_POS == 0 && n.kind == kind::DIV).unwrap();
+        assert_eq!(v.counts(list)[2], 70_000);
+        assert_eq!(v.counts(v.body as usize)[2], 70_001);
     }
 }
