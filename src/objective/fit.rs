@@ -37,14 +37,29 @@ pub fn needs_fit(s: &Setting) -> bool {
 
 /// The training rows of one page: its candidate blocks with at least one token.
 pub fn page_rows(e: &Entry, hidden: HiddenText) -> Rows {
-    page_rows_with(e, hidden, None)
+    let p = page_labels(e, hidden, None);
+    let mut r = Rows { f: N_FEATURES, y: p.y, w: p.w, ..Rows::default() };
+    if let Some(doc) = &e.doc {
+        p.blocks.iter().for_each(|&b| r.x.extend_from_slice(doc.segments.row(b as usize)));
+    }
+    r
 }
 
-/// The training rows of one page; with `first`, each row followed by the block's context in
-/// that forest's scores (a second stage's rows, [`context`]).
-fn page_rows_with(e: &Entry, hidden: HiddenText, first: Option<&Forest>) -> Rows {
-    let f = N_FEATURES + if first.is_some() { N_CONTEXT } else { 0 };
-    let mut r = Rows { f, ..Rows::default() };
+/// One page's training rows without their features (which the page's block view holds): the
+/// candidate blocks with at least one token, their labels and weights and, for a second stage,
+/// their context.
+#[derive(Default)]
+struct PageLabels {
+    blocks: Vec<u32>,
+    y: Vec<f32>,
+    w: Vec<f32>,
+    ctx: Vec<[f32; N_CONTEXT]>,
+}
+
+/// The training rows of one page; with `first`, each row's context in that forest's scores (a
+/// second stage's rows, [`context`]).
+fn page_labels(e: &Entry, hidden: HiddenText, first: Option<&Forest>) -> PageLabels {
+    let mut r = PageLabels::default();
     let Some(doc) = &e.doc else { return r };
     let seg = &doc.segments;
     let cand: Vec<u32> = (0..seg.len() as u32).filter(|&b| hidden.admits(seg.hidden[b as usize])).collect();
@@ -61,9 +76,9 @@ fn page_rows_with(e: &Entry, hidden: HiddenText, first: Option<&Forest>) -> Rows
             continue;
         }
         let hits = matched[rows.row_starts[b] as usize..rows.row_starts[b + 1] as usize].iter().filter(|m| **m).count();
-        r.x.extend_from_slice(seg.row(b));
+        r.blocks.push(b as u32);
         if let Some(c) = &ctx {
-            r.x.extend_from_slice(&c[k]);
+            r.ctx.push(c[k]);
         }
         r.y.push(hits as f32 / toks as f32);
         r.w.push((toks as f32).sqrt());
@@ -84,7 +99,8 @@ pub fn folds_of(corpus: &Corpus, k: usize) -> Vec<usize> {
 
 /// The training rows of a page set under one `hidden_text`, binned once for every fit on them.
 pub struct Labelled {
-    /// Every page's rows, one after the other.
+    /// Every page's rows, one after the other: their labels and weights (`rows.x` is empty:
+    /// a fit reads only the bins).
     pub rows: Rows,
     /// Page `p`'s rows are `starts[p]..starts[p + 1]`.
     pub starts: Vec<u32>,
@@ -96,28 +112,40 @@ pub struct Labelled {
 impl Labelled {
     /// The labelled rows of every entry of `corpus`.
     pub fn of(corpus: &Corpus, hidden: HiddenText) -> Labelled {
-        Labelled::from_pages(corpus.entries.par_iter().map(|e| page_rows(e, hidden)).collect(), N_FEATURES)
+        let pages = corpus.entries.par_iter().map(|e| page_labels(e, hidden, None)).collect();
+        Labelled::from_pages(corpus, pages, N_FEATURES)
     }
 
     /// The second-stage rows of every entry of `corpus`: page `p`'s blocks in the context of the
     /// first-stage scores of `forests[fold[p]]` (out of fold: a page's context comes from trees
     /// that did not see it).
     fn context(corpus: &Corpus, hidden: HiddenText, fold: &[usize], forests: &[Forest]) -> Labelled {
-        let pages =
-            corpus.entries.par_iter().enumerate().map(|(p, e)| page_rows_with(e, hidden, Some(&forests[fold[p]])));
-        Labelled::from_pages(pages.collect(), N_FEATURES + N_CONTEXT)
+        let pages = corpus
+            .entries
+            .par_iter()
+            .enumerate()
+            .map(|(p, e)| page_labels(e, hidden, Some(&forests[fold[p]])))
+            .collect();
+        Labelled::from_pages(corpus, pages, N_FEATURES + N_CONTEXT)
     }
 
-    fn from_pages(pages: Vec<Rows>, f: usize) -> Labelled {
+    /// Bins the pages' rows, their features read from each page's block view and context where
+    /// they lie: the raw features of a whole sample are never copied (four times the bins).
+    fn from_pages(corpus: &Corpus, pages: Vec<PageLabels>, f: usize) -> Labelled {
         let mut rows = Rows { f, ..Rows::default() };
         let mut starts = vec![0u32];
-        for r in pages {
-            rows.x.extend_from_slice(&r.x);
+        for r in &pages {
             rows.y.extend_from_slice(&r.y);
             rows.w.extend_from_slice(&r.w);
-            starts.push(rows.len() as u32);
+            starts.push(rows.y.len() as u32);
         }
-        let binned = trees::Binned::new(&rows.x, f);
+        let sizes: Vec<usize> = pages.iter().map(|r| r.blocks.len()).collect();
+        let segs: Vec<Option<&crate::document::segments::Segments>> =
+            corpus.entries.iter().map(|e| e.doc.as_ref().map(|d| &*d.segments)).collect();
+        let binned = trees::Binned::of_rows(&sizes, f, |p, k, j| match j < N_FEATURES {
+            true => segs[p].map_or(0.0, |s| s.row(pages[p].blocks[k] as usize)[j]),
+            false => pages[p].ctx[k][j - N_FEATURES],
+        });
         Labelled { rows, starts, binned }
     }
 

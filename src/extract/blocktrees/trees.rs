@@ -145,14 +145,41 @@ pub struct Binned {
 impl Binned {
     /// Bins `x` (`f` features per row) at the quantiles of its own rows.
     pub fn new(x: &[f32], f: usize) -> Binned {
-        let n = x.len() / f.max(1);
+        Binned::of_parts(&[x], f)
+    }
+
+    /// Bins the rows of `parts` (each `f` features per row), one part after the other, as
+    /// [`Binned::new`] bins their concatenation.
+    pub fn of_parts(parts: &[&[f32]], f: usize) -> Binned {
+        let sizes: Vec<usize> = parts.iter().map(|x| x.len() / f.max(1)).collect();
+        Binned::of_rows(&sizes, f, |p, i, j| parts[p][i * f + j])
+    }
+
+    /// Bins rows held in parts, `sizes[p]` rows in part `p`, feature `j` of row `i` of part `p`
+    /// being `get(p, i, j)`, as [`Binned::new`] bins them laid out one after the other, without
+    /// laying them out (a sample's raw features are four times its bins).
+    pub fn of_rows(sizes: &[usize], f: usize, get: impl Fn(usize, usize, usize) -> f32 + Sync) -> Binned {
+        use rayon::prelude::*;
+        let n: usize = sizes.iter().sum();
         let cuts: Vec<Vec<f32>> = (0..f)
+            .into_par_iter()
             .map(|j| {
-                let mut col: Vec<f32> = (0..n).map(|i| x[i * f + j]).collect();
+                let mut col: Vec<f32> = Vec::with_capacity(n);
+                for (p, &m) in sizes.iter().enumerate() {
+                    col.extend((0..m).map(|i| get(p, i, j)));
+                }
                 edges(&mut col)
             })
             .collect();
-        let bins = (0..n * f).map(|k| cuts[k % f].partition_point(|&e| e < x[k]).min(BINS - 1) as u8).collect();
+        let mut bins = Vec::with_capacity(n * f);
+        for (p, &m) in sizes.iter().enumerate() {
+            for i in 0..m {
+                bins.extend(cuts.iter().enumerate().map(|(j, c)| {
+                    let v = get(p, i, j);
+                    c.partition_point(|&e| e < v).min(BINS - 1) as u8
+                }));
+            }
+        }
         Binned { f, cuts, bins }
     }
 
@@ -474,5 +501,15 @@ mod tests {
     fn no_rows_give_an_even_forest() {
         let m = fit(&Rows { f: 2, ..Rows::default() }, &hyper(2));
         assert!(m.trees.is_empty() && m.raw(&[1.0, 2.0]).abs() < 1e-12);
+    }
+
+    #[test]
+    fn rows_binned_in_parts_are_the_rows_binned_whole() {
+        let rows = xor_like(900);
+        let whole = Binned::new(&rows.x, 3);
+        let (a, b) = rows.x.split_at(3 * 250);
+        let (b, c) = b.split_at(3 * 400);
+        let parts = Binned::of_parts(&[a, &[], b, c], 3);
+        assert_eq!((parts.cuts, parts.bins), (whole.cuts, whole.bins));
     }
 }
