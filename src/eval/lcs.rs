@@ -8,8 +8,6 @@
 //! takes a few words per distinct token instead of ⌈|gold|/64⌉ (a fifth of a corpus's memory). [`lcs_naive`] is the textbook dynamic programme, kept as the
 //! reference the property tests compare against.
 
-use std::collections::HashMap;
-
 /// A gold word sequence indexed for bit-parallel LCS: tokens are mapped to dense row numbers, and
 /// each row holds the positions of that token in the gold as a bit-vector, over the blocks it
 /// spans.
@@ -17,7 +15,7 @@ use std::collections::HashMap;
 pub struct GoldIndex {
     len: usize,
     blocks: usize,
-    rows: HashMap<String, u32>,
+    rows: Vocab,
     /// Row `k`'s match words are `peq[starts[k]..starts[k + 1]]`, the blocks `first[k]..` of its
     /// bit-vector: bit `j` of block `first[k] + i` is set when gold token `64 * (first[k] + i) + j`
     /// has row `k`; the blocks outside hold no bit.
@@ -36,12 +34,9 @@ impl GoldIndex {
     pub fn new<S: AsRef<str>>(gold: &[S]) -> Self {
         let len = gold.len();
         let blocks = len.div_ceil(64);
-        let mut rows: HashMap<String, u32> = HashMap::new();
-        let mut ids = Vec::with_capacity(len);
-        for t in gold {
-            let next = rows.len() as u32;
-            ids.push(*rows.entry(t.as_ref().to_string()).or_insert(next));
-        }
+        let mut rows = Vocab::default();
+        let ids: Vec<u32> = gold.iter().map(|t| rows.intern(t.as_ref())).collect();
+        rows.shrink();
         let n = rows.len();
         let (mut first, mut last) = (vec![u32::MAX; n], vec![0u32; n]);
         let mut counts = vec![0u32; n];
@@ -106,7 +101,7 @@ impl GoldIndex {
 
     /// The row of `token`, or [`NO_ROW`] if the gold does not contain it.
     pub fn row(&self, token: &str) -> u32 {
-        self.rows.get(token).copied().unwrap_or(NO_ROW)
+        self.rows.get(token).unwrap_or(NO_ROW)
     }
 
     /// LCS length between the gold and an extract given as row numbers ([`NO_ROW`] entries are
@@ -194,6 +189,79 @@ impl GoldIndex {
     pub fn lcs<S: AsRef<str>>(&self, extract: &[S]) -> usize {
         let rows: Vec<u32> = extract.iter().map(|t| self.row(t.as_ref())).collect();
         self.lcs_rows(&rows, &mut Vec::new())
+    }
+}
+
+/// The distinct tokens of a gold, numbered in order of first occurrence: their text in one
+/// buffer and an open-addressing table of their numbers. A `HashMap<String, u32>` took about 70
+/// bytes a token (a table slot and a heap string each); this takes about 20, and a corpus holds
+/// one per page for the whole run.
+#[derive(Debug, Clone, Default)]
+struct Vocab {
+    text: String,
+    /// Token `k` is `text[ends[k - 1]..ends[k]]` (from 0 for the first).
+    ends: Vec<u32>,
+    /// Token number + 1 per slot (0: empty); the length is zero or a power of two.
+    slots: Vec<u32>,
+}
+
+impl Vocab {
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    fn token(&self, k: usize) -> &str {
+        let start = if k == 0 { 0 } else { self.ends[k - 1] as usize };
+        &self.text[start..self.ends[k] as usize]
+    }
+
+    /// FNV-1a: fast on short tokens, and the same on every run.
+    fn hash(t: &str) -> usize {
+        t.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)) as usize
+    }
+
+    /// The slot of `t`: where it is, or the empty slot where it would go.
+    fn slot(&self, t: &str) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut i = Self::hash(t) & mask;
+        loop {
+            match self.slots[i] {
+                0 => return i,
+                k if self.token(k as usize - 1) == t => return i,
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+
+    /// The number of `t`, or `None` when it is not a token of the gold.
+    fn get(&self, t: &str) -> Option<u32> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        self.slots[self.slot(t)].checked_sub(1)
+    }
+
+    /// The number of `t`, numbering it next when it is new.
+    fn intern(&mut self, t: &str) -> u32 {
+        if (self.len() + 1) * 4 > self.slots.len() * 3 {
+            self.slots = vec![0; (self.slots.len() * 2).max(16)];
+            for k in 0..self.len() {
+                let i = self.slot(self.token(k));
+                self.slots[i] = k as u32 + 1;
+            }
+        }
+        let i = self.slot(t);
+        if self.slots[i] == 0 {
+            self.text.push_str(t);
+            self.ends.push(self.text.len() as u32);
+            self.slots[i] = self.len() as u32;
+        }
+        self.slots[i] - 1
+    }
+
+    fn shrink(&mut self) {
+        self.text.shrink_to_fit();
+        self.ends.shrink_to_fit();
     }
 }
 
@@ -349,5 +417,26 @@ mod tests {
             let kept = idx.matched_rows(&rows).iter().filter(|k| **k).count();
             assert_eq!(kept, lcs_naive(&gold, &extract), "case {case}");
         }
+    }
+
+    #[test]
+    fn tokens_are_numbered_in_order_of_first_occurrence_and_found_again() {
+        let gold: Vec<String> = (0..5000).map(|i| format!("t{}", (i * 7919) % 1300)).collect();
+        let idx = GoldIndex::new(&gold);
+        let mut first: Vec<&str> = Vec::new();
+        for t in &gold {
+            if !first.contains(&t.as_str()) {
+                first.push(t);
+            }
+        }
+        assert_eq!(idx.counts().len(), first.len());
+        for (k, t) in first.iter().enumerate() {
+            assert_eq!(idx.row(t), k as u32, "{t}");
+        }
+        for absent in ["", "t", "t1300", "T1", "t12 "] {
+            assert_eq!(idx.row(absent), NO_ROW, "{absent:?}");
+        }
+        assert_eq!(GoldIndex::new::<&str>(&[]).row("a"), NO_ROW);
+        assert_eq!(GoldIndex::new(&["", "a"]).row(""), 0);
     }
 }
