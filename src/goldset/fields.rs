@@ -135,7 +135,7 @@ pub fn restrict(set: &mut super::GoldSet, name: &str) -> Result<()> {
             packages.push(set.packages[d.package].clone());
         }
         d.package = renumber[d.package];
-        d.gold = d.fields.gold(name).unwrap_or_default();
+        d.gold = d.fields.gold(name).unwrap_or_default().into();
     }
     set.packages = packages;
     Ok(())
@@ -234,7 +234,7 @@ mod tests {
         let mut other = set.clone();
         restrict(&mut set, "title").unwrap();
         assert_eq!((set.packages.clone(), set.docs.len(), set.docs[0].package), (vec!["b".to_string()], 1, 0));
-        assert_eq!(set.docs[0].gold, "A title");
+        assert_eq!(&*set.docs[0].gold, "A title");
         let e = restrict(&mut other, "author").unwrap_err();
         assert_eq!(e.kind, crate::error::ErrorKind::Config);
         assert!(e.to_string().starts_with("t: no gold document carries the field 'author'"), "{e}");

@@ -31,7 +31,7 @@ pub struct GoldDoc {
     /// The page file (`.html` or `.html.gz`).
     pub page: PathBuf,
     /// The gold text.
-    pub gold: String,
+    pub gold: std::sync::Arc<str>,
     /// Source URL, if known.
     pub url: Option<String>,
     /// ISO 639-1 language, if known.

@@ -106,8 +106,8 @@ pub struct Entry {
     pub source: UnitRows,
     /// Token rows of the DOM view's text nodes.
     pub dom: UnitRows,
-    /// The gold text (the `shingle4` measure tokenises it its own way).
-    pub gold_text: String,
+    /// The gold text (the `shingle4` measure tokenises it its own way), shared with the gold set.
+    pub gold_text: std::sync::Arc<str>,
     /// The set's token rule.
     pub rule: TokenRule,
     /// The gold's shingles, built the first time `shingle4` scores this entry.
@@ -478,7 +478,7 @@ mod tests {
             package,
             id: id.into(),
             page: Default::default(),
-            gold: String::new(),
+            gold: "".into(),
             url: url.map(String::from),
             lang: None,
             fields: Default::default(),

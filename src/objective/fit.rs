@@ -415,7 +415,7 @@ mod tests {
                     package: k % 2,
                     id: format!("{k}"),
                     page: path,
-                    gold,
+                    gold: gold.into(),
                     url: None,
                     lang: None,
                     fields: Default::default(),

@@ -151,7 +151,7 @@ mod tests {
                     package: p,
                     id: format!("{k}"),
                     page: Default::default(),
-                    gold: String::new(),
+                    gold: "".into(),
                     url: None,
                     lang: None,
                     fields: Default::default(),
