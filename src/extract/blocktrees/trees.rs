@@ -145,14 +145,7 @@ pub struct Binned {
 impl Binned {
     /// Bins `x` (`f` features per row) at the quantiles of its own rows.
     pub fn new(x: &[f32], f: usize) -> Binned {
-        Binned::of_parts(&[x], f)
-    }
-
-    /// Bins the rows of `parts` (each `f` features per row), one part after the other, as
-    /// [`Binned::new`] bins their concatenation.
-    pub fn of_parts(parts: &[&[f32]], f: usize) -> Binned {
-        let sizes: Vec<usize> = parts.iter().map(|x| x.len() / f.max(1)).collect();
-        Binned::of_rows(&sizes, f, |p, i, j| parts[p][i * f + j])
+        Binned::of_rows(&[x.len() / f.max(1)], f, |_, i, j| x[i * f + j])
     }
 
     /// Bins rows held in parts, `sizes[p]` rows in part `p`, feature `j` of row `i` of part `p`
@@ -509,7 +502,9 @@ mod tests {
         let whole = Binned::new(&rows.x, 3);
         let (a, b) = rows.x.split_at(3 * 250);
         let (b, c) = b.split_at(3 * 400);
-        let parts = Binned::of_parts(&[a, &[], b, c], 3);
-        assert_eq!((parts.cuts, parts.bins), (whole.cuts, whole.bins));
+        let parts: [&[f32]; 4] = [a, &[], b, c];
+        let sizes: Vec<usize> = parts.iter().map(|p| p.len() / 3).collect();
+        let binned = Binned::of_rows(&sizes, 3, |p, i, j| parts[p][i * 3 + j]);
+        assert_eq!((binned.cuts, binned.bins), (whole.cuts, whole.bins));
     }
 }
