@@ -468,6 +468,23 @@ impl RdView {
     }
 }
 
+/// Prefix counts over `nodes` of the kinds `counted` numbers: entry `i` counts nodes `..i`.
+fn prefix_counts<T>(nodes: &[RNode], counted: impl Fn(&RNode) -> Option<usize>) -> Vec<[T; 7]>
+where
+    T: Copy + Default + std::ops::AddAssign + From<u8>,
+{
+    let mut acc = [T::default(); 7];
+    let mut out = Vec::with_capacity(nodes.len() + 1);
+    out.push(acc);
+    for nd in nodes {
+        if let Some(k) = counted(nd) {
+            acc[k] += T::from(1);
+        }
+        out.push(acc);
+    }
+    out
+}
+
 /// readability-lxml's text length of a sum (`len(clean(text_content()))`, units joined by one
 /// separator).
 pub fn text_len(s: &Sums) -> u32 {
@@ -695,18 +712,13 @@ fn view(dom: &Dom, removed: Option<&[bool]>) -> RdView {
         v.link.push(k);
         v.commas.push(c);
     }
-    let mut acc = [0u32; 7];
-    v.wide.reserve(v.nodes.len() + 1);
-    v.wide.push(acc);
-    for nd in &v.nodes {
-        if let Some(k) = COUNTED.iter().position(|&c| c == nd.kind) {
-            acc[k] += 1;
-        }
-        v.wide.push(acc);
-    }
-    if acc.iter().all(|&n| n <= u32::from(u16::MAX)) {
-        v.counts = v.wide.iter().map(|c| c.map(|n| n as u16)).collect();
-        v.wide = Vec::new();
+    let counted = |nd: &RNode| COUNTED.iter().position(|&c| c == nd.kind);
+    let mut total = [0usize; 7];
+    v.nodes.iter().filter_map(counted).for_each(|k| total[k] += 1);
+    if total.iter().all(|&n| n <= usize::from(u16::MAX)) {
+        v.counts = prefix_counts(&v.nodes, counted);
+    } else {
+        v.wide = prefix_counts(&v.nodes, counted);
     }
     // Calls to action, and the scored paragraphs in readability's order.
     for j in 0..m {
