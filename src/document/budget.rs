@@ -471,6 +471,14 @@ pub fn limit_depth_noted(html: &str) -> (Cow<'_, str>, Option<String>) {
     depth.finish(html)
 }
 
+/// Whether the start tag `t` opens an element whose content never counts as text
+/// ([`super::hidden::never_text`]: by its name or by attributes that hide it).
+fn never_text(b: &[u8], t: &TagSpan) -> bool {
+    let name = std::str::from_utf8(&b[t.name.clone()]).unwrap_or("");
+    let rest = std::str::from_utf8(&b[t.name.end..t.end]).unwrap_or("");
+    super::hidden::never_text(name, |a| super::hidden::attr_in(rest, a))
+}
+
 /// The depth limit's state over one lexer pass ([`limit_depth_noted`]), so that [`apply`] can
 /// run it in the same pass as the attribute budget.
 #[derive(Default)]
@@ -480,6 +488,11 @@ struct Depth {
     /// Start tags removed for depth, innermost last.
     dropped: NameStack,
     cuts: Vec<(usize, usize)>,
+    /// A never-text element (a script, a style, a hidden `div`) beyond the depth limit, cut
+    /// whole up to its end tag: its name, how many of that name are open in it, its cut.
+    never: Option<(u32, usize, usize)>,
+    /// Never-text elements cut whole.
+    never_cut: usize,
 }
 
 impl Depth {
@@ -488,6 +501,18 @@ impl Depth {
         let (open, dropped, cuts) = (&mut self.open, &mut self.dropped, &mut self.cuts);
         let raw = Name::new(&b[t.name.clone()]);
         let name = self.names.id(raw);
+        if let Some((n, open, cut)) = &mut self.never {
+            if *n == name && t.is_end {
+                *open -= 1;
+                if *open == 0 {
+                    cuts[*cut].1 = t.end;
+                    self.never = None;
+                }
+            } else if *n == name && !t.void {
+                *open += 1;
+            }
+            return;
+        }
         if t.is_end {
             // A name cut inside a character at 16 bytes matches no open element (as before ids).
             if raw.as_str().is_empty() {
@@ -512,6 +537,12 @@ impl Depth {
         }
         if open.len() < MAX_DEPTH && dropped.is_empty() {
             open.push(name);
+        } else if never_text(b, t) {
+            // Dropping only its tag would make its content (code, a hidden fallback) page
+            // text: the whole element goes, up to its end tag (the page's end without one).
+            self.never = Some((name, 1, cuts.len()));
+            self.never_cut += 1;
+            cuts.push((t.start, b.len()));
         } else {
             dropped.push(name);
             cuts.push((t.start, t.end));
@@ -524,7 +555,7 @@ impl Depth {
         if self.cuts.is_empty() {
             return (Cow::Borrowed(html), None);
         }
-        let dropped_starts = self.cuts.iter().filter(|(s, _)| b.get(s + 1) != Some(&b'/')).count();
+        let dropped_starts = self.cuts.iter().filter(|(s, _)| b.get(s + 1) != Some(&b'/')).count() - self.never_cut;
         let mut out = String::with_capacity(html.len());
         let mut copied = 0;
         for (from, to) in self.cuts {
@@ -532,8 +563,12 @@ impl Depth {
             copied = to;
         }
         out.push_str(&html[copied..]);
+        let whole = match self.never_cut {
+            0 => String::new(),
+            n => format!("; {n} script, style or hidden element(s) beyond it were dropped whole"),
+        };
         let note = format!(
-            "elements nested deeper than {MAX_DEPTH}: {dropped_starts} start tag(s) beyond that depth were dropped, their text kept (the depth limit)"
+            "elements nested deeper than {MAX_DEPTH}: {dropped_starts} start tag(s) beyond that depth were dropped, their text kept (the depth limit){whole}"
         );
         (Cow::Owned(out), Some(note))
     }
@@ -579,6 +614,29 @@ mod tests {
         let (x, y) = (id(&mut names, "x-widget"), id(&mut names, "listing"));
         assert!(x >= FIRST_UNKNOWN && y >= FIRST_UNKNOWN && x != y && id(&mut names, "X-Widget") == x);
         assert!(names.closes_p(y) && !names.closes_p(x));
+    }
+
+    #[test]
+    fn never_text_elements_beyond_the_depth_limit_are_cut_whole() {
+        // Issue 35: past the limit only the start tags were dropped, so a script's code became
+        // page text. Now the element goes with its content, nested ones of its name included.
+        let deep = "<div>".repeat(MAX_DEPTH + 100);
+        let html = format!(
+            "{deep}<script>var secret = 1;</script><STYLE>.x{{color:red}}</STYLE><p>kept words</p>\
+             <noscript><p>fallback</p></noscript><template><template>t</template>inner</template>\
+             <div hidden><div>hid</div>den</div><p>tail</p>"
+        );
+        let (out, note) = limit_depth_noted(&html);
+        for gone in ["secret", "color", "fallback", "inner", "hid", "den"] {
+            assert!(!out.contains(gone), "{gone} stayed");
+        }
+        assert!(out.contains("kept words") && out.contains("tail"));
+        let note = note.unwrap();
+        assert!(note.contains("; 5 script, style or hidden element(s)"), "{note}");
+        // An element left open runs to the page's end, as in the tree builder.
+        let open = format!("{deep}visible<noscript><p>never closed");
+        let (out, _) = limit_depth_noted(&open);
+        assert!(out.ends_with("visible"), "{}", &out[out.len() - 40..]);
     }
 
     #[test]
