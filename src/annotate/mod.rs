@@ -11,6 +11,7 @@
 //! `report` (atomic writes), `store` (time stamps), `yaml`, `limits`, `paths` and `error`.
 
 pub mod effort;
+pub mod http;
 pub mod new;
 pub mod server;
 

@@ -1,13 +1,14 @@
-//! The annotation server: a small HTTP server (tiny_http) that answers one request at a time,
-//! so saves never interleave; a request's token and declared length are checked before its body
-//! is read, and bodies are read on threads of their own within a deadline, so one slow client
-//! cannot stall the others. Every request must carry the run's random token (`t=`
+//! The annotation server: a small HTTP server (`http.rs`, over `std::net`) that answers one
+//! request at a time, so saves never interleave; a request's token and declared length are
+//! checked before its body is read, and requests are read on threads of their own within a
+//! deadline, so one slow client cannot stall the others. Every request must carry the run's random token (`t=`
 //! in the query; a save also in the `X-Cetune-Token` header, which no other site's page can set
 //! without a CORS preflight this server never answers); page ids are looked up in the list of
 //! the gold set's pages made at start, never joined to a path, so no request reaches a file
 //! outside the set. The annotated page is served re-serialised without scripts, under a
 //! Content-Security-Policy that forbids scripts and every remote load, into a sandboxed frame.
 
+use super::http;
 use super::{Block, block_of_units, blocks, gold_blocks, gold_text, prefill};
 use crate::document::Document;
 use crate::error::{Error, Result};
@@ -482,12 +483,13 @@ fn parse_page(p: &PageFile, html: &str, limits: &Limits) -> std::result::Result<
 
 /// Runs the server until Ctrl-C (or `stop` is set): prints the URL, answers requests one at a
 /// time. A save in progress when Ctrl-C comes is finished first; files are written atomically.
+/// Connections are read on threads of their own under the limits of [`http`] (the token and
+/// the declared length checked before any body byte, a deadline for the whole request).
 pub fn serve(mut app: App, stop: Arc<AtomicBool>) -> Result<()> {
     let addr = SocketAddr::new(app.cfg.listen, app.cfg.port);
     let listener = TcpListener::bind(addr).map_err(|e| Error::config(format!("cannot listen on {addr}: {e}")))?;
     let local = listener.local_addr().map_err(|e| Error::config(format!("cannot listen on {addr}: {e}")))?;
-    let server = tiny_http::Server::from_listener(listener, None)
-        .map_err(|e| Error::config(format!("cannot listen on {addr}: {e}")))?;
+    listener.set_nonblocking(true).map_err(|e| Error::config(format!("cannot listen on {addr}: {e}")))?;
     let host = if local.ip().is_unspecified() { "127.0.0.1".to_string() } else { local.ip().to_string() };
     let host = if host.contains(':') { format!("[{host}]") } else { host };
     println!(
@@ -501,101 +503,49 @@ pub fn serve(mut app: App, stop: Arc<AtomicBool>) -> Result<()> {
     println!("(Ctrl-C stops the server)");
     use std::io::Write;
     let _ = std::io::stdout().flush();
-    // Requests are answered one at a time on this loop (saves never interleave), but bodies are
-    // read on threads of their own, within a deadline, so a client that declares a body and
-    // sends it slowly (or never) stalls only itself.
-    let (done, bodies) = std::sync::mpsc::channel::<(tiny_http::Request, Vec<u8>)>();
-    let in_flight = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let (jobs, requests) = std::sync::mpsc::channel::<http::Job>();
+    let open = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let token = Arc::new(app.token.clone());
     while !stop.load(Ordering::SeqCst) {
-        while let Ok((req, body)) = bodies.try_recv() {
-            answer(&mut app, req, &body);
+        // Requests are answered here, one at a time: saves never interleave.
+        if let Ok((req, back)) = requests.recv_timeout(std::time::Duration::from_millis(10)) {
+            let reply = app.handle(&req.method, &req.url, req.token.as_deref(), &req.body);
+            let _ = back.send(answer_of(reply));
         }
-        let req = match server.recv_timeout(std::time::Duration::from_millis(20)) {
-            Ok(Some(r)) => r,
-            Ok(None) => continue,
-            Err(e) => return Err(Error::input(format!("the server stopped: {e}"))),
-        };
-        // A refusal is sent from a thread of its own: tiny_http drains the unread body of a
-        // request it answers, which a client that never sends it would stall.
-        let refuse = |req: tiny_http::Request, reply: Reply| {
-            std::thread::spawn(move || respond(req, reply));
-        };
-        if let Some(reply) = precheck(&app, &req) {
-            refuse(req, reply);
-        } else if req.body_length().unwrap_or(0) == 0 {
-            answer(&mut app, req, &[]);
-        } else if in_flight.load(Ordering::SeqCst) >= MAX_READERS {
-            refuse(req, Reply::text(503, "too many requests in flight; try again"));
-        } else {
-            in_flight.fetch_add(1, Ordering::SeqCst);
-            let (done, in_flight) = (done.clone(), in_flight.clone());
-            std::thread::spawn(move || {
-                let mut req = req;
-                match read_body(&mut req, BODY_DEADLINE) {
-                    Ok(body) => {
-                        let _ = done.send((req, body));
-                    }
-                    Err(reply) => respond(req, reply),
-                }
-                in_flight.fetch_sub(1, Ordering::SeqCst);
-            });
+        loop {
+            let stream = match listener.accept() {
+                Ok((s, _)) => s,
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => break,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(Error::input(format!("the server stopped: {e}"))),
+            };
+            if open.load(Ordering::SeqCst) >= http::MAX_CONNECTIONS {
+                std::thread::spawn(move || http::busy(stream));
+                continue;
+            }
+            open.fetch_add(1, Ordering::SeqCst);
+            let (open, jobs, token) = (open.clone(), jobs.clone(), token.clone());
+            std::thread::spawn(move || http::connection(stream, open, |url| precheck(&token, url), jobs));
         }
     }
     println!("stopped");
     Ok(())
 }
 
-/// Largest request body read, in bytes.
-const MAX_BODY: usize = 16 << 20;
-/// Time a request body may take to arrive.
-const BODY_DEADLINE: std::time::Duration = std::time::Duration::from_secs(10);
-/// Request bodies read at once (each on a thread); more are answered 503 at once.
-const MAX_READERS: usize = 16;
-
-/// What can be answered before a byte of the body is read: a request without the session's
-/// token (403) and one that declares a body over [`MAX_BODY`] (413).
-fn precheck(app: &App, req: &tiny_http::Request) -> Option<Reply> {
-    let (_, q) = split_url(req.url());
-    if !q.get("t").is_some_and(|t| same(t, &app.token)) {
-        return Some(Reply::text(403, "forbidden: this request does not carry the session's token"));
-    }
-    if req.body_length().is_some_and(|n| n >= MAX_BODY) {
-        return Some(Reply::text(413, "request too large"));
+/// What can be answered from the request line alone, before a byte of the body is read: a
+/// request without the session's token (403). (The declared length is checked next, by
+/// [`http`].)
+fn precheck(token: &str, url: &str) -> Option<http::Answer> {
+    let (_, q) = split_url(url);
+    if !q.get("t").is_some_and(|t| same(t, token)) {
+        return Some(http::Answer::text(403, "forbidden: this request does not carry the session's token"));
     }
     None
 }
 
-/// Reads a request body of at most [`MAX_BODY`] bytes, giving up (408) once `deadline` has
-/// passed between reads.
-fn read_body(req: &mut tiny_http::Request, deadline: std::time::Duration) -> std::result::Result<Vec<u8>, Reply> {
-    let started = std::time::Instant::now();
-    let mut body = Vec::new();
-    let mut chunk = [0u8; 1 << 16];
-    let r = req.as_reader();
-    loop {
-        if started.elapsed() > deadline {
-            return Err(Reply::text(408, "the request body did not arrive in time"));
-        }
-        match r.read(&mut chunk) {
-            Ok(0) => return Ok(body),
-            Ok(n) if body.len() + n >= MAX_BODY => return Err(Reply::text(413, "request too large")),
-            Ok(n) => body.extend_from_slice(&chunk[..n]),
-            Err(_) => return Err(Reply::text(400, "the request body could not be read")),
-        }
-    }
-}
-
-fn answer(app: &mut App, req: tiny_http::Request, body: &[u8]) {
-    let header_token =
-        req.headers().iter().find(|h| h.field.equiv("X-Cetune-Token")).map(|h| h.value.as_str().to_string());
-    let reply = app.handle(req.method().as_str(), req.url(), header_token.as_deref(), body);
-    respond(req, reply);
-}
-
-fn respond(req: tiny_http::Request, reply: Reply) {
-    let mut resp = tiny_http::Response::from_data(reply.body).with_status_code(reply.status);
+/// A reply with the headers every answer carries.
+fn answer_of(reply: Reply) -> http::Answer {
     let mut headers = vec![
-        ("Content-Type", reply.ctype.to_string()),
         ("Cache-Control", "no-store".to_string()),
         ("X-Content-Type-Options", "nosniff".to_string()),
         ("Referrer-Policy", "no-referrer".to_string()),
@@ -603,12 +553,7 @@ fn respond(req: tiny_http::Request, reply: Reply) {
     if let Some(csp) = reply.csp {
         headers.push(("Content-Security-Policy", csp.to_string()));
     }
-    for (k, v) in headers {
-        if let Ok(h) = tiny_http::Header::from_bytes(k.as_bytes(), v.as_bytes()) {
-            resp.add_header(h);
-        }
-    }
-    let _ = req.respond(resp);
+    http::Answer { status: reply.status, ctype: reply.ctype, body: reply.body, headers }
 }
 
 #[cfg(test)]

@@ -180,7 +180,29 @@ pub(crate) fn ymd(s: &str) -> Option<(i32, u32, u32)> {
     let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
     let days = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
     (1..=12).contains(&m).then_some(())?;
-    (1..=days[m as usize - 1]).contains(&d).then_some((y as i32, m, d))
+    (1..=days[m as usize - 1]).contains(&d).then_some(())?;
+    clock_ok(s.get(11..).unwrap_or("")).then_some((y as i32, m, d))
+}
+
+/// Whether the time after a date (`09:30`, `21:06:22 UTC`, `09:30:00.5+02:00`) names a real
+/// time of day: hours to 23, minutes to 59, seconds to 60 (a leap second). What follows the
+/// clock (a fraction, a zone) is kept as it is; text that starts with no digit is no clock.
+fn clock_ok(rest: &str) -> bool {
+    let b = rest.as_bytes();
+    let two = |i: usize| -> Option<u32> {
+        let d = b.get(i..i + 2)?;
+        d.iter().all(u8::is_ascii_digit).then(|| u32::from(d[0] - b'0') * 10 + u32::from(d[1] - b'0'))
+    };
+    if !b.first().is_some_and(u8::is_ascii_digit) {
+        return true;
+    }
+    let (Some(h), true, Some(m)) = (two(0), b.get(2) == Some(&b':'), two(3)) else { return false };
+    let seconds_ok = match (b.get(5), two(6)) {
+        (Some(b':'), Some(sec)) => sec <= 60,
+        (Some(b':'), None) => false,
+        _ => true,
+    };
+    h <= 23 && m <= 59 && seconds_ok
 }
 
 impl<'de> Deserialize<'de> for IsoDate {
@@ -198,6 +220,11 @@ mod tests {
     fn iso_dates_are_checked_and_rendered() {
         assert!(IsoDate::parse("2012-05-11").is_ok());
         assert!(IsoDate::parse("2012-05-11T09:30:00Z").is_ok());
+        assert!(IsoDate::parse("2012-09-06 21:06:22 UTC").is_ok());
+        // Issue 35: a time of day that is none was saved.
+        for bad in ["2012-05-11T25:00", "2012-05-11T12:60", "2012-05-11 12:30:61", "2012-05-11T1:30"] {
+            assert!(IsoDate::parse(bad).is_err(), "{bad}");
+        }
         for bad in ["2012-13-01", "2013-02-29", "May 11, 2012", "2012/05/11", "2012-05-11x"] {
             assert!(IsoDate::parse(bad).is_err(), "{bad}");
         }
