@@ -239,16 +239,14 @@ pub fn parse_str(text: &str, path: &Path) -> Result<ParamsFile> {
 
 /// Refuses a description whose range for a parameter leaves the `sane` range its family
 /// declares (the range the extractor can run with in bounded memory and time): `accb` with
-/// `r: {max: 1e9}` would allocate until the machine runs out. The error names the file, the
-/// parameter's line and the allowed range.
+/// `r: {max: 1e9}` would allocate until the machine runs out, `blocktrees` with `trees` up to
+/// 1e12 would never finish a fit. Every int and float parameter of a family declares one (a
+/// test holds every family to it); a member's or branch's parameter (`accb.r`, `learned.trees`,
+/// `main.ccb.r`) is bounded by its family's. The error names the file, the parameter's line and
+/// the allowed range.
 fn refuse_insane(described: &ParamSpace, text: &str, path: &Path) -> Result<()> {
     for p in &described.params {
-        let own = space(&described.extractor).ok().and_then(|s| s.param(&p.name).cloned());
-        let member = || {
-            let (family, name) = p.name.split_once('.')?;
-            space(family).ok()?.param(name).cloned()
-        };
-        let Some([lo, hi]) = own.or_else(member).and_then(|b| b.sane) else { continue };
+        let Some([lo, hi]) = sane_of(described, &p.name, 0) else { continue };
         let (min, max) = match p.spec {
             crate::params::Spec::Int { min, max } => (min as f64, max as f64),
             crate::params::Spec::Float { min, max, .. } => (min, max),
@@ -267,6 +265,22 @@ fn refuse_insane(described: &ParamSpace, text: &str, path: &Path) -> Result<()> 
         }
     }
     Ok(())
+}
+
+/// The `sane` range of parameter `name` of `described`: its family's own, else, for a name
+/// `head.rest`, that of `rest` in the extractor `head` stands for (a route's branch `head`
+/// names it in `head.extractor`; a combination's member is a family). `depth` bounds the walk.
+fn sane_of(described: &ParamSpace, name: &str, depth: usize) -> Option<[f64; 2]> {
+    let own = space(&described.extractor).ok().and_then(|s| s.param(name).and_then(|p| p.sane));
+    if own.is_some() || depth > 4 {
+        return own;
+    }
+    let (head, rest) = name.split_once(crate::params::compose::SEP)?;
+    let ex = match described.param(&format!("{head}{}extractor", crate::params::compose::SEP)).map(|p| &p.default) {
+        Some(crate::params::Value::Cat(e)) => e.clone(),
+        _ => head.to_string(),
+    };
+    sane_of(&space(&ex).ok()?, rest, depth + 1)
 }
 
 /// The 1-based line that declares parameter `name` (`name: r` or `{name: r, ...}`).

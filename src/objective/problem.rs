@@ -59,6 +59,9 @@ impl std::str::FromStr for Objective {
             }
             "fbeta" => Ok(Objective::FBeta(x)),
             "recall-at-precision" if (0.0..=1.0).contains(&x) => Ok(Objective::RecallAtPrecision(x)),
+            "recall-at-precision" => {
+                Err(Error::config(format!("objective '{s}': the precision P must lie in [0, 1], got {arg}")))
+            }
             _ => Err(bad()),
         }
     }
@@ -437,6 +440,9 @@ mod tests {
             assert_eq!(e.exit_code(), 2);
         }
         assert_eq!("recall-at-precision:0.8".parse::<Objective>().unwrap(), Objective::RecallAtPrecision(0.8));
+        // Issue 35: a P out of range named the objective unknown.
+        let e = "recall-at-precision:2".parse::<Objective>().unwrap_err().to_string();
+        assert!(e.contains("P must lie in [0, 1], got 2"), "{e}");
         assert!("recall:1".parse::<Objective>().is_err());
         let s = |p: f64, r: f64| DocScore {
             prf: crate::eval::Prf { precision: p, recall: r, f1: 2.0 * p * r / (p + r) },

@@ -234,12 +234,22 @@ impl ParamSpace {
     /// `base` with `name=value` assignments applied; each value is checked against its range.
     pub fn with_assignments(&self, base: &Setting, assignments: &[String]) -> Result<Setting> {
         let mut s = base.clone();
+        let mut given: Vec<(&str, &str)> = Vec::new();
         for a in assignments {
             for part in a.split(',').filter(|p| !p.trim().is_empty()) {
                 let (k, v) = part
                     .split_once('=')
                     .ok_or_else(|| Error::config(format!("'{part}' is not of the form name=value")))?;
                 let k = k.trim();
+                // One setting gives each parameter once: a second value would silently win.
+                if let Some((_, first)) = given.iter().find(|(n, _)| *n == k) {
+                    return Err(Error::config(format!(
+                        "parameter '{k}' is given twice ({k}={}, then {k}={}): give each parameter once",
+                        first.trim(),
+                        v.trim()
+                    )));
+                }
+                given.push((k, v));
                 let spec = self.param(k).ok_or_else(|| self.unknown(k))?;
                 let val = spec
                     .spec

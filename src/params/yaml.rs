@@ -447,8 +447,17 @@ fn build_space(
         known_good: Vec::new(),
         members: Vec::new(),
     };
+    let mut seen: Vec<&str> = Vec::new();
     for group in &correlated {
         for n in group {
+            // A parameter is in one group, once: the search would otherwise move it twice.
+            if seen.contains(&n.value.as_str()) {
+                return Err(at(
+                    n.referenced,
+                    format!("correlated: parameter '{}' is listed twice (it may be in one group, once)", n.value),
+                ));
+            }
+            seen.push(&n.value);
             match space.param(&n.value) {
                 None => {
                     return Err(at(n.referenced, format!("correlated: {}", space.unknown(&n.value).message)));
