@@ -163,7 +163,7 @@ fn a_worker_that_never_shakes_hands_is_one_clear_error_and_exit_2() {
     );
     assert_eq!(r.code, 2);
     assert_eq!(
-        r.stderr.trim(),
+        last_line(&r.stderr),
         format!("cetune: external extractor `{command} silent`: the worker did not answer its handshake within 0.5 s")
     );
     // A command that is not a worker at all (it prints no handshake and exits).
@@ -171,9 +171,67 @@ fn a_worker_that_never_shakes_hands_is_one_clear_error_and_exit_2() {
     let r = cetune(&["extract", "--params", params.to_str().unwrap(), page.to_str().unwrap()]);
     assert_eq!(r.code, 2);
     assert_eq!(
-        r.stderr.trim(),
+        last_line(&r.stderr),
         "cetune: external extractor `true`: the worker exited before its handshake (exit status: 0)"
     );
+}
+
+/// The last line of a command's standard error (after the note naming the external command).
+fn last_line(stderr: &str) -> &str {
+    stderr.trim().lines().last().unwrap_or("")
+}
+
+/// Issue 35: a parameter file is code when it names an external command. A file named on the
+/// command line runs it, with a note naming the command; a command from a file the user did not
+/// name (a run folder's `run.yaml`, read by `compare --run`) needs `CETUNE_ALLOW_EXTERNAL=1`.
+#[test]
+fn an_external_command_from_a_file_not_named_needs_the_opt_in() {
+    let dir = tmp("external-trust");
+    let command = worker(&dir, "paragraphs.py", &paragraphs());
+    let params = dir.join("paragraphs.yaml");
+    write(
+        &params,
+        format!(
+            "extractor: external\ncommand: {command}\nparameters:\n  - {{name: min_words, type: int, min: 1, max: 20, default: 1}}\n"
+        ),
+    );
+    let set = gold_set(&dir, &["", "", ""]);
+    let (s, run) = (set.to_str().unwrap(), dir.join("run"));
+    let r = cetune(&[
+        "optimise",
+        "--params",
+        params.to_str().unwrap(),
+        "--goldset",
+        s,
+        "--population",
+        "2",
+        "--max-generations",
+        "1",
+        "--seed",
+        "1",
+        "--out",
+        run.to_str().unwrap(),
+        "-q",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains(&format!("paragraphs.yaml runs an external command: {command}")), "{}", r.stderr);
+    let compare = |allow: Option<&str>| {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_cetune"));
+        c.args(["compare", "--run", run.to_str().unwrap(), "--goldset", s, "-q"]).env_remove("CETUNE_ALLOW_EXTERNAL");
+        if let Some(v) = allow {
+            c.env("CETUNE_ALLOW_EXTERNAL", v);
+        }
+        c.output().unwrap()
+    };
+    let out = compare(None);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("not named on the command line") && stderr.contains("CETUNE_ALLOW_EXTERNAL=1"), "{stderr}");
+    assert!(
+        !std::fs::read_dir(&run).unwrap().flatten().any(|e| e.file_name().to_string_lossy().starts_with("compare-"))
+    );
+    let out = compare(Some("1"));
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
 #[test]

@@ -63,6 +63,8 @@ pub enum Command {
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
+    // External commands run only from the parameter files named here (or with the opt-in).
+    crate::extract::external::trust::restrict();
     match cli.command {
         Command::Goldset { action } => goldset::run(action),
         Command::Extractors(a) => extractors::run(a),

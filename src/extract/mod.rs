@@ -199,11 +199,13 @@ fn parse_space(name: &str) -> Result<ParamSpace> {
     Ok(params::parse_str(f.yaml, Path::new(&format!("params/{}.yaml", f.name)), &space)?.space)
 }
 
-/// Reads a parameter file (a description, or a settings file such as a run's `best.yaml` whose
-/// space is its family's built-in one).
+/// Reads a parameter file the user names (a description, or a settings file such as a run's
+/// `best.yaml` whose space is its family's built-in one).
 pub fn load_file(path: &Path) -> Result<ParamsFile> {
     let text = params::read_file(path)?;
     let f = parse_str(&text, path)?;
+    // A file the user names: the external commands it declares may run (`external::trust`).
+    external::trust::trust_named(&text, path);
     // A parameter the family does not read (an unknown feature group, a misspelt name) is
     // found when the extractor is built: say where the file declares it.
     match build(&f.setting) {

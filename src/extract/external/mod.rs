@@ -8,8 +8,9 @@
 //! it unchanged. A page the worker fails on (an `error` reply, a crash, a timeout, garbage) is an
 //! error row ([`super::Failed`]).
 //!
-//! Imports from the crate: `document`, `params`, `error`, and `eval` (tokens and the LCS
-//! trace-back of the alignment).
+//! Imports from the crate: `document`, `params`, `error`, `eval` (tokens and the LCS
+//! trace-back of the alignment), `goldset` (its decoder's JSON reader, which takes a lone
+//! surrogate) and `yaml` (the commands a named file declares, `trust.rs`).
 //!
 //! ## References
 //!
@@ -29,6 +30,7 @@
 //! `align.rs`); a worker that invents or reorders words is scored on what remains.
 
 pub mod align;
+pub mod trust;
 pub mod worker;
 
 use super::{Extractor, fail};
@@ -62,6 +64,7 @@ pub fn build(setting: &Setting) -> Result<Box<dyn Extractor>> {
     let Some(Value::Cat(command)) = setting.get(COMMAND) else {
         return Err(Error::config(format!("an external extractor's setting lacks parameter '{COMMAND}'")));
     };
+    trust::check(command)?;
     let (timeout, startup) = (seconds(setting, TIMEOUT)?, seconds(setting, STARTUP)?);
     let params: serde_json::Map<String, serde_json::Value> = setting
         .values
