@@ -6,8 +6,14 @@
 //! symlink cetune did not create) and the one bounded reader ([`read_capped`]: regular files
 //! only, never more than a cap read). A leaf module. Imports from the crate: `error`.
 
+mod bounded;
+mod reads;
+
+pub use bounded::{Line, open_list, read_capped, read_capped_text, read_line};
+pub use reads::Reads;
+
 use crate::error::{Error, Result};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -52,17 +58,19 @@ fn normalise(p: &Path) -> PathBuf {
     out
 }
 
-/// Whether one of the two folders is, contains or lies inside the other.
+/// Whether one of the two paths (folders or files) is, contains or lies inside the other: by
+/// their absolute paths, and by device and inode (a bind mount, a hard link).
 pub fn overlaps(a: &Path, b: &Path) -> bool {
-    let (a, b) = (absolute(a), absolute(b));
-    a.starts_with(&b) || b.starts_with(&a)
+    let (x, y) = (absolute(a), absolute(b));
+    x.starts_with(&y) || y.starts_with(&x) || reads::same_or_nested(a, b)
 }
 
-/// Refuses an output folder `out` that is, contains or lies inside `input` (`what` names it).
+/// Refuses an output (folder or file) `out` that is, contains or lies inside `input` (`what`
+/// names it), under any name (compared by path and by device and inode).
 pub fn refuse_overlap(out: &Path, input: &Path, what: &str) -> Result<()> {
     if overlaps(out, input) {
         return Err(Error::config(format!(
-            "refusing to write here: this folder overlaps {what} {} (it is, contains or lies inside it); choose another output folder",
+            "refusing to write here: this output overlaps {what} {} (it is, holds or lies inside it, under this or another name: a link or a mount); choose another output",
             input.display()
         ))
         .with_path(out));
@@ -110,25 +118,58 @@ pub fn refuse_symlink(path: &Path) -> Result<()> {
 }
 
 /// Writes `bytes` to `path` safely: into a new temporary file in the same folder (created
-/// exclusively, so it follows no link), fsynced, then renamed over `path`. A symlink at `path`
-/// is refused, a folder too; a crash leaves either the old file or the new one.
+/// exclusively, so it follows no link), fsynced, then renamed over `path` ([`Staged`]). A
+/// symlink at `path` is refused, a folder too; a crash leaves either the old file or the new one.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    refuse_symlink(path)?;
-    if path.is_dir() {
-        return Err(Error::config("cannot write a file here: a folder of that name exists").with_path(path));
+    let (staged, mut file) = Staged::create(path)?;
+    file.write_all(bytes).map_err(|e| Error::io(path, "write", e))?;
+    staged.commit(file)
+}
+
+/// A file being written in full beside its place: a new temporary file in the same folder
+/// (created exclusively, so no link is followed and nothing is truncated), renamed over the
+/// place by [`Staged::commit`]. Dropped before that, the temporary goes and the place keeps what
+/// it held: an output file that is also an input (a hard link, standard input) is never emptied
+/// while it is read. Every file cetune writes goes through here.
+#[derive(Debug)]
+pub struct Staged {
+    tmp: PathBuf,
+    path: PathBuf,
+    done: bool,
+}
+
+impl Staged {
+    /// Starts writing `path`: refuses a symlink or a folder there, creates the temporary.
+    pub fn create(path: &Path) -> Result<(Staged, std::fs::File)> {
+        refuse_symlink(path)?;
+        if path.is_dir() {
+            return Err(Error::config("cannot write a file here: a folder of that name exists").with_path(path));
+        }
+        let tmp = temporary_beside(path);
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+            .map_err(|e| Error::io(path, "write", e))?;
+        Ok((Staged { tmp, path: path.to_path_buf(), done: false }, file))
     }
-    let tmp = temporary_beside(path);
-    let write = || -> std::io::Result<()> {
-        let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()
-    };
-    if let Err(e) = write().and_then(|_| std::fs::rename(&tmp, path)) {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(Error::io(path, "write", e));
+
+    /// Finishes the file: fsyncs it, renames it over the place and fsyncs the folder.
+    pub fn commit(mut self, file: std::fs::File) -> Result<()> {
+        let path = self.path.clone();
+        file.sync_all().and_then(|_| std::fs::rename(&self.tmp, &path)).map_err(|e| Error::io(&path, "write", e))?;
+        self.done = true;
+        sync_dir(&path).map_err(|e| Error::io(&path, "sync the folder of", e))?;
+        note_written(&path)
     }
-    sync_dir(path).map_err(|e| Error::io(path, "sync the folder of", e))?;
-    note_written(path)
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if !self.done {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
 }
 
 /// The list of what cetune wrote into a folder it manages (a run folder, a `compare-*` folder in
@@ -317,42 +358,6 @@ pub fn probe_writable(dir: &Path) -> Result<()> {
         .map_err(|e| Error::config(format!("output folder is not writable: {e}")).with_path(dir))?;
     let _ = std::fs::remove_file(probe);
     Ok(())
-}
-
-/// Reads a small file whole, at most `cap` bytes: a regular file only (a FIFO, a device such as
-/// `/dev/zero` or a folder is refused before it is opened, so nothing blocks or grows without
-/// end), and a file larger than `cap` is refused after reading at most `cap + 1` bytes.
-/// `what` names the file in errors (`parameter file`). Errors are configuration errors (exit 2).
-pub fn read_capped(path: &Path, cap: u64, what: &str) -> Result<Vec<u8>> {
-    let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
-        // A file named on the command line that is missing is a usage error (exit 2).
-        std::io::ErrorKind::NotFound => Error::not_found(path, &format!("{what} not found")),
-        _ => Error::config(format!("cannot read {what}: {e}")).with_path(path),
-    })?;
-    if !meta.is_file() {
-        return Err(Error::config(format!(
-            "{what} is not a regular file (a folder, FIFO, socket or device): not read"
-        ))
-        .with_path(path));
-    }
-    let too_large = || Error::config(format!("{what} too large: more than {cap} bytes")).with_path(path);
-    if meta.len() > cap {
-        return Err(too_large());
-    }
-    let file =
-        std::fs::File::open(path).map_err(|e| Error::config(format!("cannot read {what}: {e}")).with_path(path))?;
-    let mut out = Vec::with_capacity(meta.len() as usize);
-    file.take(cap + 1).read_to_end(&mut out).map_err(|e| Error::io(path, &format!("read {what}"), e))?;
-    if out.len() as u64 > cap {
-        return Err(too_large());
-    }
-    Ok(out)
-}
-
-/// [`read_capped`] as UTF-8 text.
-pub fn read_capped_text(path: &Path, cap: u64, what: &str) -> Result<String> {
-    String::from_utf8(read_capped(path, cap, what)?)
-        .map_err(|_| Error::config(format!("{what} is not UTF-8 text")).with_path(path))
 }
 
 #[cfg(test)]

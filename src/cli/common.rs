@@ -21,6 +21,13 @@ pub struct SettingArgs {
 }
 
 impl SettingArgs {
+    /// What the setting is read from (the parameter file), which no output may replace.
+    pub fn reads(&self) -> crate::paths::Reads {
+        let mut r = crate::paths::Reads::new();
+        self.params.iter().for_each(|p| r.add(p, "the parameter file"));
+        r
+    }
+
     /// The parameter space and the chosen setting, validated.
     pub fn resolve(&self) -> Result<(ParamSpace, Setting)> {
         let (space, base) = match (&self.params, &self.extractor) {
@@ -49,6 +56,21 @@ impl SettingArgs {
             }
         };
         let setting = space.with_assignments(&base, &self.sets)?;
+        Ok((space, setting))
+    }
+
+    /// [`SettingArgs::resolve`] for a command that applies the setting as it is (`extract`,
+    /// `evaluate`): a fitted family without a model says so, since it then runs its untrained
+    /// prior (a `best.yaml` that lost its `model:` line would otherwise pass for the tuned model).
+    pub fn resolve_to_apply(&self) -> Result<(ParamSpace, Setting)> {
+        let (space, setting) = self.resolve()?;
+        if crate::objective::fit::needs_fit(&setting) {
+            let from = self.params.as_ref().map_or(String::new(), |p| format!(" ({} names no `model:`)", p.display()));
+            eprintln!(
+                "cetune: warning: {} has no fitted model{from}: it scores with its untrained prior, far below a fitted one; `cetune optimise` fits one and its best.yaml names it",
+                setting.extractor
+            );
+        }
         Ok((space, setting))
     }
 }

@@ -94,11 +94,26 @@ pub fn run(a: Args) -> Result<()> {
     let mut rows: Vec<(String, Source)> = Vec::new();
     let mut families: Vec<String> = Vec::new();
     let mut default: Option<(String, Setting)> = None;
+    // What is read, which no output may replace; and the runs' locks, held until the tables
+    // are written (a live run is not compared, nor written into).
+    let mut reads = crate::paths::Reads::new();
+    let mut locks = Vec::new();
     for run in &a.run {
         let (_, space, base) = load_run(run)?;
+        locks.extend(lock_run(run)?);
+        for f in [files::RUN, files::INDIVIDUALS, "best.model", "best.yaml"] {
+            reads.add(run.join(f), "the run's files");
+        }
         let trials = read_trials(&run.join(files::INDIVIDUALS), &space)?;
         let start = rows.len();
-        for (k, t) in crate::report::run::top(&trials, a.top).iter().enumerate() {
+        let top = crate::report::run::top(&trials, a.top);
+        if top.is_empty() {
+            return Err(Error::config(
+                "this run has no finished individual yet (individuals.csv holds none): nothing to compare; let it run a generation first",
+            )
+            .with_path(run));
+        }
+        for (k, t) in top.iter().enumerate() {
             // A fitted family's setting needs the run's model: only the best has one.
             let Some(s) = crate::study::with_run_model(run, space.from_genome(&base, &t.genome))? else {
                 eprintln!(
@@ -137,6 +152,7 @@ pub fn run(a: Args) -> Result<()> {
             .split_once('=')
             .filter(|(n, p)| !n.is_empty() && !p.is_empty())
             .ok_or_else(|| Error::config(format!("--output {o}: expected NAME=PATH")))?;
+        reads.add(path, "a scored output");
         rows.push((name.to_string(), Source::Output(external::read(Path::new(path))?)));
         families.push(name.to_string());
     }
@@ -163,7 +179,9 @@ pub fn run(a: Args) -> Result<()> {
         (None, [one]) if a.output.is_empty() => one.join(name),
         (None, _) => crate::store::unique_dir(&PathBuf::from(format!("results/{name}-{}", crate::store::timestamp())))?,
     };
-    prepare_out(&out, a.force, &set.root)?;
+    if let Some(b) = &a.baseline {
+        reads.add(b, "the baseline");
+    }
     let settings: Vec<&Setting> = rows
         .iter()
         .filter_map(|(_, s)| match s {
@@ -171,8 +189,10 @@ pub fn run(a: Args) -> Result<()> {
             Source::Output(_) => None,
         })
         .collect();
+    // Built before anything is written: a setting that cannot run leaves no folder behind.
     let extractors =
         settings.iter().map(|s| super::common::field_extractor(s, &a.field)).collect::<Result<Vec<_>>>()?;
+    prepare_out(&out, a.force, &reads.with(&set.root, "the gold set"))?;
     let refs: Vec<&dyn crate::extract::Extractor> = extractors.iter().map(|e| e.as_ref()).collect();
     let docs: Vec<_> = set.docs.iter().collect();
     let bar = Progress::new(docs.len() as u64, "compare", a.quiet);
@@ -261,11 +281,22 @@ pub fn run(a: Args) -> Result<()> {
         write_paired_csv(&out.join("paired.csv"), &rows[b].0, &lines, measure)?;
     }
     write_atomic(&out.join("compare.md"), md.as_bytes())?;
+    drop(locks);
     print!("{md}");
     println!("\nwritten to {}", out.display());
     // Failed: every setting failed on every document (no page could be read).
     let failed = (0..docs.len()).filter(|&d| scores.iter().all(|s| s[d].error.is_some())).count();
     crate::objective::corpus::check_some_read(&set, failed, docs.len())
+}
+
+/// The lock of a run folder: refused when a live run (or another command) holds it. A folder
+/// this process cannot write (a run read from a shared disk) is compared without one.
+fn lock_run(run: &Path) -> Result<Option<crate::store::RunLock>> {
+    match crate::store::RunLock::acquire(run) {
+        Ok(l) => Ok(Some(l)),
+        Err(e) if e.message.contains("in use by") => Err(e),
+        Err(_) => Ok(None),
+    }
 }
 
 /// The index of the baseline row, adding it when it is not a row yet.

@@ -46,7 +46,7 @@ pub struct Args {
 
 /// Runs `evaluate`.
 pub fn run(a: Args) -> Result<()> {
-    let (space, setting) = a.setting.resolve()?;
+    let (space, setting) = a.setting.resolve_to_apply()?;
     let measure = super::common::parse_measure(&a.measure)?;
     crate::extract::segments::check_field(&a.field)?;
     let gs = a.goldset.clone().unwrap_or_else(default_goldset);
@@ -59,7 +59,7 @@ pub fn run(a: Args) -> Result<()> {
         Some(out) => out.clone(),
         None => store::unique_dir(Path::new(&format!("results/evaluate-{}-{}", setting.extractor, timestamp())))?,
     };
-    store::prepare_out(&out, a.force, &set.root)?;
+    store::prepare_out(&out, a.force, &a.setting.reads().with(&set.root, "the gold set"))?;
     let docs: Vec<_> = set.docs.iter().collect();
     let bar = Progress::new(docs.len() as u64, "evaluate", a.quiet);
     let started = std::time::Instant::now();

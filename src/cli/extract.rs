@@ -74,7 +74,7 @@ pub struct Args {
 
 /// Runs `extract`.
 pub fn run(a: Args) -> Result<()> {
-    let (_, setting) = a.setting.resolve()?;
+    let (_, setting) = a.setting.resolve_to_apply()?;
     let ex = match &a.wrappers {
         Some(w) => {
             let fw = crate::extract::feedwrapper::FeedWrapper::of_setting(&setting)
@@ -89,7 +89,7 @@ pub fn run(a: Args) -> Result<()> {
         (Some(gs), Some(out)) if a.inputs.is_empty() && a.files_from.is_none() => {
             let mut set = native::open(gs, false)?;
             set.limits = limits;
-            crate::store::prepare_out(out, a.force, &set.root)?;
+            crate::store::prepare_out(out, a.force, &reads(&a).with(&set.root, "the gold set"))?;
             let bar = Progress::new(set.docs.len() as u64, "extract", a.quiet);
             let failures = Mutex::new(Vec::new());
             let unwritten = Mutex::new(Vec::<String>::new());
@@ -179,6 +179,17 @@ pub fn run(a: Args) -> Result<()> {
     }
 }
 
+/// Everything `extract` reads besides a gold set: pages (`-`: standard input), the list of
+/// pages, the parameter file, the wrapper files.
+fn reads(a: &Args) -> crate::paths::Reads {
+    let mut r = crate::paths::Reads::new();
+    a.inputs.iter().for_each(|p| r.add(p, "the input"));
+    a.files_from.iter().for_each(|p| r.add(p, "the input list"));
+    a.setting.params.iter().for_each(|p| r.add(p, "the parameter file"));
+    a.wrappers.iter().for_each(|p| r.add(p, "the wrapper files"));
+    r
+}
+
 /// `extract` over pages, folders, JSONL and WARC files: the library's streamed, ordered run.
 fn collection(a: &Args, ex: &dyn crate::extract::Extractor, limits: crate::limits::Limits) -> Result<()> {
     let threads = crate::objective::set_threads(a.threads)?;
@@ -197,9 +208,8 @@ fn collection(a: &Args, ex: &dyn crate::extract::Extractor, limits: crate::limit
         None if one_page => OutFormat::Txt,
         None => OutFormat::Jsonl,
     };
-    // Every file the command reads is an input the output may not replace.
-    let read: Vec<PathBuf> =
-        a.inputs.iter().chain(&a.files_from).chain(&a.setting.params).chain(&a.wrappers).cloned().collect();
+    // Every file the command reads (standard input too) is an input the output may not replace.
+    let read = reads(a);
     let to_folder = a.out.as_ref().is_some_and(|o| o.is_dir() || o.to_string_lossy().ends_with('/'));
     let mut sink: Box<dyn Sink> = match &a.out {
         Some(_) if to_folder && out_format == OutFormat::Segments => {

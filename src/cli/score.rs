@@ -57,7 +57,8 @@ pub fn run(a: Args) -> Result<()> {
             store::unique_dir(Path::new(&format!("results/score-{}-{}", crate::paths::component(&name), timestamp())))?
         }
     };
-    store::prepare_out(&out, a.force, &set.root)?;
+    let reads = crate::paths::Reads::new().with(&set.root, "the gold set").with(&a.output, "the scored output");
+    store::prepare_out(&out, a.force, &reads)?;
     let docs: Vec<_> = set.docs.iter().collect();
     let scored = external::score(&set, &docs, &outputs, measure);
     external::warn_unmatched(&name, &scored);

@@ -7,6 +7,7 @@
 
 use super::warc;
 use crate::error::{Error, Result};
+use crate::paths::{Line, read_line};
 use flate2::read::MultiGzDecoder;
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read};
@@ -79,6 +80,21 @@ pub struct Item {
 
 type Source = Box<dyn BufRead + Send>;
 
+/// The longest line of an input list (`--files-from`): a path is at most 4096 bytes on Linux.
+pub const MAX_LIST_LINE: u64 = 4096;
+
+/// A path from the bytes of a list's line (any bytes on Unix; UTF-8, lossily, elsewhere).
+fn path_of_bytes(b: &[u8]) -> PathBuf {
+    #[cfg(unix)]
+    {
+        PathBuf::from(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(b))
+    }
+    #[cfg(not(unix))]
+    {
+        PathBuf::from(String::from_utf8_lossy(b).into_owned())
+    }
+}
+
 enum Current {
     Idle,
     Walk { prefix: PathBuf, root: PathBuf, stack: Vec<Vec<PathBuf>> },
@@ -89,7 +105,8 @@ enum Current {
 /// Every page of the inputs, in order: one lazy iterator.
 pub struct Inputs {
     queue: VecDeque<PathBuf>,
-    files_from: Option<(Source, String)>,
+    /// The list of further inputs, its name and the lines read.
+    files_from: Option<(Source, String, usize)>,
     several: bool,
     format: InputFormat,
     max: u64,
@@ -119,13 +136,7 @@ impl Inputs {
         }
         let files_from = match files_from {
             None => None,
-            Some(f) if f.as_os_str() == "-" => Some((Box::new(BufReader::new(std::io::stdin())) as Source, "-".into())),
-            Some(f) => {
-                check_exists(f)?;
-                let file = std::fs::File::open(f)
-                    .map_err(|e| Error::config(format!("cannot read the list of inputs: {e}")).with_path(f))?;
-                Some((Box::new(BufReader::new(file)) as Source, f.display().to_string()))
-            }
+            Some(f) => Some((crate::paths::open_list(f, "input list")?, path_id(f), 0)),
         };
         if paths.is_empty() && files_from.is_none() {
             return Err(Error::config(
@@ -199,26 +210,41 @@ impl Inputs {
         }
     }
 
-    /// The next input path: from the command line, then from `--files-from`.
+    /// The next input path: from the command line, then from `--files-from`, whose lines are
+    /// read through the bounded line reader: a line longer than [`MAX_LIST_LINE`] bytes (no
+    /// path is, but `/dev/zero` or endless bytes on standard input are one line) ends the list
+    /// with an error, and a line holding a NUL byte is no path.
     fn next_path(&mut self) -> Option<std::result::Result<PathBuf, Item>> {
         if let Some(p) = self.queue.pop_front() {
             return Some(Ok(p));
         }
-        let (src, name) = self.files_from.as_mut()?;
-        let mut line = String::new();
+        let (src, name, line) = self.files_from.as_mut()?;
         loop {
-            line.clear();
-            match src.read_line(&mut line) {
-                Ok(0) => {
+            *line += 1;
+            let id = format!("{name}:{line}");
+            match crate::paths::read_line(src.as_mut(), MAX_LIST_LINE, false) {
+                Line::End => {
                     self.files_from = None;
                     return None;
                 }
-                Ok(_) if line.trim().is_empty() => continue,
-                Ok(_) => return Some(Ok(PathBuf::from(line.trim_end_matches(['\n', '\r'])))),
-                Err(e) => {
-                    let id = name.clone();
+                Line::Blank => continue,
+                Line::Text(b) if b.contains(&0) => {
+                    return Some(Err(error_item(id, "the input list's line holds a NUL byte: not a path".into())));
+                }
+                Line::Text(b) => {
+                    let b = b.strip_suffix(b"\r").unwrap_or(&b);
+                    return Some(Ok(path_of_bytes(b)));
+                }
+                Line::TooLong => {
                     self.files_from = None;
-                    return Some(Err(error_item(id, format!("cannot read the list of inputs: {e}"))));
+                    let why = format!(
+                        "the input list's line is longer than {MAX_LIST_LINE} bytes, so it is no path (is this a list of paths, one a line?): the rest of the list is not read"
+                    );
+                    return Some(Err(error_item(id, why)));
+                }
+                Line::Broken(e) => {
+                    self.files_from = None;
+                    return Some(Err(error_item(id, format!("cannot read the input list: {e}"))));
                 }
             }
         }
@@ -233,7 +259,7 @@ impl Inputs {
         }
         let kind = self.kind_of(&p);
         if kind == InputFormat::Html {
-            let id = p.display().to_string();
+            let id = path_id(&p);
             if p.as_os_str() == "-" {
                 let payload = match read_stdin(self.max) {
                     Ok(b) => Payload::Bytes(b),
@@ -251,7 +277,7 @@ impl Inputs {
                 payload: Payload::File(p),
             });
         }
-        let name = p.display().to_string();
+        let name = path_id(&p);
         let src = match open_source(&p) {
             Ok(s) => s,
             Err(e) => return Some(error_item(name, e)),
@@ -278,7 +304,7 @@ impl Inputs {
                 let id = format!("{name}:{line}");
                 // Standard input may never end a line: an overlong line there ends the input.
                 let stdin = name == "-";
-                match read_line(src, max, !stdin) {
+                match read_line(src.as_mut(), max, !stdin) {
                     Line::End => return None,
                     Line::Blank => continue,
                     Line::Text(b) => {
@@ -335,6 +361,26 @@ impl Iterator for Inputs {
     }
 }
 
+/// A path as a page id: as it is when it is UTF-8; else each byte that is not UTF-8 is written
+/// `\xNN`, so two names that differ only in such bytes (which a lossy decoding turns into the
+/// same U+FFFD) keep different ids and output files.
+pub fn path_id(p: &Path) -> String {
+    #[cfg(unix)]
+    {
+        let bytes = <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::as_bytes(p.as_os_str());
+        let mut out = String::with_capacity(bytes.len());
+        for chunk in bytes.utf8_chunks() {
+            out.push_str(chunk.valid());
+            chunk.invalid().iter().for_each(|b| out.push_str(&format!("\\x{b:02X}")));
+        }
+        out
+    }
+    #[cfg(not(unix))]
+    {
+        p.display().to_string()
+    }
+}
+
 fn error_item(id: String, why: String) -> Item {
     Item { rel: PathBuf::from(crate::paths::component(&id)), id, url: None, payload: Payload::Error(why) }
 }
@@ -343,7 +389,7 @@ fn file_name(p: &Path) -> String {
     if p.as_os_str() == "-" {
         return "stdin".into();
     }
-    p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned())
+    p.file_name().map_or_else(|| path_id(p), |n| path_id(Path::new(n)))
 }
 
 /// A file name without its page, JSONL or WARC extension.
@@ -377,7 +423,7 @@ fn walk_next(stack: &mut Vec<Vec<PathBuf>>, root: &Path, prefix: &Path, exts: &[
                     entries.reverse();
                     stack.push(entries);
                 }
-                Err(e) => return Some(error_item(p.display().to_string(), format!("cannot read folder: {e}"))),
+                Err(e) => return Some(error_item(path_id(&p), format!("cannot read folder: {e}"))),
             }
             continue;
         }
@@ -387,10 +433,10 @@ fn walk_next(stack: &mut Vec<Vec<PathBuf>>, root: &Path, prefix: &Path, exts: &[
         }
         let rel = p.strip_prefix(root).unwrap_or(&p);
         let rel = match (rel.parent(), rel.file_name()) {
-            (Some(dir), Some(n)) => prefix.join(dir).join(strip_ext(&n.to_string_lossy())),
+            (Some(dir), Some(n)) => prefix.join(dir).join(strip_ext(&path_id(Path::new(n)))),
             _ => prefix.join(rel),
         };
-        let id = p.display().to_string();
+        let id = path_id(&p);
         return Some(Item { id, url: None, rel, payload: Payload::File(p) });
     }
 }
@@ -427,58 +473,6 @@ fn read_stdin(max: u64) -> std::result::Result<Vec<u8>, String> {
         .read_to_end(&mut raw)
         .map_err(|e| format!("cannot read standard input: {e}"))?;
     crate::goldset::decode::unpack(raw, max).map_err(|e| e.to_string())
-}
-
-enum Line {
-    End,
-    Blank,
-    Text(Vec<u8>),
-    TooLong,
-    Broken(String),
-}
-
-/// One line of at most `max` bytes; a longer one is skipped to its end without being held
-/// (when `skip` is set; otherwise reading stops where the line passes `max`).
-fn read_line(src: &mut Source, max: u64, skip: bool) -> Line {
-    let mut out = Vec::new();
-    let mut too_long = false;
-    let mut any = false;
-    loop {
-        let buf = match src.fill_buf() {
-            Ok(b) => b,
-            Err(e) => return Line::Broken(format!("cannot read: {e} (truncated or broken data)")),
-        };
-        if buf.is_empty() {
-            break;
-        }
-        any = true;
-        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
-            Some(i) => (&buf[..i], Some(i + 1)),
-            None => (buf, None),
-        };
-        if !too_long {
-            if (out.len() + chunk.len()) as u64 > max {
-                too_long = true;
-                out = Vec::new();
-                if !skip {
-                    return Line::TooLong;
-                }
-            } else {
-                out.extend_from_slice(chunk);
-            }
-        }
-        let used = done.unwrap_or(buf.len());
-        src.consume(used);
-        if done.is_some() {
-            break;
-        }
-    }
-    match (any, too_long) {
-        (false, _) => Line::End,
-        (true, true) => Line::TooLong,
-        _ if out.iter().all(u8::is_ascii_whitespace) => Line::Blank,
-        _ => Line::Text(out),
-    }
 }
 
 #[cfg(test)]

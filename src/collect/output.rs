@@ -2,7 +2,8 @@
 //! lines, or a folder with one `.txt` per page mirroring the input tree. Each page is written
 //! whole (one `write_all` of a complete line or file), so output cut short by Ctrl-C or a closed
 //! pipe ends at a page boundary. Output paths follow the data-safety rules: never over an
-//! input (compared by real path), never through a symlink, an existing file or non-empty folder
+//! input (compared by path and by device and inode, standard input too: `paths::Reads`), a
+//! file written beside its place and renamed when complete, never through a symlink, an existing file or non-empty folder
 //! only with `--force`. A folder gets unique names within a run (`a.txt`, `a-2.txt`, …) and an
 //! `index.csv` mapping every page's id to its file.
 
@@ -92,6 +93,8 @@ pub fn segment_lines(o: &Outcome) -> Vec<u8> {
 /// A stream of text or JSONL.
 pub struct Stream {
     w: Box<dyn Write>,
+    /// A file written beside its place, renamed over it by [`Sink::finish`].
+    staged: Option<(std::io::BufWriter<std::fs::File>, crate::paths::Staged)>,
     format: OutFormat,
     name: PathBuf,
     headers: bool,
@@ -102,15 +105,19 @@ impl Stream {
     pub fn stdout(format: OutFormat) -> Stream {
         Stream {
             w: Box::new(std::io::BufWriter::with_capacity(1 << 16, std::io::stdout())),
+            staged: None,
             format,
             name: "-".into(),
             headers: false,
         }
     }
 
-    /// A file: refused when it exists (unless `force`), is an input or lies inside one.
-    pub fn file(path: &Path, format: OutFormat, force: bool, inputs: &[PathBuf]) -> Result<Stream> {
-        refuse_inputs(path, inputs)?;
+    /// A file: refused when it exists (unless `force`), is one of `reads` or lies inside one.
+    /// A regular file is written beside its place and renamed over it when the run ends, so
+    /// the old file (which may be an input under another name: a hard link, standard input)
+    /// stays whole while the pages are read; a device or FIFO (`/dev/null`) is written as it is.
+    pub fn file(path: &Path, format: OutFormat, force: bool, reads: &crate::paths::Reads) -> Result<Stream> {
+        reads.refuse(path)?;
         if path.is_dir() {
             return Err(
                 Error::config("output file is a folder (write one .txt per page with --out DIR/)").with_path(path)
@@ -120,14 +127,21 @@ impl Stream {
             return Err(Error::config("output file exists; use --force to replace it").with_path(path));
         }
         crate::paths::refuse_symlink(path)?;
-        let f = std::fs::File::create(path)
-            .map_err(|e| Error::config(format!("cannot write the output file: {e}")).with_path(path))?;
-        Ok(Stream {
-            w: Box::new(std::io::BufWriter::with_capacity(1 << 16, f)),
-            format,
-            name: path.to_path_buf(),
-            headers: false,
-        })
+        let cannot = |e: std::io::Error| Error::config(format!("cannot write the output file: {e}")).with_path(path);
+        let (w, staged): (Box<dyn Write>, _) = match std::fs::metadata(path) {
+            Ok(m) if !m.is_file() => {
+                let f = std::fs::OpenOptions::new().write(true).open(path).map_err(cannot)?;
+                (Box::new(std::io::BufWriter::with_capacity(1 << 16, f)), None)
+            }
+            _ => {
+                let (staged, f) = crate::paths::Staged::create(path).map_err(|e| match e.source.as_deref() {
+                    Some(io) => Error::config(format!("cannot write the output file: {io}")).with_path(path),
+                    None => e,
+                })?;
+                (Box::new(std::io::sink()), Some((std::io::BufWriter::with_capacity(1 << 16, f), staged)))
+            }
+        };
+        Ok(Stream { w, staged, format, name: path.to_path_buf(), headers: false })
     }
 }
 
@@ -149,10 +163,21 @@ impl Sink for Stream {
             OutFormat::Txt if self.headers => format!("==> {} <==\n{}\n\n", o.id, o.text).into_bytes(),
             OutFormat::Txt => format!("{}\n", o.text).into_bytes(),
         };
-        self.w.write_all(&bytes).map_err(|e| Error::io(&self.name, "write", e))
+        let w: &mut dyn Write = match &mut self.staged {
+            Some((w, _)) => w,
+            None => &mut self.w,
+        };
+        w.write_all(&bytes).map_err(|e| Error::io(&self.name, "write", e))
     }
     fn finish(&mut self) -> Result<()> {
-        self.w.flush().map_err(|e| Error::io(&self.name, "write", e))
+        self.w.flush().map_err(|e| Error::io(&self.name, "write", e))?;
+        match self.staged.take() {
+            Some((w, staged)) => {
+                let f = w.into_inner().map_err(|e| Error::io(&self.name, "write", e.into_error()))?;
+                staged.commit(f)
+            }
+            None => Ok(()),
+        }
     }
 }
 
@@ -174,8 +199,8 @@ impl Folder {
     /// Prepares the folder: never an input, inside one or holding one, never the working
     /// directory or an ancestor; an existing non-empty folder only with `force` (files of the
     /// same names are replaced, others kept).
-    pub fn create(root: &Path, force: bool, inputs: &[PathBuf]) -> Result<Folder> {
-        refuse_inputs(root, inputs)?;
+    pub fn create(root: &Path, force: bool, reads: &crate::paths::Reads) -> Result<Folder> {
+        reads.refuse(root)?;
         crate::paths::refuse_cwd_or_ancestor(root)?;
         if root.exists() && !root.is_dir() {
             return Err(Error::config("output folder is a file").with_path(root));
@@ -230,14 +255,6 @@ impl Sink for Folder {
         let bytes = w.into_inner().map_err(|e| Error::bug(format!("cannot encode {INDEX}: {e}")))?;
         crate::paths::write_atomic(&path, &bytes)
     }
-}
-
-/// An output path may not be an input, lie inside an input folder or hold an input.
-fn refuse_inputs(out: &Path, inputs: &[PathBuf]) -> Result<()> {
-    for i in inputs.iter().filter(|i| i.as_os_str() != "-") {
-        crate::paths::refuse_overlap(out, i, "the input")?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -129,7 +129,9 @@ pub fn load(path: &Path) -> Result<Vec<SiteRules>> {
             .collect();
         v.sort();
         v
-    } else if path.is_file() {
+    } else if path.exists() {
+        // Anything but a folder is read as one file, through the bounded reader, which names
+        // what a device or FIFO (or a link to one) is.
         vec![path.to_path_buf()]
     } else {
         return Err(Error::not_found(path, "wrappers not found: no such file or folder"));

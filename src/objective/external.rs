@@ -36,7 +36,7 @@ pub fn read(path: &Path) -> Result<Outputs> {
         walk(path, path, &mut texts)?;
     } else {
         let bytes = read_bounded(path)?;
-        let map: BTreeMap<String, serde_json::Value> = serde_json::from_slice(&bytes).map_err(|e| {
+        let map: BTreeMap<String, serde_json::Value> = crate::goldset::decode::json_lossy(&bytes).map_err(|e| {
             Error::config(format!("{}:{}: not an ids-json file ({{id: text}}): {e}", path.display(), e.line()))
         })?;
         for (k, v) in map {
@@ -60,15 +60,10 @@ fn kind(v: &serde_json::Value) -> &'static str {
     }
 }
 
+/// An output file through the one bounded reader: a regular file of at most
+/// [`MAX_TEXT_BYTES`] (a FIFO or a device is refused before it is opened, so nothing blocks).
 fn read_bounded(path: &Path) -> Result<Vec<u8>> {
-    use std::io::Read;
-    let f = std::fs::File::open(path).map_err(|e| Error::io(path, "read", e))?;
-    let mut bytes = Vec::new();
-    f.take(MAX_TEXT_BYTES + 1).read_to_end(&mut bytes).map_err(|e| Error::io(path, "read", e))?;
-    if bytes.len() as u64 > MAX_TEXT_BYTES {
-        return Err(Error::input(format!("{}: larger than {} MB", path.display(), MAX_TEXT_BYTES >> 20)));
-    }
-    Ok(bytes)
+    crate::paths::read_capped(path, MAX_TEXT_BYTES, "output file")
 }
 
 fn walk(root: &Path, dir: &Path, texts: &mut BTreeMap<String, std::result::Result<String, String>>) -> Result<()> {

@@ -2,7 +2,7 @@
 //! entries (document model + indexed gold words), and a setting is scored over a corpus in
 //! parallel with rayon. A failing document becomes an error row; the others go on. Imports from
 //! the crate: `goldset`, `document`, `extract`, `eval`, `params`, `evolve`, `limits`, `feeds`,
-//! `collect` (a page's declared URL) and `error`.
+//! `collect` (a page's declared URL), `paths` (the bounded reader) and `error`.
 
 pub mod corpus;
 pub mod external;

@@ -3,7 +3,7 @@
 //! that never overlap the gold set and are never overwritten without `--force`.
 
 use crate::error::{Error, Result};
-use crate::paths::{is_non_empty_dir, refuse_cwd_or_ancestor, refuse_overlap};
+use crate::paths::{Reads, is_non_empty_dir, refuse_cwd_or_ancestor};
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
@@ -59,10 +59,10 @@ impl RunLock {
 /// - A run folder (it holds `run.yaml`) needs `force`; then its lock is taken first (a live run
 ///   is never replaced) and only cetune's own files are deleted.
 /// - Any other non-empty folder is refused, with or without `force`.
-/// - The folder may not be, contain or lie inside the gold set, nor be the working directory or
-///   one of its ancestors.
-pub fn create_run_dir(dir: &Path, force: bool, goldset: &Path) -> Result<RunLock> {
-    refuse_overlap(dir, goldset, "the gold set")?;
+/// - The folder may not be, contain or lie inside what the run reads (`reads`: the gold set, the
+///   parameter file), nor be the working directory or one of its ancestors.
+pub fn create_run_dir(dir: &Path, force: bool, reads: &Reads) -> Result<RunLock> {
+    reads.refuse(dir)?;
     refuse_cwd_or_ancestor(dir)?;
     if is_non_empty_dir(dir) {
         if !dir.join(super::files::RUN).is_file() {
@@ -123,11 +123,13 @@ pub fn unique_dir(base: &Path) -> Result<PathBuf> {
     Err(Error::config("no free folder name").with_path(base))
 }
 
-/// Prepares a results folder (`evaluate --out`, `compare --out`, `extract --dump`): never the
-/// gold set or inside it, never the working directory or an ancestor, and an existing non-empty
-/// folder only with `force` (files of the same names are then replaced, others kept).
-pub fn prepare_out(dir: &Path, force: bool, goldset: &Path) -> Result<()> {
-    refuse_overlap(dir, goldset, "the gold set")?;
+/// Prepares a results folder (`evaluate --out`, `compare --out`, `score --out`, `extract
+/// --dump`): never one of the command's inputs (`reads`: the gold set, a scored output, a
+/// parameter file), inside one or holding one, never the working directory or an ancestor, and
+/// an existing non-empty folder only with `force` (files of the same names are then replaced,
+/// others kept).
+pub fn prepare_out(dir: &Path, force: bool, reads: &Reads) -> Result<()> {
+    reads.refuse(dir)?;
     refuse_cwd_or_ancestor(dir)?;
     if is_non_empty_dir(dir) && !force {
         return Err(Error::config(
@@ -151,6 +153,10 @@ pub fn prepare_out(dir: &Path, force: bool, goldset: &Path) -> Result<()> {
 mod tests {
     use super::*;
 
+    fn reads(gs: &Path) -> Reads {
+        Reads::new().with(gs, "the gold set")
+    }
+
     fn tmp(name: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("cetune-folder-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
@@ -168,14 +174,14 @@ mod tests {
         std::fs::create_dir_all(&other).unwrap();
         std::fs::write(other.join("thesis.tex"), "x").unwrap();
         for force in [false, true] {
-            let e = create_run_dir(&other, force, &gs).unwrap_err();
+            let e = create_run_dir(&other, force, &reads(&gs)).unwrap_err();
             assert!(e.to_string().contains("not a cetune run folder"), "{e}");
             assert!(!e.to_string().contains("--resume"), "{e}");
         }
         assert!(other.join("thesis.tex").exists());
         // A run folder: --force needed; then only cetune's files go.
         let run = base.join("run");
-        drop(create_run_dir(&run, false, &gs).unwrap());
+        drop(create_run_dir(&run, false, &reads(&gs)).unwrap());
         for f in ["run.yaml", "individuals.csv", "space.svg", "space-generation.png", "space_r_t.svg"] {
             crate::paths::write_atomic(&run.join(f), b"x").unwrap();
         }
@@ -183,12 +189,12 @@ mod tests {
         for f in ["notes.txt", "space-shuttle.svg", "best.yaml.tmp"] {
             std::fs::write(run.join(f), "x").unwrap();
         }
-        prepare_out(&run.join("compare-l3s"), false, &gs).unwrap();
+        prepare_out(&run.join("compare-l3s"), false, &reads(&gs)).unwrap();
         crate::paths::write_atomic(&run.join("compare-l3s/compare.csv"), b"x").unwrap();
         std::fs::create_dir_all(run.join("mine")).unwrap();
-        let e = create_run_dir(&run, false, &gs).unwrap_err();
+        let e = create_run_dir(&run, false, &reads(&gs)).unwrap_err();
         assert!(e.to_string().contains("--resume"), "{e}");
-        drop(create_run_dir(&run, true, &gs).unwrap());
+        drop(create_run_dir(&run, true, &reads(&gs)).unwrap());
         let left: Vec<String> = std::fs::read_dir(&run)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -207,10 +213,10 @@ mod tests {
         std::fs::create_dir_all(gs.join("news")).unwrap();
         std::fs::write(gs.join("news/1.txt"), "gold").unwrap();
         for out in [gs.clone(), gs.join("news"), base.clone(), gs.join("run")] {
-            let e = create_run_dir(&out, true, &gs).unwrap_err();
+            let e = create_run_dir(&out, true, &reads(&gs)).unwrap_err();
             assert!(e.to_string().contains("overlaps the gold set"), "{out:?}: {e}");
         }
-        assert!(create_run_dir(Path::new("."), true, &gs).is_err());
+        assert!(create_run_dir(Path::new("."), true, &reads(&gs)).is_err());
         assert!(gs.join("news/1.txt").exists());
         std::fs::remove_dir_all(&base).unwrap();
     }
@@ -219,9 +225,9 @@ mod tests {
     fn a_locked_run_folder_is_refused_naming_the_pid() {
         let base = tmp("lock");
         let run = base.join("run");
-        let held = create_run_dir(&run, false, &base.join("gs")).unwrap();
+        let held = create_run_dir(&run, false, &reads(&base.join("gs"))).unwrap();
         std::fs::write(run.join("run.yaml"), "x").unwrap();
-        let e = create_run_dir(&run, true, &base.join("gs")).unwrap_err();
+        let e = create_run_dir(&run, true, &reads(&base.join("gs"))).unwrap_err();
         assert!(e.to_string().contains(&format!("in use by process {}", std::process::id())), "{e}");
         assert!(run.join("run.yaml").exists());
         drop(held);
@@ -244,14 +250,14 @@ mod tests {
         let base = tmp("out");
         let gs = base.join("gs");
         std::fs::create_dir_all(&gs).unwrap();
-        let e = prepare_out(&gs, true, &gs).unwrap_err();
+        let e = prepare_out(&gs, true, &reads(&gs)).unwrap_err();
         assert!(e.to_string().contains("overlaps the gold set"), "{e}");
         let out = base.join("out");
-        prepare_out(&out, false, &gs).unwrap();
+        prepare_out(&out, false, &reads(&gs)).unwrap();
         std::fs::write(out.join("summary.md"), "x").unwrap();
-        let e = prepare_out(&out, false, &gs).unwrap_err();
+        let e = prepare_out(&out, false, &reads(&gs)).unwrap_err();
         assert!(e.to_string().contains("use --force"), "{e}");
-        prepare_out(&out, true, &gs).unwrap();
+        prepare_out(&out, true, &reads(&gs)).unwrap();
         std::fs::remove_dir_all(&base).unwrap();
     }
 }

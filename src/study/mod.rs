@@ -154,7 +154,10 @@ pub fn start(plan: Plan, opts: &Options) -> Result<Summary> {
         None => store::unique_dir(Path::new(&format!("results/{}-{}", plan.space.extractor, store::timestamp())))?,
     };
     // Held until the run ends: a second process can neither write into nor replace this run.
-    let _lock = store::create_run_dir(&dir, plan.force, &gs_path)?;
+    let mut reads = crate::paths::Reads::new().with(&gs_path, "the gold set");
+    plan.params_file.iter().for_each(|p| reads.add(p, "the parameter file"));
+    plan.warm_start.iter().for_each(|w| reads.add(w.join(store::files::RUN), "the warm start's run"));
+    let _lock = store::create_run_dir(&dir, plan.force, &reads)?;
     let threads = set_threads(plan.threads)?;
     let record = RunRecord {
         cetune_version: env!("CARGO_PKG_VERSION").to_string(),
