@@ -41,11 +41,39 @@ fn options() -> Options {
     options
 }
 
-/// Parses `text`; an error becomes `make(message)` at `path`, line and column.
+/// The first line of a file a run writes whole for other commands to read back (`best.yaml`,
+/// `run.yaml`, `checkpoint.yaml`): a reader that finds it knows the file is complete only when
+/// its last line is [`END`], so a file cut short (a copy broken off, a disk that filled, an
+/// editor that lost the tail) is refused instead of read as the part it holds.
+pub const SEALED: &str = "# cetune: this file is complete when its last line is '# end'";
+
+/// The last line of a [`SEALED`] file.
+pub const END: &str = "# end";
+
+/// `text` between the [`SEALED`] line and the [`END`] line.
+pub fn seal(text: &str) -> String {
+    let nl = if text.is_empty() || text.ends_with('\n') { "" } else { "\n" };
+    format!("{SEALED}\n{text}{nl}{END}\n")
+}
+
+/// Refuses a [`SEALED`] text whose last line is not [`END`]: it was cut short.
+fn check_sealed(text: &str, path: &Path, make: fn(String) -> Error) -> Result<()> {
+    if text.starts_with(SEALED) && text.trim_end().lines().last().map(str::trim) != Some(END) {
+        return Err(make(format!(
+            "the file is cut short: it was written whole, ending with the line '{END}', which is missing (copy it again; if you cut it on purpose, delete its first line)"
+        ))
+        .with_path(path));
+    }
+    Ok(())
+}
+
+/// Parses `text`; an error becomes `make(message)` at `path`, line and column. A [`SEALED`]
+/// text cut short is refused.
 pub fn from_str<T: DeserializeOwned>(text: &str, path: &Path, make: fn(String) -> Error) -> Result<T> {
     if text.len() > MAX_BYTES {
         return Err(make(format!("file too large: {} bytes (at most {MAX_BYTES})", text.len())).with_path(path));
     }
+    check_sealed(text, path, make)?;
     serde_saphyr::from_str_with_options(text, options()).map_err(|e| {
         let message = serde_saphyr::DefaultMessageFormatter.format_message(&e);
         let mut message: String = message.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();

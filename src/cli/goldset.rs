@@ -1,6 +1,6 @@
 //! `cetune goldset import | sample | new | stats`.
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::goldset::import::{self, Format};
 use crate::goldset::{native, sample};
 use crate::objective::stream::doc_facts;
@@ -157,6 +157,9 @@ pub fn run(a: Action) -> Result<()> {
             Ok(())
         }
         Action::Sample { src, n, seed, out, force } => {
+            if n == 0 {
+                return Err(Error::config("--n 0: a sample needs at least one document"));
+            }
             let set = native::open(&src, false)?;
             let picked = sample::sample(&set, n, seed);
             native::copy_docs(
@@ -180,6 +183,9 @@ pub fn run(a: Action) -> Result<()> {
             Ok(())
         }
         Action::New { from, out, by, sample, seed, input_format, force, quiet, limits } => {
+            if sample == Some(0) {
+                return Err(Error::config("--sample 0: a sample needs at least one page"));
+            }
             let o = crate::annotate::new::Options {
                 by,
                 sample,

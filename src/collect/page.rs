@@ -193,7 +193,7 @@ fn json_page(line: &[u8], out: &mut Outcome) -> std::result::Result<String, Stri
 /// A JSONL line's optional `id` and `url` (strings or numbers) and its `html` (newlines
 /// normalised, or why there is none), or why the line is not a JSON object.
 pub fn json_line(line: &[u8]) -> JsonPage {
-    let v: serde_json::Value = serde_json::from_slice(line).map_err(|e| format!("not a JSON object: {e}"))?;
+    let v: serde_json::Value = decode::json_lossy(line).map_err(|e| format!("not a JSON object: {e}"))?;
     let obj = v.as_object().ok_or("not a JSON object")?;
     let text = |k: &str| match obj.get(k) {
         Some(serde_json::Value::String(s)) => Some(s.clone()),

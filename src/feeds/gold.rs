@@ -627,6 +627,9 @@ pub fn from_feed(srcs: &[PathBuf], out: &Path, o: &Options) -> Result<Report> {
         Err(why) => rep.skipped.push((id.to_string(), why)),
     })?;
     bar.finish();
+    // What pass 1 could not read (a feed over the page budget): named in the error when no feed
+    // was found, so the one line says why.
+    let unread: Vec<(String, String)> = rep.skipped.clone();
     let (mut wants, counts) = wants(&found, srcs, o);
     drop(found);
     let mut by_key: HashMap<String, Vec<usize>> = HashMap::new();
@@ -768,7 +771,14 @@ pub fn from_feed(srcs: &[PathBuf], out: &Path, o: &Options) -> Result<Report> {
     rep.sites = sites.into_values().collect();
     if rep.sites.iter().all(|s| s.written == 0) {
         let why = if rep.sites.iter().all(|s| s.feeds == 0) {
-            "no feed found in the inputs (an RSS, Atom or RDF file, by its content)".to_string()
+            let mut why = "no feed found in the inputs (an RSS, Atom or RDF file, by its content)".to_string();
+            if let Some((id, reason)) = unread.first() {
+                why += &format!("; not read: {id}: {reason}");
+                if unread.len() > 1 {
+                    why += &format!(" (and {} more)", unread.len() - 1);
+                }
+            }
+            why
         } else if rep.sites.iter().all(|s| s.resolved == 0) {
             "no feed entry's page was found in the inputs".to_string()
         } else {

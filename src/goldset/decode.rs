@@ -247,6 +247,64 @@ fn mostly_utf8(bytes: &[u8]) -> bool {
     good > bad
 }
 
+/// Parses JSON from another program, whose strings may hold a lone UTF-16 surrogate escape
+/// (`"\ud800"`, which Python's `json` writes for a string it holds, and strict JSON parsers
+/// refuse): when the strict parse fails, each lone surrogate escape becomes `\ufffd` (U+FFFD,
+/// as a browser decodes it) and the text is parsed again, so one odd character does not cost
+/// the whole record.
+pub fn json_lossy<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> serde_json::Result<T> {
+    match serde_json::from_slice(bytes) {
+        Err(e) if bytes.windows(2).any(|w| w == b"\\u") => match replace_lone_surrogates(bytes) {
+            Some(fixed) => serde_json::from_slice(&fixed),
+            None => Err(e),
+        },
+        r => r,
+    }
+}
+
+/// `bytes` with every `\uD800`–`\uDFFF` escape that is not half of a valid pair replaced by
+/// `\uFFFD`; `None` when there is none.
+fn replace_lone_surrogates(bytes: &[u8]) -> Option<Vec<u8>> {
+    let hex = |at: usize| -> Option<u16> {
+        let h = bytes.get(at..at + 4)?;
+        u16::from_str_radix(std::str::from_utf8(h).ok()?, 16).ok()
+    };
+    let escape = |at: usize| bytes.get(at) == Some(&b'\\') && bytes.get(at + 1) == Some(&b'u');
+    let mut out = Vec::with_capacity(bytes.len());
+    let (mut i, mut changed) = (0, false);
+    while i < bytes.len() {
+        if bytes[i] == b'\\' && bytes.get(i + 1) == Some(&b'u') {
+            if let Some(u) = hex(i + 2) {
+                let high = (0xD800..0xDC00).contains(&u);
+                let paired = high && escape(i + 6) && hex(i + 8).is_some_and(|l| (0xDC00..0xE000).contains(&l));
+                if paired {
+                    out.extend_from_slice(&bytes[i..i + 12]);
+                    i += 12;
+                    continue;
+                }
+                if (0xD800..0xE000).contains(&u) {
+                    out.extend_from_slice(b"\\ufffd");
+                    changed = true;
+                    i += 6;
+                    continue;
+                }
+            }
+            out.extend_from_slice(&bytes[i..i + 2]);
+            i += 2;
+            continue;
+        }
+        if bytes[i] == b'\\' {
+            // Any other escape: its two bytes, so an escaped backslash before `u` stays one.
+            out.extend_from_slice(&bytes[i..(i + 2).min(bytes.len())]);
+            i += 2;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    changed.then_some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -309,5 +367,14 @@ mod tests {
     #[test]
     fn newlines_are_normalised() {
         assert_eq!(decode_html(b"a\r\nb\rc").0, "a\nb\nc");
+    }
+
+    #[test]
+    fn lone_surrogate_escapes_become_the_replacement_character() {
+        let v: serde_json::Value = json_lossy(br#"{"html": "a\ud800b\udc00c\ud83d\ude00d\\ud800"}"#).unwrap();
+        assert_eq!(v["html"], "a\u{fffd}b\u{fffd}c\u{1f600}d\\ud800");
+        assert!(json_lossy::<serde_json::Value>(b"{\"html\": ").is_err());
+        let v: serde_json::Value = json_lossy(br#"["\ud800"]"#).unwrap();
+        assert_eq!(v[0], "\u{fffd}");
     }
 }

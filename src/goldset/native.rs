@@ -316,6 +316,8 @@ fn open_with(root: &Path, keep_empty: bool, summaries_as_docs: bool) -> Result<G
         // Page files by id, ids in the order of their first file (sorted by name).
         let mut ids: Vec<String> = Vec::new();
         let mut files: BTreeMap<String, Vec<(usize, PathBuf)>> = BTreeMap::new();
+        // Gold texts by id, to name those whose page is missing (`import` warns of them too).
+        let mut golds: Vec<String> = Vec::new();
         for f in list_dir(&pkg_dir)? {
             let name = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             if let Some(why) = not_regular(&f) {
@@ -324,12 +326,24 @@ fn open_with(root: &Path, keep_empty: bool, summaries_as_docs: bool) -> Result<G
                 }
                 continue;
             }
+            if let Some(id) = name.strip_suffix(".txt").filter(|id| !id.ends_with(".comments")) {
+                golds.push(id.to_string());
+            }
             let Some((id, rank)) = stem_of(&name) else { continue };
             let same = files.entry(id.to_string()).or_default();
             if same.is_empty() {
                 ids.push(id.to_string());
             }
             same.push((rank, f));
+        }
+        for id in golds.iter().filter(|g| !files.contains_key(*g)) {
+            skipped.push(Skipped {
+                what: format!("{pkg}/{id}"),
+                why: format!(
+                    "gold text {} has no page ({id}.html): not scored",
+                    pkg_dir.join(format!("{id}.txt")).display()
+                ),
+            });
         }
         for id in ids {
             let mut same = files.remove(&id).unwrap_or_default();
@@ -382,6 +396,14 @@ fn open_with(root: &Path, keep_empty: bool, summaries_as_docs: bool) -> Result<G
                     continue;
                 }
             };
+            // Binary data is no gold text: scored, it would pass for a page the extractor missed.
+            if super::decode::looks_binary(&gold) {
+                skipped.push(Skipped {
+                    what: key,
+                    why: format!("{}: binary data, not a gold text: not scored", gold_path.display()),
+                });
+                continue;
+            }
             if !keep_empty && !gold.chars().any(char::is_alphanumeric) {
                 skipped.push(Skipped { what: key, why: "empty gold text".into() });
                 continue;

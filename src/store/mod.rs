@@ -264,9 +264,9 @@ pub fn timestamp() -> String {
     format!("{y:04}{m:02}{d:02}-{:02}{:02}{:02}", rem / 3600, rem % 3600 / 60, rem % 60)
 }
 
-/// Writes a YAML file atomically.
+/// Writes a YAML file atomically, sealed ([`crate::yaml::seal`]: a copy cut short is refused).
 pub fn write_yaml<T: Serialize>(path: &Path, value: &T) -> Result<()> {
-    write_atomic(path, crate::yaml::to_string(value)?.as_bytes())
+    write_atomic(path, crate::yaml::seal(&crate::yaml::to_string(value)?).as_bytes())
 }
 
 /// Reads a YAML file written by [`write_yaml`].

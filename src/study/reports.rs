@@ -109,7 +109,7 @@ pub fn write_reports(
             },
             settings_file(&s, Some(&about), own.then_some(space), Some(space))?
         );
-        crate::report::write_atomic(&dir.join("best.yaml"), text.as_bytes())?;
+        crate::report::write_atomic(&dir.join("best.yaml"), crate::yaml::seal(&text).as_bytes())?;
     }
     let rows = generations_info(trials).into_iter().map(|(r, _)| r).collect();
     let y_desc = match (record.objective.as_str(), record.measure.as_str()) {

@@ -351,11 +351,11 @@ fn read_forest(next: &mut dyn FnMut(&str) -> Result<(usize, String)>, f: usize) 
             .ok_or_else(|| bad(i, format!("expected '{key} …', got '{}'", cut(&l))))
     };
     let (i, base) = field(next("base")?, "base")?;
-    let base: f32 = num(&base, i)?;
+    let base: f32 = finite(&base, i)?;
     let (i, gain) = field(next("gain")?, "gain")?;
     let gain: Vec<f64> = gain
         .split(',')
-        .map(|kv| kv.split_once('=').map_or(Err(bad(i, format!("bad gain '{}'", cut(kv)))), |(_, g)| num(g, i)))
+        .map(|kv| kv.split_once('=').map_or(Err(bad(i, format!("bad gain '{}'", cut(kv)))), |(_, g)| finite(g, i)))
         .collect::<Result<_>>()?;
     if gain.len() != f {
         return Err(bad(i, format!("{} gains for {f} features", gain.len())));
@@ -382,14 +382,21 @@ fn node(l: &str, i: usize, j: usize, k: usize, nf: usize) -> Result<Node> {
     let f: Vec<&str> = l.split(' ').collect();
     let bad = || Error::config(format!("bad tree node '{}'", cut(l))).with_line(i, None);
     match f.as_slice() {
-        ["l", v] => Ok(Node::Leaf(num(v, i)?)),
+        ["l", v] => Ok(Node::Leaf(finite(v, i)?)),
         ["s", feat, thr, left, right] => {
-            let (feature, left, right): (u16, u32, u32) = (num(feat, i)?, num(left, i)?, num(right, i)?);
+            let (feature, left, right): (usize, u32, u32) = (num(feat, i)?, num(left, i)?, num(right, i)?);
+            if feature >= nf {
+                return Err(Error::config(format!(
+                    "feature {feature} is out of range: the model's trees read features 0 to {}",
+                    nf - 1
+                ))
+                .with_line(i, None));
+            }
             let inside = |c: u32| (c as usize) > j && (c as usize) < k;
-            if feature as usize >= nf || !inside(left) || !inside(right) {
+            if !inside(left) || !inside(right) {
                 return Err(bad());
             }
-            Ok(Node::Split { feature, threshold: num(thr, i)?, left, right })
+            Ok(Node::Split { feature: feature as u16, threshold: finite(thr, i)?, left, right })
         }
         _ => Err(bad()),
     }
@@ -398,6 +405,16 @@ fn node(l: &str, i: usize, j: usize, k: usize, nf: usize) -> Result<Node> {
 /// A number of a model file's line `i`.
 fn num<T: std::str::FromStr>(s: &str, i: usize) -> Result<T> {
     s.trim().parse().map_err(|_| Error::config(format!("'{}' is not a number", cut(s))).with_line(i, None))
+}
+
+/// A finite number of a model file's line `i`: a `NaN` or infinite leaf, threshold, base or
+/// gain would make every score it touches `NaN` (and a page's text silently empty).
+fn finite<T: std::str::FromStr + Into<f64> + Copy>(s: &str, i: usize) -> Result<T> {
+    let x: T = num(s, i)?;
+    if !x.into().is_finite() {
+        return Err(Error::config(format!("'{}' is not a finite number", cut(s))).with_line(i, None));
+    }
+    Ok(x)
 }
 
 /// At most 40 characters of a line, for a message.

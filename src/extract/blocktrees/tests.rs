@@ -78,7 +78,7 @@ fn a_stacked_model_file_reads_back_as_the_model_it_was_written_from() {
     let moved: Vec<&str> = split.split(' ').collect();
     let moved = format!("s {} {} {} {}", N_FEATURES + 1, moved[2], moved[3], moved[4]);
     let bad = text.replacen(split, &moved, 1);
-    assert!(Model::read(&bad).unwrap_err().to_string().contains("bad tree node"));
+    assert!(Model::read(&bad).unwrap_err().to_string().contains("out of range"));
 }
 
 #[test]

@@ -142,7 +142,7 @@ impl Worker {
             }
             Err(RecvTimeoutError::Disconnected) => return Err(fatal(self.exited())),
         };
-        let reply: Option<serde_json::Value> = serde_json::from_slice(&answer).ok();
+        let reply: Option<serde_json::Value> = crate::goldset::decode::json_lossy(&answer).ok();
         let Some(reply) = reply.filter(|r| r.get("id").and_then(|i| i.as_u64()) == Some(id)) else {
             return Err(fatal(format!(
                 "the worker's answer is not a JSON reply to this page ({{\"id\": {id}, \"text\": …}}): '{}' (stopped; a new one takes the next page)",
