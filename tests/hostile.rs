@@ -167,7 +167,7 @@ fn params_and_manifests_that_are_devices_fifos_or_huge_are_refused_quickly() {
 
 /// Runs `cetune` with `input` on standard input (fed from a thread that stops when the pipe
 /// closes), killing it after `limit`.
-fn with_stdin_within(
+pub fn with_stdin_within(
     args: &[&str],
     input: impl Fn(&mut dyn std::io::Write) + Send + 'static,
     limit: Duration,
@@ -276,7 +276,7 @@ fn import_takes_quiet_duplicate_choices_are_refused_and_a_short_warc_record_is_a
 }
 
 /// A short lqf run on a small set; returns the set and the run folder.
-fn small_run(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+pub fn small_run(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
     let set = linky_set(name, 6);
     let run = beside(&set, "run");
     let mut args = crate::optimise::optimise_args(set.to_str().unwrap(), run.to_str().unwrap(), &[]);

@@ -15,6 +15,7 @@ mod feeds;
 mod hostile;
 mod optimise;
 mod real_data;
+mod reliability;
 mod report;
 mod robust;
 mod route;
