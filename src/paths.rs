@@ -413,6 +413,32 @@ mod tests {
     }
 
     #[test]
+    fn a_hard_link_is_its_input_and_a_staged_file_replaces_only_when_committed() {
+        let d = std::env::temp_dir().join(format!("cetune-paths-ids-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(d.join("gs/news")).unwrap();
+        std::fs::write(d.join("page.html"), "page").unwrap();
+        std::fs::hard_link(d.join("page.html"), d.join("other-name.txt")).unwrap();
+        let reads = Reads::new().with(d.join("page.html"), "the input").with(d.join("gs"), "the gold set");
+        let e = reads.refuse(&d.join("other-name.txt")).unwrap_err();
+        assert!(e.to_string().contains("overlaps the input"), "{e}");
+        assert!(reads.refuse(&d.join("gs/news/new")).is_err() && reads.refuse(&d).is_err());
+        assert!(reads.refuse(&d.join("out.txt")).is_ok());
+        // Uncommitted, the place keeps what it held and no temporary stays; committed, it is
+        // replaced, and its hard link (another name of the input) keeps the old bytes.
+        let (staged, mut f) = Staged::create(&d.join("other-name.txt")).unwrap();
+        f.write_all(b"new").unwrap();
+        drop(staged);
+        assert_eq!(std::fs::read_dir(&d).unwrap().count(), 3);
+        let (staged, mut f) = Staged::create(&d.join("other-name.txt")).unwrap();
+        f.write_all(b"new").unwrap();
+        staged.commit(f).unwrap();
+        assert_eq!(std::fs::read(d.join("other-name.txt")).unwrap(), b"new");
+        assert_eq!(std::fs::read(d.join("page.html")).unwrap(), b"page");
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
     fn the_working_directory_and_its_ancestors_are_refused() {
         assert!(refuse_cwd_or_ancestor(Path::new(".")).is_err());
         assert!(refuse_cwd_or_ancestor(Path::new("..")).is_err());

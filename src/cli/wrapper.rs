@@ -41,7 +41,8 @@ pub fn run(a: Action) -> Result<()> {
             let fw = crate::extract::feedwrapper::FeedWrapper::of_setting(&s)?;
             let mut set = crate::goldset::native::open_feeds(&goldset)?;
             set.limits = limits.limits()?;
-            let learned = crate::feeds::wrappers::learn(&set, &fw, &super::common::label(&space, &s), &out, force)?;
+            let label = super::common::label(&space, &s);
+            let learned = crate::feeds::wrappers::learn(&set, &fw, &label, &out, force, &setting.reads())?;
             if !quiet {
                 println!("{:<36} {:>5} {:>6} {:>6} {:>6} {:>8}", "site", "pages", "title", "author", "date", "content");
                 for (site, pages, [t, a, d, c]) in &learned.sites {

@@ -313,11 +313,19 @@ pub fn learn_site(set: &GoldSet, package: usize, fw: &FeedWrapper, label: &str) 
     w
 }
 
-/// `cetune wrapper learn`: one `<site>.yaml` per package of `set` in `out`. `out` may not lie in
-/// the gold set; an existing non-empty `out` is written into only with `force`, and only when
-/// everything in it is what cetune wrote there (its list of written files), which is replaced.
-pub fn learn(set: &GoldSet, fw: &FeedWrapper, label: &str, out: &Path, force: bool) -> Result<Learned> {
-    crate::paths::refuse_overlap(out, &set.root, "the gold set")?;
+/// `cetune wrapper learn`: one `<site>.yaml` per package of `set` in `out`. `out` may not be,
+/// hold or lie in what the command reads (`reads`, the gold set besides); an existing non-empty
+/// `out` is written into only with `force`, and only when everything in it is what cetune wrote
+/// there (its list of written files), which is replaced.
+pub fn learn(
+    set: &GoldSet,
+    fw: &FeedWrapper,
+    label: &str,
+    out: &Path,
+    force: bool,
+    reads: &crate::paths::Reads,
+) -> Result<Learned> {
+    reads.clone().with(&set.root, "the gold set").refuse(out)?;
     crate::paths::refuse_cwd_or_ancestor(out)?;
     crate::paths::refuse_symlink(out)?;
     if out.exists() && !out.is_dir() {
