@@ -179,8 +179,16 @@ pub fn run(a: Args) -> Result<()> {
         (None, [one]) if a.output.is_empty() => one.join(name),
         (None, _) => crate::store::unique_dir(&PathBuf::from(format!("results/{name}-{}", crate::store::timestamp())))?,
     };
-    if let Some(b) = &a.baseline {
-        reads.add(b, "the baseline");
+    // A baseline run's files, or a baseline parameter file (`default` and an output's name are
+    // neither).
+    match a.baseline.as_deref().map(Path::new) {
+        Some(b) if b.join(files::RUN).is_file() => {
+            for f in [files::RUN, files::INDIVIDUALS, "best.model"] {
+                reads.add(b.join(f), "the baseline run's files");
+            }
+        }
+        Some(b) if b.is_file() => reads.add(b, "the baseline"),
+        _ => {}
     }
     let settings: Vec<&Setting> = rows
         .iter()
