@@ -12,6 +12,7 @@
 
 pub mod effort;
 pub mod new;
+#[cfg(feature = "cli")]
 pub mod server;
 
 use crate::document::{Document, Selection};
