@@ -219,11 +219,19 @@ fn goldset_new_groups_by_host_or_folder_samples_and_lists_what_it_skips() {
     assert!(out.join("example-news.org/news1.txt").is_file(), "the gold text survives");
     std::fs::remove_file(out.join("example-news.org/news1.txt")).unwrap();
     assert_eq!(again().code, 0, "a set without gold is still replaced with --force");
-    // --quiet: no summary on standard output (and no progress counter).
-    let quiet =
-        cetune(&["goldset", "new", "--from", raw.to_str().unwrap(), "--out", out.to_str().unwrap(), "--force", "-q"]);
+    // --no-summary: no summary on standard output; -q drops only the progress counter (as in
+    // every command), so the summary stays.
+    let new = |extra: &[&str]| {
+        let mut args =
+            vec!["goldset", "new", "--from", raw.to_str().unwrap(), "--out", out.to_str().unwrap(), "--force"];
+        args.extend_from_slice(extra);
+        cetune(&args)
+    };
+    let quiet = new(&["-q", "--no-summary"]);
     assert_eq!((quiet.code, quiet.stdout.as_str()), (0, ""), "{}", quiet.stderr);
     assert!(out.join("goldset.yaml").is_file());
+    let quiet = new(&["-q"]);
+    assert!(quiet.code == 0 && quiet.stdout.starts_with("wrote 4 of 4 pages"), "{}", quiet.stdout);
 }
 
 #[test]

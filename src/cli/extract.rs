@@ -25,19 +25,15 @@ pub struct Args {
     /// Pages to extract: HTML files (optionally .gz), folders (recursive: .html, .htm, .xhtml,
     /// .html.gz), JSONL files (.jsonl), WARC files (.warc, .warc.gz), `-` for standard input.
     inputs: Vec<PathBuf>,
-    /// How input files are read: auto (by name), html, jsonl (one JSON object a line with `html`
-    /// and optional `id`, `url`) or warc.
-    #[arg(long, value_name = "FORMAT", default_value = "auto")]
-    input_format: String,
+    /// How input files are read.
+    #[arg(long, value_name = "FORMAT", default_value = "auto", value_parser = super::values::input_format())]
+    input_format: InputFormat,
     /// Read further input paths, one a line, from this file (`-`: standard input).
     #[arg(long, value_name = "FILE")]
     files_from: Option<PathBuf>,
-    /// Output format: txt (default for one page) or jsonl (default otherwise: one line a page
-    /// with id, url, text, words, language, error; with several pages, txt puts a line `==> ID <==`
-    /// before each page's text); with --dump: text (a file per document,
-    /// the default) or ids-json (one OUT/extract.json, `{id: text}` as the benchmarks' scorers
-    /// read it; ids are `package/id` when an id occurs in two packages).
-    #[arg(long, value_name = "FORMAT")]
+    /// Output format (with several pages, txt puts a line `==> ID <==` before each page's
+    /// text; in ids-json, ids are `package/id` when an id occurs in two packages).
+    #[arg(long, value_name = "FORMAT", value_parser = super::values::out_format())]
     format: Option<String>,
     /// Write to this file instead of standard output; a folder (an existing one, or a path
     /// ending in `/`) gets one .txt per page, mirroring the input tree.
@@ -182,7 +178,7 @@ pub fn run(a: Args) -> Result<()> {
 /// `extract` over pages, folders, JSONL and WARC files: the library's streamed, ordered run.
 fn collection(a: &Args, ex: &dyn crate::extract::Extractor, limits: crate::limits::Limits) -> Result<()> {
     let threads = crate::objective::set_threads(a.threads)?;
-    let format: InputFormat = a.input_format.parse()?;
+    let format = a.input_format;
     let inputs = Inputs::new(&a.inputs, a.files_from.as_deref(), format, limits.max_page_bytes)?;
     let one_page = inputs.is_one_page();
     let out_format = match &a.format {
