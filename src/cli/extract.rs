@@ -225,6 +225,21 @@ fn collection(a: &Args, ex: &dyn crate::extract::Extractor, limits: crate::limit
     };
     let opts = collect::Options { limits, unordered: a.unordered, window: (threads * 16).max(64), more };
     let bar = Progress::counter("extract", "pages", a.quiet || one_page);
+    // The total and the time left, once the inputs are counted: a second reading of the same
+    // arguments that walks names only, beside the run (None for JSONL, WARC, standard input).
+    let finished = Arc::new(Mutex::new(false));
+    if !(a.quiet || one_page) {
+        let count = Inputs::new(&a.inputs, a.files_from.as_deref(), format, limits.max_page_bytes)?;
+        let (bar, finished) = (bar.clone(), finished.clone());
+        std::thread::spawn(move || {
+            if let Some(n) = count.page_count()
+                && let Ok(done) = finished.lock()
+                && !*done
+            {
+                bar.set_total(n, "pages");
+            }
+        });
+    }
     let (mut failed, mut done) = (0u64, 0u64);
     let started = std::time::Instant::now();
     let mut first_error = None;
@@ -244,6 +259,9 @@ fn collection(a: &Args, ex: &dyn crate::extract::Extractor, limits: crate::limit
         bar.message(format!("{rate:.0} pages/s, {failed} failed"));
         bar.inc();
     })?;
+    if let Ok(mut done) = finished.lock() {
+        *done = true;
+    }
     bar.finish();
     if one_page && !summary.interrupted {
         // One page: its text, or its error as the one line of a failed command.

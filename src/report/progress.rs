@@ -84,6 +84,19 @@ impl Progress {
     pub fn set_len(&self, len: u64) {
         self.bar.set_length(len);
     }
+    /// Gives a counter its total once it is known (`unit` as in [`Progress::counter`]): it
+    /// becomes a bar showing the total and the time left.
+    pub fn set_total(&self, len: u64, unit: &str) {
+        #[cfg(feature = "cli")]
+        if let Ok(style) = ProgressStyle::with_template(&format!(
+            "{{prefix:>10}} [{{elapsed_precise}}] {{wide_bar}} {{pos}}/{{len}} {unit}, {{msg}}, {{eta}} left"
+        )) {
+            self.bar.set_style(style);
+        }
+        #[cfg(not(feature = "cli"))]
+        let _ = unit;
+        self.bar.set_length(len);
+    }
     /// Sets the message shown after the counter.
     pub fn message(&self, msg: String) {
         self.bar.set_message(msg);
