@@ -586,7 +586,7 @@ mod tests {
         let (site, one) = (d.join("site"), d.join("one.htm"));
         assert_eq!(count(&[site.clone(), one.clone()], None, InputFormat::Auto), Some(3));
         assert_eq!(count(&[], Some(&list), InputFormat::Auto), Some(3));
-        assert_eq!(count(&[site.clone()], None, InputFormat::Html), Some(2));
+        assert_eq!(count(std::slice::from_ref(&site), None, InputFormat::Html), Some(2));
         assert_eq!(count(&[site.clone(), d.join("dump.jsonl")], None, InputFormat::Auto), None);
         assert_eq!(count(&[d.join("crawl.warc")], None, InputFormat::Auto), None);
         assert_eq!(count(&[site], None, InputFormat::Jsonl), None);
