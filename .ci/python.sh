@@ -13,6 +13,13 @@ if ! command -v java >/dev/null; then
     (apt-get update -qq && apt-get install -y -qq default-jre-headless) >/dev/null || { echo "Java is needed by the PySpark test" >&2; exit 1; }
 fi
 (cd "$repo" && cargo build --release --quiet)   # the CLI the Spark test pipes pages through
+# The extension builds the library without its `cli` feature: none of the command line's crates.
+cli_crates=$(cd "$repo" && cargo tree -p cetune-python -e normal --prefix none | grep -E '^(clap|indicatif|ctrlc|plotters|png|tiny_http) ' | sort -u || true)
+if [ -n "$cli_crates" ]; then
+    echo "the Python extension compiles the command line's crates:" >&2
+    echo "$cli_crates" >&2
+    exit 1
+fi
 python3 -m venv "$work/venv"
 py="$work/venv/bin/python"
 export PATH="$work/venv/bin:$PATH"

@@ -20,7 +20,7 @@ shared=../shared/goldsets
 status=0
 for set in cleaneval:cleaneval-dev:cleaneval cleaneval:cleanportaleval:cleanportaleval l3s:l3s-gn1:l3s wcxb:wcxb-dev:wcxb; do
     IFS=: read -r format dir reader <<<"$set"
-    "$bin" goldset import --format "$format" "$shared/$dir" --out "$tmp/$dir" >/dev/null 2>&1
+    "$bin" goldset import --input-format "$format" "$shared/$dir" --out "$tmp/$dir" >/dev/null 2>&1
     "$py" .ci/gold_check.py "$reader" "$shared/$dir" "$tmp/$dir" || status=1
 done
 "$bin" goldset sample "$tmp/l3s-gn1" --n 120 --seed 1 --out "$tmp/l3s-s120" >/dev/null

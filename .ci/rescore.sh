@@ -9,7 +9,7 @@ trap 'rm -rf "$tmp"' EXIT
 bin=target/release/cetune
 cargo build --release --quiet
 for ex in full lqf; do
-    "$bin" goldset import --format cleaneval ../shared/goldsets/cleaneval-dev --out "$tmp/ce" --force >/dev/null
+    "$bin" goldset import --input-format cleaneval ../shared/goldsets/cleaneval-dev --out "$tmp/ce" --force >/dev/null
     "$bin" evaluate --goldset "$tmp/ce" --extractor "$ex" --out "$tmp/eval-$ex" --quiet >/dev/null
     "$bin" extract --extractor "$ex" --goldset "$tmp/ce" --dump "$tmp/dump-$ex" --quiet
     python3 tests/rescore.py "$tmp/ce" "$tmp/dump-$ex" "$tmp/eval-$ex/per-document.csv" 0.001

@@ -20,10 +20,15 @@
 //! - [`study`]: the run lifecycle (start, resume, checkpoints, Ctrl-C, final reports);
 //! - [`paths`]: the output-folder safety rule;
 //! - [`yaml`]: reading and writing YAML within input budgets.
+//!
+//! The `cli` feature (on by default) adds the command line ([`cli`]), the run lifecycle
+//! ([`study`]), a run's plots and reports, the annotation server and the progress bar; the
+//! Python package builds the library without it, so its extension compiles none of their crates.
 #![warn(missing_docs)]
 #![deny(clippy::float_cmp)]
 
 pub mod annotate;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod collect;
 pub mod document;
@@ -39,6 +44,7 @@ pub mod params;
 pub mod paths;
 pub mod report;
 pub mod store;
+#[cfg(feature = "cli")]
 pub mod study;
 pub mod yaml;
 

@@ -1,9 +1,7 @@
 //! The `cetune` binary: parses the command line and hands it to the library.
-use clap::Parser;
-
 fn main() {
     quiet_on_broken_pipe();
-    let cli = cetune::cli::Cli::parse();
+    let cli = cetune::cli::parse();
     if let Err(e) = cetune::cli::run(cli) {
         eprintln!("cetune: {e}");
         std::process::exit(e.exit_code());

@@ -1,100 +1,16 @@
 //! `goldset new` and `annotate` end to end: the new gold set, the server's safety rules over
 //! plain HTTP (token, traversal, overwrite confirmation, concurrent saves, Ctrl-C, a folder it
-//! cannot write), the effort measure, and the app driven in headless Chromium through
-//! chromedriver's WebDriver protocol (skipped, with a note, when chromium or chromedriver is
-//! missing; `.ci/run` installs both).
+//! cannot write) and the effort measure. The app in a real browser is checked by the `browser`
+//! test target (`tests/browser/`).
 
+pub use crate::annotate_server::{Server, http};
 use crate::util::{cetune, tmp, write};
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdout, Command, Stdio};
 
 const NEWS: &str = include_str!("data/annotate-news.html");
-
-/// A running `cetune annotate`.
-pub struct Server {
-    child: Child,
-    out: BufReader<ChildStdout>,
-    pub port: u16,
-    pub token: String,
-}
-
-impl Server {
-    pub fn start(dir: &Path, extra: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_cetune"))
-            .args(["annotate", dir.to_str().unwrap(), "--port", "0", "--user", "tester"])
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let out = BufReader::new(child.stdout.take().unwrap());
-        // Dropped (the process killed and waited for) if it never prints its URL.
-        let mut srv = Server { child, out, port: 0, token: String::new() };
-        let mut line = String::new();
-        loop {
-            line.clear();
-            assert!(srv.out.read_line(&mut line).unwrap() > 0, "annotate ended before printing its URL");
-            if let Some(url) = line.trim().strip_prefix("open http://127.0.0.1:") {
-                let (port, rest) = url.split_once('/').unwrap();
-                srv.token = rest.strip_prefix("?t=").unwrap().to_string();
-                srv.port = port.parse().unwrap();
-                return srv;
-            }
-        }
-    }
-
-    /// One request (HTTP/1.0, so the answer is not chunked): status and body.
-    pub fn request(&self, method: &str, path: &str, header_token: bool, body: &str) -> (u16, String) {
-        http(self.port, method, path, if header_token { Some(&self.token) } else { None }, body)
-    }
-
-    /// A GET with the token.
-    pub fn get(&self, path: &str) -> (u16, String) {
-        let sep = if path.contains('?') { '&' } else { '?' };
-        self.request("GET", &format!("{path}{sep}t={}", self.token), false, "")
-    }
-
-    /// A save with the token (query and header).
-    pub fn save(&self, body: &Value) -> (u16, String) {
-        self.request("POST", &format!("/api/save?t={}", self.token), true, &body.to_string())
-    }
-
-    /// Sends SIGINT (Ctrl-C) and waits: exit code and the rest of standard output.
-    pub fn interrupt(mut self) -> (i32, String) {
-        Command::new("kill").args(["-INT", &self.child.id().to_string()]).status().unwrap();
-        let status = self.child.wait().unwrap();
-        let mut rest = String::new();
-        self.out.read_to_string(&mut rest).unwrap();
-        (status.code().unwrap_or(-1), rest)
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-pub fn http(port: u16, method: &str, path: &str, token: Option<&str>, body: &str) -> (u16, String) {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    let mut req = format!("{method} {path} HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Length: {}\r\n", body.len());
-    if let Some(t) = token {
-        req.push_str(&format!("X-Cetune-Token: {t}\r\nContent-Type: application/json\r\n"));
-    }
-    req.push_str("\r\n");
-    req.push_str(body);
-    s.write_all(req.as_bytes()).unwrap();
-    let mut resp = Vec::new();
-    s.read_to_end(&mut resp).unwrap();
-    let resp = String::from_utf8_lossy(&resp).into_owned();
-    let (head, body) = resp.split_once("\r\n\r\n").unwrap_or((&resp, ""));
-    let status = head.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
-    (status, body.to_string())
-}
 
 /// Raw pages for `goldset new`: two hosts (canonical link, og:url), one page only its folder
 /// names, one binary file and one page without text.
@@ -219,11 +135,19 @@ fn goldset_new_groups_by_host_or_folder_samples_and_lists_what_it_skips() {
     assert!(out.join("example-news.org/news1.txt").is_file(), "the gold text survives");
     std::fs::remove_file(out.join("example-news.org/news1.txt")).unwrap();
     assert_eq!(again().code, 0, "a set without gold is still replaced with --force");
-    // --quiet: no summary on standard output (and no progress counter).
-    let quiet =
-        cetune(&["goldset", "new", "--from", raw.to_str().unwrap(), "--out", out.to_str().unwrap(), "--force", "-q"]);
+    // --no-summary: no summary on standard output; -q drops only the progress counter (as in
+    // every command), so the summary stays.
+    let new = |extra: &[&str]| {
+        let mut args =
+            vec!["goldset", "new", "--from", raw.to_str().unwrap(), "--out", out.to_str().unwrap(), "--force"];
+        args.extend_from_slice(extra);
+        cetune(&args)
+    };
+    let quiet = new(&["-q", "--no-summary"]);
     assert_eq!((quiet.code, quiet.stdout.as_str()), (0, ""), "{}", quiet.stderr);
     assert!(out.join("goldset.yaml").is_file());
+    let quiet = new(&["-q"]);
+    assert!(quiet.code == 0 && quiet.stdout.starts_with("wrote 4 of 4 pages"), "{}", quiet.stdout);
 }
 
 #[test]
@@ -499,240 +423,4 @@ fn effort_counts_the_toggles_from_each_prefill_to_the_gold_blocks() {
     assert!(out.contains("blocks per page: median 5"), "{out}");
     let rows = std::fs::read_to_string(&csv).unwrap();
     assert!(rows.contains("\"full\",p/d,5,5,2,3,2,1.0000"), "{rows}");
-}
-
-// ---------------------------------------------------------------------------------------------
-// The browser check: WebDriver over plain HTTP + JSON (chromedriver), no extra crate.
-
-struct Driver {
-    child: Child,
-    port: u16,
-    session: String,
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
-
-fn wd(port: u16, method: &str, path: &str, body: Option<&Value>) -> Value {
-    let body = body.map(Value::to_string).unwrap_or_default();
-    let s = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    s.set_read_timeout(Some(std::time::Duration::from_secs(120))).unwrap();
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    (&s).write_all(req.as_bytes()).unwrap();
-    // chromedriver keeps the connection open: read the head, then Content-Length bytes.
-    let mut r = BufReader::new(&s);
-    let (mut len, mut chunked) = (0usize, false);
-    loop {
-        let mut line = String::new();
-        if r.read_line(&mut line).unwrap() == 0 || line == "\r\n" {
-            break;
-        }
-        let l = line.to_ascii_lowercase();
-        if let Some(v) = l.strip_prefix("content-length:") {
-            len = v.trim().parse().unwrap();
-        }
-        chunked |= l.starts_with("transfer-encoding:") && l.contains("chunked");
-    }
-    let mut data = Vec::new();
-    if chunked {
-        loop {
-            let mut size = String::new();
-            r.read_line(&mut size).unwrap();
-            let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
-            if n == 0 {
-                break;
-            }
-            let mut chunk = vec![0; n + 2];
-            r.read_exact(&mut chunk).unwrap();
-            data.extend_from_slice(&chunk[..n]);
-        }
-    } else {
-        data.resize(len, 0);
-        r.read_exact(&mut data).unwrap();
-    }
-    serde_json::from_slice(&data)
-        .unwrap_or_else(|e| panic!("webdriver answered {}: {e}", String::from_utf8_lossy(&data)))
-}
-
-impl Driver {
-    fn start(profile: &Path) -> Option<Driver> {
-        let found = |b: &str| Command::new(b).arg("--version").output().is_ok_and(|o| o.status.success());
-        if !found("chromium") || !found("chromedriver") {
-            crate::util::browser_missing("the annotate browser check");
-            return None;
-        }
-        let port = free_port();
-        let child = Command::new("chromedriver")
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .ok()?;
-        let started = std::time::Instant::now();
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(started.elapsed().as_secs() < 20, "chromedriver did not start");
-            std::thread::sleep(std::time::Duration::from_millis(100));
-        }
-        let args = [
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--window-size=1400,860",
-        ];
-        let mut args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-        args.push(format!("--user-data-dir={}", profile.display()));
-        let caps = json!({"capabilities": {"alwaysMatch": {"browserName": "chrome",
-            "goog:chromeOptions": {"binary": "/usr/bin/chromium", "args": args}}}});
-        let mut d = Driver { child, port, session: String::new() };
-        let r = wd(port, "POST", "/session", Some(&caps));
-        d.session = r["value"]["sessionId"].as_str().unwrap_or_else(|| panic!("no session: {r}")).to_string();
-        Some(d)
-    }
-    fn call(&self, method: &str, path: &str, body: Option<&Value>) -> Value {
-        let r = wd(self.port, method, &format!("/session/{}{path}", self.session), body);
-        assert!(r["value"].get("error").is_none(), "webdriver {path}: {r}");
-        r["value"].clone()
-    }
-    fn js(&self, script: &str) -> Value {
-        self.call("POST", "/execute/sync", Some(&json!({"script": script, "args": []})))
-    }
-    fn keys(&self, keys: &[&str]) {
-        let mut actions = Vec::new();
-        for k in keys {
-            actions.push(json!({"type": "keyDown", "value": k}));
-            actions.push(json!({"type": "keyUp", "value": k}));
-        }
-        self.call("POST", "/actions", Some(&json!({"actions": [{"type": "key", "id": "kb", "actions": actions}]})));
-    }
-    /// Waits until `script` returns true.
-    fn wait(&self, script: &str) {
-        let started = std::time::Instant::now();
-        while self.js(script) != Value::Bool(true) {
-            assert!(started.elapsed().as_secs() < 20, "timed out waiting for: {script}");
-            std::thread::sleep(std::time::Duration::from_millis(100));
-        }
-    }
-    fn screenshot(&self, path: &Path) {
-        let b64 = self.call("GET", "/screenshot", None);
-        std::fs::write(path, base64(b64.as_str().unwrap())).unwrap();
-    }
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        if !self.session.is_empty() && !std::thread::panicking() {
-            let _ = wd(self.port, "DELETE", &format!("/session/{}", self.session), None);
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn base64(s: &str) -> Vec<u8> {
-    let val = |c: u8| match c {
-        b'A'..=b'Z' => c - b'A',
-        b'a'..=b'z' => c - b'a' + 26,
-        b'0'..=b'9' => c - b'0' + 52,
-        b'+' => 62,
-        _ => 63,
-    };
-    let clean: Vec<u8> = s.bytes().filter(|c| c.is_ascii_alphanumeric() || *c == b'+' || *c == b'/').collect();
-    let mut out = Vec::new();
-    for chunk in clean.chunks(4) {
-        let n = chunk.iter().fold(0u32, |acc, &c| acc << 6 | u32::from(val(c))) << (6 * (4 - chunk.len()));
-        let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
-        out.extend_from_slice(&bytes[..chunk.len() - 1]);
-    }
-    out
-}
-
-#[test]
-fn the_app_in_a_real_browser_prefills_toggles_and_saves_the_kept_blocks() {
-    let base = tmp("annot-browser");
-    let set = base.join("set");
-    write(&set.join("example-news.org/news.html"), NEWS);
-    write(&set.join("example-news.org/other.html"), "<h1>Other</h1><p>Another page.</p>");
-    let Some(driver) = Driver::start(&base.join("profile")) else { return };
-    let srv = Server::start(&set, &["--prefill", "density"]);
-    let (_, page) = srv.get("/api/page?id=example-news.org/news");
-    let page: Value = serde_json::from_str(&page).unwrap();
-    let blocks: Vec<(String, bool)> = page["blocks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|b| (b["text"].as_str().unwrap().into(), b["prefill"] == true))
-        .collect();
-    let n = blocks.len();
-    assert!(n > 10, "{page}");
-    driver.call("POST", "/url", Some(&json!({"url": format!("http://127.0.0.1:{}/?t={}", srv.port, srv.token)})));
-    driver.wait(&format!("return document.querySelectorAll('#blocks li').length === {n}"));
-    // The pre-fill is shown: the same blocks kept as the server's pre-fill.
-    let shown = driver
-        .js("return Array.from(document.querySelectorAll('#blocks li')).map(li => li.classList.contains('keep'))");
-    let pre: Vec<bool> = blocks.iter().map(|b| b.1).collect();
-    assert_eq!(shown, json!(pre), "the pre-fill is shown");
-    assert!(pre.iter().any(|k| *k) && pre.iter().any(|k| !*k), "density keeps some blocks only: {pre:?}");
-    // Keyboard: toggle block 0, move to block 2, mark, move to block 4, toggle the range, undo
-    // it, toggle block 4 alone, then a click on the last block and save.
-    let mut want = pre.clone();
-    driver.keys(&[" ", "j", "j", "m", "j", "j", "r", "u", "x"]);
-    want[0] = !want[0];
-    want[4] = !want[4];
-    let last =
-        driver.call("POST", "/element", Some(&json!({"using": "css selector", "value": "#blocks li:last-child"})));
-    let eid = last.as_object().unwrap().values().next().unwrap().as_str().unwrap().to_string();
-    driver.call("POST", &format!("/element/{eid}/click"), Some(&json!({})));
-    want[n - 1] = !want[n - 1];
-    // A gold field typed in (its keys do not toggle blocks), then the focus back to the page.
-    let title = driver.call("POST", "/element", Some(&json!({"using": "css selector", "value": "#f-title"})));
-    let tid = title.as_object().unwrap().values().next().unwrap().as_str().unwrap().to_string();
-    driver.call("POST", &format!("/element/{tid}/value"), Some(&json!({"text": "Harbour library xs"})));
-    driver.js("document.activeElement.blur(); return 0");
-    let shown = driver
-        .js("return Array.from(document.querySelectorAll('#blocks li')).map(li => li.classList.contains('keep'))");
-    assert_eq!(shown, json!(want));
-    // The block under the pointer (here: the current one) is the frame's fragment target.
-    let src = driver.js("return document.getElementById('frame').src");
-    assert!(src.as_str().unwrap().contains(&format!("#b{}", n - 1)), "{src}");
-    let shot = base.join("annotate.png");
-    driver.keys(&["k", "k", "k"]);
-    driver.screenshot(&shot);
-    driver.keys(&["s"]);
-    driver.wait("return document.getElementById('status').textContent.startsWith('saved')");
-    let text = std::fs::read_to_string(set.join("example-news.org/news.txt")).unwrap();
-    let kept: Vec<&str> = blocks.iter().zip(&want).filter(|(_, k)| **k).map(|(b, _)| b.0.as_str()).collect();
-    assert_eq!(text, format!("{}\n", kept.join("\n\n")));
-    let rec = std::fs::read_to_string(set.join("annotations.yaml")).unwrap();
-    assert!(rec.contains("title: Harbour library xs"), "{rec}");
-    // Saving again asks for confirmation in the page; Overwrite confirms.
-    driver.keys(&["x", "s"]);
-    driver.wait("return !document.getElementById('confirm').hidden");
-    let confirm_shot = base.join("annotate-confirm.png");
-    driver.screenshot(&confirm_shot);
-    assert_eq!(std::fs::read_to_string(set.join("example-news.org/news.txt")).unwrap(), text);
-    let b = driver.call("POST", "/element", Some(&json!({"using": "css selector", "value": "#overwrite"})));
-    let bid = b.as_object().unwrap().values().next().unwrap().as_str().unwrap().to_string();
-    driver.call("POST", &format!("/element/{bid}/click"), Some(&json!({})));
-    driver.wait("return document.getElementById('status').textContent.startsWith('saved')");
-    assert_ne!(std::fs::read_to_string(set.join("example-news.org/news.txt")).unwrap(), text);
-    // The page list shows the state and progress; next page with n.
-    driver.wait("return document.getElementById('progress').textContent === '1 / 2 saved'");
-    driver.keys(&["n"]);
-    driver.wait("return document.getElementById('pageid').textContent === 'example-news.org/other'");
-    // The screenshot is a real rendering (a PNG of the window's size).
-    let png = std::fs::read(&shot).unwrap();
-    assert!(png.starts_with(b"\x89PNG") && png.len() > 20_000, "{} bytes", png.len());
-    if let Ok(dir) = std::env::var("CETUNE_SCREENSHOTS") {
-        std::fs::copy(&shot, Path::new(&dir).join("annotate.png")).unwrap();
-        std::fs::copy(&confirm_shot, Path::new(&dir).join("annotate-confirm.png")).unwrap();
-    }
 }

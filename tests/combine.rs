@@ -2,7 +2,7 @@
 //! `compare`, `evaluate` and `extract` on a combination description exactly as on a family, its
 //! `best.yaml` reused, and bad descriptions rejected before any work with file and line.
 
-use crate::optimise::linky_set;
+use crate::util::linky_set;
 use crate::util::{beside, cetune, read_csv, write};
 
 #[test]

@@ -2,7 +2,7 @@
 //! clients) never lose or corrupt a file and never hang a command. One test per finding, named
 //! after what it guards.
 
-use crate::optimise::linky_set;
+use crate::util::linky_set;
 use crate::util::{beside, cetune, cetune_within, read_csv, tmp, write};
 use std::os::unix::fs::symlink;
 use std::path::Path;

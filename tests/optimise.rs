@@ -1,46 +1,10 @@
 //! `optimise`, `report` and `compare` end to end: determinism across thread counts, the elitism
 //! invariant, resume after Ctrl-C and after kill -9 (the soak test), and the report files.
 
-use crate::util::{beside, cetune, read_csv, tmp, write};
+use crate::util::{beside, cetune, linky_set, read_csv};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
-
-/// A gold set whose best LQF threshold is not at a bound: pages mix navigation lists, link-rich
-/// paragraphs and plain paragraphs.
-pub fn linky_set(name: &str, pages: usize) -> PathBuf {
-    let root = tmp(name);
-    let words = ["river", "council", "market", "winter", "station", "garden", "harbour", "museum", "bridge", "school"];
-    for k in 0..pages {
-        let w = |i: usize| words[(k * 7 + i * 3) % words.len()];
-        let body: Vec<String> = (0..6)
-            .map(|i| {
-                format!(
-                    "The {} near the {} opened again after the {} was repaired by the city.",
-                    w(i),
-                    w(i + 1),
-                    w(i + 2)
-                )
-            })
-            .collect();
-        let links =
-            (0..(k % 5)).map(|i| format!("<a href=/x{i}>{} {}</a>", w(i), w(i + 4))).collect::<Vec<_>>().join(" ");
-        let mixed = format!("<p>Readers also liked {links} and wrote to us about the {}.</p>", w(9));
-        let nav = (0..(3 + k % 4)).map(|i| format!("<li><a href=/n{i}>{}</a></li>", w(i + 5))).collect::<String>();
-        let html = format!(
-            "<html><head><title>p{k}</title></head><body><ul>{nav}</ul><div><h1>{} {}</h1><p>{}</p>{mixed}<p>{}</p></div><footer><a href=/i>Imprint</a> text</footer></body></html>",
-            w(1),
-            w(2),
-            body[..3].join(" "),
-            body[3..].join(" ")
-        );
-        let gold = format!("{} {}\n{}\n{}", w(1), w(2), body[..3].join(" "), body[3..].join(" "));
-        let pkg = if k % 3 == 0 { "news" } else { "blog" };
-        write(&root.join(format!("{pkg}/{k:02}.html")), html);
-        write(&root.join(format!("{pkg}/{k:02}.txt")), gold);
-    }
-    root
-}
 
 /// individuals.csv without its milliseconds column (wall time differs between runs).
 pub fn journal_without_times(run: &Path) -> Vec<Vec<String>> {

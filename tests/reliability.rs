@@ -5,8 +5,7 @@
 //! after what it guards; each failed on the code before its fix.
 
 use crate::hostile::{small_run, with_stdin_within};
-use crate::optimise::linky_set;
-use crate::util::{beside, cetune, cetune_within, read_csv, tmp, write};
+use crate::util::{beside, cetune, cetune_within, linky_set, read_csv, tmp, write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;

@@ -3,7 +3,7 @@
 //! description, its `best.yaml` reused, and bad routes rejected before any work with file and
 //! line.
 
-use crate::optimise::linky_set;
+use crate::util::linky_set;
 use crate::util::{beside, cetune, read_csv, write};
 
 /// A user's own route: listings to `records`, everything else to `lqf`.

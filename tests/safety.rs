@@ -2,7 +2,7 @@
 //! (issue "never lose a user's data"). Each test reproduces a command that once destroyed or
 //! silently corrupted data.
 
-use crate::optimise::linky_set;
+use crate::util::linky_set;
 use crate::util::{beside, cetune, cetune_in, read_csv, write};
 use std::path::Path;
 use std::process::{Command, Stdio};

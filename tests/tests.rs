@@ -4,6 +4,7 @@
 mod util;
 
 mod annotate;
+mod annotate_server;
 mod blocks;
 mod blogs;
 mod cli;

@@ -13,6 +13,7 @@
 pub mod effort;
 pub mod http;
 pub mod new;
+#[cfg(feature = "cli")]
 pub mod server;
 
 use crate::document::{Document, Selection};

@@ -14,7 +14,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 /// How pages are grouped into packages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum By {
     /// By the page's host: its `<link rel=canonical>`, else its `og:url`, else the URL the
     /// input gives (JSONL `url`, WARC target), else a host-like folder name in its path.

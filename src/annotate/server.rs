@@ -415,7 +415,7 @@ impl App {
         if let Err(e) = record_save(&self.cfg.root, &key, record) {
             return Reply::json(
                 500,
-                json!({"error": format!("the gold text was saved, but goldset.yaml was not updated: {e}")}),
+                json!({"error": format!("the gold text was saved, but annotations.yaml was not updated: {e}")}),
             );
         }
         let words = crate::eval::words::tokens(&text, Default::default()).len();

@@ -16,9 +16,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 pub struct Args {
     /// The gold-set folder (from `goldset new`, or any native gold set).
     dir: PathBuf,
-    /// The extractor that pre-selects the blocks (a family or combination name; default full).
+    /// The extractor that pre-selects the blocks (a family or combination; default full).
     /// With --effort: repeatable, one row each.
-    #[arg(long, value_name = "EXTRACTOR")]
+    #[arg(long, value_name = "EXTRACTOR", value_parser = super::values::extractor())]
     prefill: Vec<String>,
     /// A parameter file (a run's best.yaml) whose setting pre-selects the blocks. With --effort:
     /// repeatable, one row each.
@@ -30,7 +30,7 @@ pub struct Args {
     /// The address to listen on; anything but 127.0.0.1 exposes the gold set to the network.
     #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1")]
     listen: IpAddr,
-    /// Who annotates (recorded in goldset.yaml; default: $USER).
+    /// Who annotates (recorded with each saved page in annotations.yaml; default: $USER).
     #[arg(long)]
     user: Option<String>,
     /// Measure instead of serving: block toggles from each pre-fill to the gold blocks, per

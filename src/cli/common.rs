@@ -9,8 +9,9 @@ use std::path::{Path, PathBuf};
 /// How a command chooses its setting: an extractor name or a parameter file, plus overrides.
 #[derive(Args, Debug, Clone, Default)]
 pub struct SettingArgs {
-    /// Extractor family (see `cetune extractors`); optional with --params.
-    #[arg(long, short = 'e')]
+    /// Extractor family or combination (`cetune extractors` describes each); optional with
+    /// --params.
+    #[arg(long, short = 'e', value_name = "NAME", value_parser = super::values::extractor())]
     pub extractor: Option<String>,
     /// A parameter file (a params/*.yaml description or a run's best.yaml).
     #[arg(long)]
@@ -149,15 +150,6 @@ pub fn describe(spec: &Spec) -> (&'static str, String) {
         Spec::Bool => "bool",
     };
     (kind, spec.range_text())
-}
-
-/// Parses `--measure`: `lcs` (Gottron's LCS F1, the default), `bow` (WCXB's bag-of-words F1)
-/// or `shingle4` (the Scrapinghub benchmark's 4-word shingles).
-pub fn parse_measure(s: &str) -> Result<crate::eval::Measure> {
-    match s.parse().map_err(Error::config)? {
-        crate::eval::Measure::Date => Err(Error::config("the date measure scores the date field: use --field date")),
-        m => Ok(m),
-    }
 }
 
 /// `--field NAME` (evaluate, compare, optimise): makes `set` the gold set of that field

@@ -41,18 +41,18 @@ pub struct Args {
     /// `default` when a run is given.
     #[arg(long, value_name = "default|RUN|FILE|NAME")]
     baseline: Option<String>,
-    /// How many of the run's best distinct individuals.
-    #[arg(long, default_value_t = 4)]
-    top: usize,
+    /// How many of each --run's best distinct individuals (as `optimise --warm-top` counts
+    /// those of --warm-start).
+    #[arg(long, value_name = "N", default_value_t = 4, alias = "top")]
+    run_top: usize,
     /// Also evaluate the known-good individuals of the parameter description.
     #[arg(long)]
     with_defaults: bool,
-    /// How each page is scored: lcs (Gottron's word-sequence F1), bow (WCXB's bag-of-words F1)
-    /// or shingle4 (the Scrapinghub benchmark's 4-word shingles).
-    #[arg(long, default_value = "lcs")]
-    measure: String,
-    /// Score a gold field instead of the body (title, author, date, comments; see `evaluate`).
-    #[arg(long, default_value = "body")]
+    /// How each page is scored.
+    #[arg(long, default_value = "lcs", value_parser = super::values::measure())]
+    measure: crate::eval::Measure,
+    /// Score a gold field instead of the body (see `evaluate`).
+    #[arg(long, default_value = "body", value_parser = super::values::field())]
     field: String,
     /// Add 95% confidence intervals of the macro and doc-mean F1 from N bootstrap resamples of the
     /// pages (seeded; 0: none); also the resamples of the paired intervals (default 2000).
@@ -80,11 +80,10 @@ enum Source {
 
 /// Runs `compare`.
 pub fn run(a: Args) -> Result<()> {
-    let measure = super::common::parse_measure(&a.measure)?;
+    let measure = a.measure;
     if a.run.is_empty() && a.output.is_empty() {
         return Err(Error::config("give at least one --run RUN_DIR or --output NAME=PATH"));
     }
-    crate::extract::segments::check_field(&a.field)?;
     if a.field != "body" && !a.output.is_empty() {
         return Err(Error::config(format!(
             "--field {} scores a setting's segments; an --output text has none: score it with --field body",
@@ -106,7 +105,7 @@ pub fn run(a: Args) -> Result<()> {
         }
         let trials = read_trials(&run.join(files::INDIVIDUALS), &space)?;
         let start = rows.len();
-        let top = crate::report::run::top(&trials, a.top);
+        let top = crate::report::run::top(&trials, a.run_top);
         if top.is_empty() {
             return Err(Error::config(
                 "this run has no finished individual yet (individuals.csv holds none): nothing to compare; let it run a generation first",

@@ -27,14 +27,12 @@ pub struct Args {
     /// Write into an existing non-empty --out folder (files of the same names are replaced).
     #[arg(long)]
     force: bool,
-    /// How each page is scored: lcs (Gottron's word-sequence F1), bow (WCXB's bag-of-words F1)
-    /// or shingle4 (the Scrapinghub benchmark's 4-word shingles).
-    #[arg(long, default_value = "lcs")]
-    measure: String,
-    /// Score a gold field instead of the body: title, author (LCS F1 and exact-words accuracy),
-    /// date (contains a rendering of the gold date), comments (LCS F1), from the extractor's
-    /// segments (`extract --segments`); only documents carrying the field are scored.
-    #[arg(long, default_value = "body")]
+    /// How each page is scored.
+    #[arg(long, default_value = "lcs", value_parser = super::values::measure())]
+    measure: crate::eval::Measure,
+    /// Score a gold field instead of the body, from the extractor's segments (`extract
+    /// --segments`); only documents carrying the field are scored.
+    #[arg(long, default_value = "body", value_parser = super::values::field())]
     field: String,
     /// Also score documents whose gold is empty.
     #[arg(long)]
@@ -47,8 +45,7 @@ pub struct Args {
 /// Runs `evaluate`.
 pub fn run(a: Args) -> Result<()> {
     let (space, setting) = a.setting.resolve_to_apply()?;
-    let measure = super::common::parse_measure(&a.measure)?;
-    crate::extract::segments::check_field(&a.field)?;
+    let measure = a.measure;
     let gs = a.goldset.clone().unwrap_or_else(default_goldset);
     let limits = a.limits.limits()?;
     let mut set = native::open(&gs, a.keep_empty)?;

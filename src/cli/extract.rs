@@ -25,19 +25,15 @@ pub struct Args {
     /// Pages to extract: HTML files (optionally .gz), folders (recursive: .html, .htm, .xhtml,
     /// .html.gz), JSONL files (.jsonl), WARC files (.warc, .warc.gz), `-` for standard input.
     inputs: Vec<PathBuf>,
-    /// How input files are read: auto (by name), html, jsonl (one JSON object a line with `html`
-    /// and optional `id`, `url`) or warc.
-    #[arg(long, value_name = "FORMAT", default_value = "auto")]
-    input_format: String,
+    /// How input files are read.
+    #[arg(long, value_name = "FORMAT", default_value = "auto", value_parser = super::values::input_format())]
+    input_format: InputFormat,
     /// Read further input paths, one a line, from this file (`-`: standard input).
     #[arg(long, value_name = "FILE")]
     files_from: Option<PathBuf>,
-    /// Output format: txt (default for one page) or jsonl (default otherwise: one line a page
-    /// with id, url, text, words, language, error; with several pages, txt puts a line `==> ID <==`
-    /// before each page's text); with --dump: text (a file per document,
-    /// the default) or ids-json (one OUT/extract.json, `{id: text}` as the benchmarks' scorers
-    /// read it; ids are `package/id` when an id occurs in two packages).
-    #[arg(long, value_name = "FORMAT")]
+    /// Output format (with several pages, txt puts a line `==> ID <==` before each page's
+    /// text; in ids-json, ids are `package/id` when an id occurs in two packages).
+    #[arg(long, value_name = "FORMAT", value_parser = super::values::out_format())]
     format: Option<String>,
     /// Write to this file instead of standard output; a folder (an existing one, or a path
     /// ending in `/`) gets one .txt per page, mirroring the input tree.
@@ -193,7 +189,7 @@ fn reads(a: &Args) -> crate::paths::Reads {
 /// `extract` over pages, folders, JSONL and WARC files: the library's streamed, ordered run.
 fn collection(a: &Args, ex: &dyn crate::extract::Extractor, limits: crate::limits::Limits) -> Result<()> {
     let threads = crate::objective::set_threads(a.threads)?;
-    let format: InputFormat = a.input_format.parse()?;
+    let format = a.input_format;
     let inputs = Inputs::new(&a.inputs, a.files_from.as_deref(), format, limits.max_page_bytes)?;
     let one_page = inputs.is_one_page();
     let out_format = match &a.format {
@@ -239,6 +235,21 @@ fn collection(a: &Args, ex: &dyn crate::extract::Extractor, limits: crate::limit
     };
     let opts = collect::Options { limits, unordered: a.unordered, window: (threads * 16).max(64), more };
     let bar = Progress::counter("extract", "pages", a.quiet || one_page);
+    // The total and the time left, once the inputs are counted: a second reading of the same
+    // arguments that walks names only, beside the run (None for JSONL, WARC, standard input).
+    let finished = Arc::new(Mutex::new(false));
+    if !(a.quiet || one_page) {
+        let count = Inputs::new(&a.inputs, a.files_from.as_deref(), format, limits.max_page_bytes)?;
+        let (bar, finished) = (bar.clone(), finished.clone());
+        std::thread::spawn(move || {
+            if let Some(n) = count.page_count()
+                && let Ok(done) = finished.lock()
+                && !*done
+            {
+                bar.set_total(n, "pages");
+            }
+        });
+    }
     let (mut failed, mut done) = (0u64, 0u64);
     let started = std::time::Instant::now();
     let mut first_error = None;
@@ -258,6 +269,9 @@ fn collection(a: &Args, ex: &dyn crate::extract::Extractor, limits: crate::limit
         bar.message(format!("{rate:.0} pages/s, {failed} failed"));
         bar.inc();
     })?;
+    if let Ok(mut done) = finished.lock() {
+        *done = true;
+    }
     bar.finish();
     if one_page && !summary.interrupted {
         // One page: its text, or its error as the one line of a failed command.

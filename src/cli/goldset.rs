@@ -13,8 +13,8 @@ use std::path::PathBuf;
 pub enum Action {
     /// Import a published gold set from its original layout into the native format.
     Import {
-        /// cleaneval (also CleanPortalEval), l3s, wcxb or scrapinghub.
-        #[arg(long)]
+        /// The set's published layout (CleanPortalEval is read as cleaneval).
+        #[arg(long = "input-format", value_name = "LAYOUT", alias = "format", value_parser = super::values::layout())]
         format: Format,
         /// The set's folder in its original layout.
         src: PathBuf,
@@ -27,9 +27,9 @@ pub enum Action {
         /// Overwrite an existing gold set in --out.
         #[arg(long)]
         force: bool,
-        /// No summary (warnings and errors are still printed).
-        #[arg(long, short)]
-        quiet: bool,
+        /// No summary on standard output (warnings and errors are still printed).
+        #[arg(long, alias = "quiet", short_alias = 'q')]
+        no_summary: bool,
     },
     /// Draw a stratified random sample (proportional per package, at least one each).
     Sample {
@@ -67,15 +67,18 @@ pub enum Action {
         /// The sample's seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// How input files are read: auto (by name), html, jsonl or warc.
-        #[arg(long, value_name = "FORMAT", default_value = "auto")]
-        input_format: String,
+        /// How input files are read.
+        #[arg(long, value_name = "FORMAT", default_value = "auto", value_parser = super::values::input_format())]
+        input_format: crate::collect::InputFormat,
         /// Replace a gold set cetune wrote before in --out.
         #[arg(long)]
         force: bool,
-        /// No progress counter and no summary (warnings and errors are still printed).
+        /// No progress counter.
         #[arg(long, short)]
         quiet: bool,
+        /// No summary on standard output (warnings and errors are still printed).
+        #[arg(long)]
+        no_summary: bool,
         #[command(flatten)]
         limits: super::common::LimitArgs,
     },
@@ -88,9 +91,9 @@ pub enum Action {
         /// Where to write the gold set.
         #[arg(long)]
         out: PathBuf,
-        /// How inputs are read: auto (folders are mirrors, files by name), mirror, warc or jsonl.
-        #[arg(long, value_name = "FORMAT", default_value = "auto")]
-        input_format: String,
+        /// How inputs are read.
+        #[arg(long, value_name = "FORMAT", default_value = "auto", value_parser = super::values::feed_input_format())]
+        input_format: crate::collect::InputFormat,
         /// Entries read from each feed, in feed order.
         #[arg(long, default_value_t = 10)]
         max_items: usize,
@@ -103,9 +106,12 @@ pub enum Action {
         /// Replace a gold set cetune wrote before in --out.
         #[arg(long)]
         force: bool,
-        /// No progress bar and no report (warnings and errors are still printed).
+        /// No progress bar.
         #[arg(long, short)]
         quiet: bool,
+        /// No report on standard output (warnings and errors are still printed).
+        #[arg(long)]
+        no_summary: bool,
         #[command(flatten)]
         limits: super::common::LimitArgs,
     },
@@ -124,7 +130,7 @@ pub enum Action {
 /// Runs a gold-set action.
 pub fn run(a: Action) -> Result<()> {
     match a {
-        Action::Import { format, src, out, keep_empty, force, quiet } => {
+        Action::Import { format, src, out, keep_empty, force, no_summary } => {
             let started = std::time::Instant::now();
             let rep = import::import(format, &src, &out, &import::Options { keep_empty, force })?;
             for s in &rep.skipped {
@@ -133,7 +139,7 @@ pub fn run(a: Action) -> Result<()> {
             for w in &rep.warnings {
                 eprintln!("cetune: warning: {w}");
             }
-            if quiet {
+            if no_summary {
                 return Ok(());
             }
             println!(
@@ -182,7 +188,7 @@ pub fn run(a: Action) -> Result<()> {
             );
             Ok(())
         }
-        Action::New { from, out, by, sample, seed, input_format, force, quiet, limits } => {
+        Action::New { from, out, by, sample, seed, input_format, force, quiet, no_summary, limits } => {
             if sample == Some(0) {
                 return Err(Error::config("--sample 0: a sample needs at least one page"));
             }
@@ -190,7 +196,7 @@ pub fn run(a: Action) -> Result<()> {
                 by,
                 sample,
                 seed,
-                format: input_format.parse()?,
+                format: input_format,
                 force,
                 limits: limits.limits()?,
                 quiet,
@@ -199,7 +205,7 @@ pub fn run(a: Action) -> Result<()> {
             for (what, why) in &rep.skipped {
                 eprintln!("cetune: warning: skipped {what}: {why}");
             }
-            if quiet {
+            if no_summary {
                 return Ok(());
             }
             println!(
@@ -228,19 +234,11 @@ pub fn run(a: Action) -> Result<()> {
             keep_summaries,
             force,
             quiet,
+            no_summary,
             limits,
         } => {
-            let format = match input_format.as_str() {
-                "mirror" => crate::collect::InputFormat::Html,
-                "html" => {
-                    return Err(crate::error::Error::config(
-                        "unknown input format 'html' (known: auto, mirror, warc, jsonl)",
-                    ));
-                }
-                f => f.parse()?,
-            };
             let o = crate::feeds::gold::Options {
-                format,
+                format: input_format,
                 max_items,
                 min_full_words,
                 keep_summaries,
@@ -252,7 +250,7 @@ pub fn run(a: Action) -> Result<()> {
             for (what, why) in &rep.skipped {
                 eprintln!("cetune: warning: skipped {what}: {why}");
             }
-            if !quiet {
+            if !no_summary {
                 print!("{}", from_feed_report(&rep, &out));
             }
             Ok(())

@@ -12,10 +12,14 @@ mod goldset;
 mod optimise;
 mod report;
 mod score;
+mod values;
 mod wrapper;
 
 use crate::error::Result;
 use clap::{Parser, Subcommand};
+
+#[cfg(test)]
+mod tests;
 
 /// cetune: tune web content-extraction algorithms by evolutionary search.
 #[derive(Parser, Debug)]
@@ -59,6 +63,48 @@ pub enum Command {
     /// Mark the main content of a gold set's pages in a local web page, pre-filled by an
     /// extractor (or, with --effort, count the block toggles a pre-fill leaves).
     Annotate(annotate::Args),
+}
+
+/// Parses the process's command line. Help and version print as clap prints them; a usage
+/// error is one line on standard error (`cetune: …`, the project's form for every error) and
+/// exit 2.
+pub fn parse() -> Cli {
+    use clap::error::ErrorKind as K;
+    match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e)
+            if matches!(e.kind(), K::DisplayHelp | K::DisplayVersion | K::DisplayHelpOnMissingArgumentOrSubcommand) =>
+        {
+            e.exit()
+        }
+        Err(e) => {
+            eprintln!("cetune: {}", one_line(&e.to_string()));
+            std::process::exit(2);
+        }
+    }
+}
+
+/// A clap error message in one line: the message, its tips in parentheses, and the command's
+/// help to read instead of the usage block.
+fn one_line(text: &str) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut command = None;
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if let Some(usage) = line.strip_prefix("Usage: ") {
+            let words: Vec<&str> = usage.split(' ').take_while(|w| !w.starts_with(['-', '<', '['])).collect();
+            command = Some(words.join(" "));
+        } else if line.starts_with("For more information") {
+        } else if let Some(tip) = line.strip_prefix("tip: ") {
+            parts.push(format!("(tip: {tip})"));
+        } else {
+            parts.push(line.strip_prefix("error: ").unwrap_or(line).to_string());
+        }
+    }
+    let mut line = parts.join(" ");
+    if let Some(c) = command.filter(|c| !c.is_empty()) {
+        line += &format!("; see '{c} --help'");
+    }
+    line
 }
 
 /// Runs a parsed command line.

@@ -2,151 +2,149 @@
 //! prints the [`study::Summary`]; the run lifecycle itself lives in [`crate::study`].
 
 use super::common::{SettingArgs, default_goldset};
+use super::values;
 use crate::error::{Error, ErrorKind, Result};
 use crate::evolve::{Blend, Config, Mutation, StrategyKind};
+use crate::objective::problem::Objective;
 use crate::study;
 use std::path::PathBuf;
 
-/// Arguments of `optimise`.
+// The groups of `optimise --help`.
+const TUNE: &str = "What to tune";
+const SEARCH: &str = "Search";
+const GA: &str = "GA and NSGA-II (--strategy ga, nsga2)";
+const LIMITS: &str = "Limits";
+const OUTPUT: &str = "Output";
+
+/// Arguments of `optimise`, grouped in `--help`: what to tune, the search (with the GA's own
+/// operators), limits, output.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    #[command(flatten)]
+    #[command(flatten, next_help_heading = TUNE)]
     setting: SettingArgs,
-    #[command(flatten)]
-    limits: super::common::LimitArgs,
     /// The gold set (sample) used for fitness; default: the embedded one.
-    #[arg(long)]
+    #[arg(long, help_heading = TUNE)]
     goldset: Option<PathBuf>,
-    /// Bound of a combination's member-output cache, in MB (0: no caching).
-    #[arg(long, value_name = "MB", default_value_t = crate::extract::combine::DEFAULT_CACHE_MB)]
-    member_cache_mb: usize,
-    /// Random seed: the same seed and inputs give the identical run, whatever --threads.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Individuals per generation.
-    #[arg(long, default_value_t = 30)]
-    population: usize,
-    /// Generations at most (generation 0 included) [default: 50]. With --resume: the new
-    /// limit of the run, which extends a finished run.
-    #[arg(long, value_name = "N")]
-    max_generations: Option<usize>,
-    /// Stop after this many generations without improvement by more than --epsilon (0: never)
-    /// [default: 10]. With --resume: the new patience, which extends a run that stopped on it.
-    #[arg(long, value_name = "N")]
-    patience: Option<usize>,
-    /// Smallest improvement of the best fitness that counts, or `auto`: the standard error of
-    /// the best fitness over the documents (improvements within the noise do not count).
-    #[arg(long, default_value = "0.0001")]
-    epsilon: String,
-    /// Best individuals copied unchanged into the next generation.
-    #[arg(long, default_value_t = 1)]
-    elites: usize,
-    /// Tournament size for parent selection.
-    #[arg(long, default_value_t = 2)]
-    tournament: usize,
-    /// Probability that two parents are recombined (else cloned).
-    #[arg(long, default_value_t = 0.9)]
-    crossover_prob: f64,
-    /// Recombination of correlated parameters: blx (BLX-alpha) or mean.
-    #[arg(long, default_value = "blx")]
-    blend: String,
-    /// Alpha of BLX-alpha.
-    #[arg(long, default_value_t = 0.5)]
-    blx_alpha: f64,
-    /// Gaussian mutation sigma as a share of the parameter's range.
-    #[arg(long, default_value_t = 0.1)]
-    mutation_sigma: f64,
-    /// Mutation step sizes: fixed (--mutation-sigma for all) or adaptive (each individual
-    /// carries its own, mutated log-normally and inherited).
-    #[arg(long, default_value = "fixed")]
-    mutation: String,
-    /// Per-parameter mutation probability (default 1/number of tuned parameters).
-    #[arg(long)]
-    mutation_rate: Option<f64>,
-    /// Search strategy: ga, cmaes (CMA-ES), tpe (Optuna's default sampler), nsga2 (the default
-    /// with --objective pareto), or the baselines random and grid (same evaluation budget).
-    #[arg(long, default_value = "ga")]
-    strategy: String,
-    /// Fitness: f1 (mean F1 over documents), macro-f1 (mean over packages), fbeta:B,
-    /// recall-at-precision:P, or pareto (the front of mean precision and mean recall, NSGA-II).
-    #[arg(long, default_value = "f1")]
-    objective: String,
-    /// How each page is scored: lcs (Gottron's word-sequence F1), bow (WCXB's bag-of-words F1) or
-    /// shingle4 (the Scrapinghub benchmark's 4-word shingles); recorded in run.yaml.
-    #[arg(long, default_value = "lcs")]
-    measure: String,
-    /// Tune for a gold field instead of the body: title, author, date or comments (scored
-    /// through the extractor's segments, as `evaluate --field`); recorded in run.yaml.
-    #[arg(long, default_value = "body")]
+    /// Tune for a gold field instead of the body (scored through the extractor's segments, as
+    /// `evaluate --field`); recorded in run.yaml.
+    #[arg(long, default_value = "body", value_parser = values::field(), help_heading = TUNE)]
     field: String,
-    /// Racing: each generation's new settings are first scored on a small stratified subset of
-    /// the documents; those worse than the best so far by a one-sided paired t-test (α = 0.05)
-    /// are dropped, the others go on to more documents until all (needs objective f1 or fbeta:B).
-    #[arg(long)]
-    racing: bool,
-    /// The level of racing's one-sided paired t-test: larger drops more settings early (saves
-    /// more document evaluations) and risks dropping good ones on noise.
-    #[arg(long, value_name = "ALPHA", default_value_t = crate::evolve::race::ALPHA)]
-    racing_alpha: f64,
+    /// How each page is scored; recorded in run.yaml.
+    #[arg(long, default_value = "lcs", value_parser = values::measure(), help_heading = TUNE)]
+    measure: crate::eval::Measure,
+    /// Fitness.
+    #[arg(long, default_value = "f1", value_parser = values::objective(), help_heading = TUNE)]
+    objective: Objective,
+    /// With --objective pareto: the point of the precision–recall front that best.yaml gets
+    /// (`cetune report RUN --pick …` re-picks).
+    #[arg(long, value_parser = values::pick(), help_heading = TUNE)]
+    pick: Option<crate::study::pareto::Pick>,
     /// Hold out this share of the documents (0 < F ≤ 0.9, stratified by package, from the seed)
     /// to estimate how the tuned setting generalises: the search sees only the rest.
-    #[arg(long, value_name = "FRACTION")]
+    #[arg(long, value_name = "FRACTION", help_heading = TUNE)]
     validation: Option<f64>,
-    /// With --objective pareto: the point of the precision–recall front that best.yaml gets:
-    /// f1 (largest mean F1), precision>=P (largest recall with at least that precision) or
-    /// recall>=R. `cetune report RUN --pick …` re-picks.
-    #[arg(long, value_name = "f1|precision>=P|recall>=R")]
-    pick: Option<String>,
+
+    /// Search strategy: the flags under "GA and NSGA-II" apply to ga and nsga2 only; every
+    /// strategy reads --population, --seed and the limits.
+    #[arg(long, default_value = "ga", value_parser = values::strategy(), help_heading = SEARCH)]
+    strategy: StrategyKind,
+    /// Random seed: the same seed and inputs give the identical run, whatever --threads.
+    #[arg(long, default_value_t = 1, help_heading = SEARCH)]
+    seed: u64,
+    /// Individuals per generation (every strategy).
+    #[arg(long, default_value_t = 30, help_heading = SEARCH)]
+    population: usize,
     /// Add an individual to the first generation: --individual r=40,t=0.8 (repeatable).
-    #[arg(long = "individual", value_name = "K=V,K=V")]
+    #[arg(long = "individual", value_name = "K=V,K=V", help_heading = SEARCH)]
     individuals: Vec<String>,
     /// Warm start: generation 0 also receives the top individuals of this earlier run (same
     /// extractor and tuned parameters; e.g. a run on a sibling set, or a coarse earlier run).
-    #[arg(long, value_name = "RUN_DIR")]
+    #[arg(long, value_name = "RUN_DIR", help_heading = SEARCH)]
     warm_start: Option<PathBuf>,
     /// How many top distinct individuals of the --warm-start run.
-    #[arg(long, default_value_t = 5, value_name = "N")]
+    #[arg(long, default_value_t = 5, value_name = "N", help_heading = SEARCH)]
     warm_top: usize,
+    /// Racing: each generation's new settings are first scored on a small stratified subset of
+    /// the documents; those worse than the best so far by a one-sided paired t-test (α = 0.05)
+    /// are dropped, the others go on to more documents until all (needs objective f1 or fbeta:B).
+    #[arg(long, help_heading = SEARCH)]
+    racing: bool,
+    /// The level of racing's one-sided paired t-test: larger drops more settings early (saves
+    /// more document evaluations) and risks dropping good ones on noise.
+    #[arg(long, value_name = "ALPHA", default_value_t = crate::evolve::race::ALPHA, help_heading = SEARCH)]
+    racing_alpha: f64,
+
+    /// Best individuals copied unchanged into the next generation.
+    #[arg(long, default_value_t = 1, help_heading = GA)]
+    elites: usize,
+    /// Tournament size for parent selection.
+    #[arg(long, default_value_t = 2, help_heading = GA)]
+    tournament: usize,
+    /// Probability that two parents are recombined (else cloned).
+    #[arg(long, default_value_t = 0.9, help_heading = GA)]
+    crossover_prob: f64,
+    /// Recombination of correlated parameters.
+    #[arg(long, default_value = "blx", value_parser = values::blend(), help_heading = GA)]
+    blend: Blend,
+    /// Alpha of BLX-alpha.
+    #[arg(long, default_value_t = 0.5, help_heading = GA)]
+    blx_alpha: f64,
+    /// Mutation step sizes.
+    #[arg(long, default_value = "fixed", value_parser = values::mutation(), help_heading = GA)]
+    mutation: Mutation,
+    /// Gaussian mutation sigma as a share of the parameter's range.
+    #[arg(long, default_value_t = 0.1, help_heading = GA)]
+    mutation_sigma: f64,
+    /// Per-parameter mutation probability (default 1/number of tuned parameters).
+    #[arg(long, help_heading = GA)]
+    mutation_rate: Option<f64>,
+
+    /// Generations at most (generation 0 included) [default: 50]. With --resume: the new
+    /// limit of the run, which extends a finished run.
+    #[arg(long, value_name = "N", help_heading = LIMITS)]
+    max_generations: Option<usize>,
+    /// Stop after this many generations without improvement by more than --epsilon (0: never)
+    /// [default: 10]. With --resume: the new patience, which extends a run that stopped on it.
+    #[arg(long, value_name = "N", help_heading = LIMITS)]
+    patience: Option<usize>,
+    /// Smallest improvement of the best fitness that counts.
+    #[arg(long, value_name = "E|auto", default_value = "0.0001", value_parser = values::epsilon(), help_heading = LIMITS)]
+    epsilon: values::Epsilon,
     /// Worker threads (default: all cores).
-    #[arg(long)]
+    #[arg(long, help_heading = LIMITS)]
     threads: Option<usize>,
+    /// Bound of a combination's member-output cache, in MB (0: no caching).
+    #[arg(long, value_name = "MB", default_value_t = crate::extract::combine::DEFAULT_CACHE_MB, help_heading = LIMITS)]
+    member_cache_mb: usize,
+    #[command(flatten, next_help_heading = LIMITS)]
+    limits: super::common::LimitArgs,
+
     /// Run folder; default results/<extractor>-<timestamp>.
-    #[arg(long)]
+    #[arg(long, help_heading = OUTPUT)]
     out: Option<PathBuf>,
     /// Rows in top.csv / top.md.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, help_heading = OUTPUT)]
     top: usize,
     /// Continue an interrupted run from its folder (all other settings come from its run.yaml),
     /// or extend a finished one with a larger --max-generations or --patience.
-    #[arg(long, value_name = "RUN_DIR")]
+    #[arg(long, value_name = "RUN_DIR", help_heading = OUTPUT)]
     resume: Option<PathBuf>,
     /// Overwrite an existing run folder.
-    #[arg(long)]
+    #[arg(long, help_heading = OUTPUT)]
     force: bool,
     /// No progress bar.
-    #[arg(long, short)]
+    #[arg(long, short, help_heading = OUTPUT)]
     quiet: bool,
     /// Also draw each generation's worst fitness in the history plot (it stretches the axis far
     /// below the best); recorded in run.yaml, so `report` and a resumed run keep it.
-    #[arg(long)]
+    #[arg(long, help_heading = OUTPUT)]
     plot_worst: bool,
 }
 
 fn config(a: &Args) -> Result<Config> {
-    let strategy: StrategyKind = a.strategy.parse()?;
-    let blend = match a.blend.as_str() {
-        "blx" => Blend::Blx,
-        "mean" => Blend::Mean,
-        s => return Err(Error::config(format!("unknown blend '{s}' (expected blx or mean)"))),
-    };
-    let mutation = match a.mutation.as_str() {
-        "fixed" => Mutation::Fixed,
-        "adaptive" => Mutation::Adaptive,
-        s => return Err(Error::config(format!("unknown mutation '{s}' (expected fixed or adaptive)"))),
-    };
-    let (epsilon, epsilon_auto) = match a.epsilon.as_str() {
-        "auto" => (Config::default().epsilon, true),
-        s => (s.parse().map_err(|_| Error::config(format!("--epsilon takes a number or auto, but got '{s}'")))?, false),
+    let (epsilon, epsilon_auto) = match a.epsilon {
+        values::Epsilon::Auto => (Config::default().epsilon, true),
+        values::Epsilon::Value(e) => (e, false),
     };
     let c = Config {
         population: a.population,
@@ -154,9 +152,9 @@ fn config(a: &Args) -> Result<Config> {
         tournament: a.tournament,
         crossover_prob: a.crossover_prob,
         blx_alpha: a.blx_alpha,
-        blend,
+        blend: a.blend,
         mutation_sigma: a.mutation_sigma,
-        mutation,
+        mutation: a.mutation,
         mutation_rate: a.mutation_rate,
         cat_flip_prob: None,
         max_generations: a.max_generations.unwrap_or(Config::default().max_generations),
@@ -164,7 +162,7 @@ fn config(a: &Args) -> Result<Config> {
         epsilon,
         epsilon_auto,
         seed: a.seed,
-        strategy,
+        strategy: a.strategy,
         racing: a.racing,
         racing_alpha: a.racing_alpha,
         validation: a.validation,
@@ -268,21 +266,18 @@ fn plan(a: &Args) -> Result<study::Plan> {
         )?,
         None => crate::extract::family(&space.extractor)?.yaml.to_string(),
     };
-    let objective: crate::objective::problem::Objective = a.objective.parse()?;
+    let objective = a.objective;
     let mut config = config(a)?;
     // Pareto: the GA becomes NSGA-II (the same operators, selection by front and crowding).
-    if objective == crate::objective::problem::Objective::Pareto && config.strategy == StrategyKind::Ga {
+    if objective == Objective::Pareto && config.strategy == StrategyKind::Ga {
         config.strategy = StrategyKind::Nsga2;
     }
     Ok(study::Plan {
         config,
         objective,
-        pick: a.pick.as_deref().map(str::parse).transpose()?,
-        measure: super::common::parse_measure(&a.measure)?,
-        field: {
-            crate::extract::segments::check_field(&a.field)?;
-            a.field.clone()
-        },
+        pick: a.pick,
+        measure: a.measure,
+        field: a.field.clone(),
         params_file: a.setting.params.as_ref().map(|p| p.display().to_string()),
         params_yaml,
         sets: a.setting.sets.clone(),

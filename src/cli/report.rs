@@ -18,10 +18,10 @@ pub struct Args {
     /// plots, parameter importance and every compare table (optimise writes it at every run's end).
     #[arg(long)]
     html: bool,
-    /// Re-pick the point of a --objective pareto run's front for best.yaml: f1, precision>=P or
-    /// recall>=R (recorded in run.yaml).
-    #[arg(long, value_name = "f1|precision>=P|recall>=R")]
-    pick: Option<String>,
+    /// Re-pick the point of a --objective pareto run's front for best.yaml (recorded in
+    /// run.yaml).
+    #[arg(long, value_parser = super::values::pick())]
+    pick: Option<crate::study::pareto::Pick>,
     /// Also draw each generation's worst fitness in the history plot (a run started with
     /// `optimise --plot-worst` draws it anyway).
     #[arg(long)]
@@ -34,8 +34,7 @@ pub fn run(a: Args) -> Result<()> {
     record.plot_worst |= a.plot_worst;
     // The run's own lock: a live optimise writes the same files (and their temporaries).
     let _lock = crate::store::RunLock::acquire(&a.run)?;
-    if let Some(pick) = &a.pick {
-        let pick: crate::study::pareto::Pick = pick.parse()?;
+    if let Some(pick) = a.pick {
         let Some(pareto) = record.pareto.as_mut().filter(|_| record.objective == "pareto") else {
             return Err(crate::error::Error::config(format!(
                 "--pick {pick}: the run in {} records objective {}, not a Pareto front (--objective pareto)",

@@ -21,10 +21,9 @@ pub struct Args {
     /// The gold set (native format); default: the embedded one.
     #[arg(long)]
     goldset: Option<PathBuf>,
-    /// How each page is scored: lcs (Gottron's word-sequence F1), bow (WCXB's bag-of-words F1)
-    /// or shingle4 (the Scrapinghub benchmark's 4-word shingles).
-    #[arg(long, default_value = "lcs")]
-    measure: String,
+    /// How each page is scored.
+    #[arg(long, default_value = "lcs", value_parser = super::values::measure())]
+    measure: crate::eval::Measure,
     /// The name of the tool in the table (default: the output's file name).
     #[arg(long)]
     name: Option<String>,
@@ -46,7 +45,7 @@ pub fn output_name(p: &Path) -> String {
 
 /// Runs `score`.
 pub fn run(a: Args) -> Result<()> {
-    let measure = super::common::parse_measure(&a.measure)?;
+    let measure = a.measure;
     let gs = a.goldset.clone().unwrap_or_else(super::common::default_goldset);
     let set = native::open(&gs, a.keep_empty)?;
     let outputs = external::read(&a.output)?;

@@ -24,16 +24,16 @@ pub enum Action {
         /// Replace the wrapper files cetune wrote before in --out.
         #[arg(long)]
         force: bool,
-        /// No summary.
-        #[arg(long, short)]
-        quiet: bool,
+        /// No summary on standard output.
+        #[arg(long, alias = "quiet", short_alias = 'q')]
+        no_summary: bool,
     },
 }
 
 /// Runs a wrapper action.
 pub fn run(a: Action) -> Result<()> {
     match a {
-        Action::Learn { goldset, out, mut setting, limits, force, quiet } => {
+        Action::Learn { goldset, out, mut setting, limits, force, no_summary } => {
             if setting.extractor.is_none() && setting.params.is_none() {
                 setting.extractor = Some("feedwrapper".into());
             }
@@ -43,7 +43,7 @@ pub fn run(a: Action) -> Result<()> {
             set.limits = limits.limits()?;
             let label = super::common::label(&space, &s);
             let learned = crate::feeds::wrappers::learn(&set, &fw, &label, &out, force, &setting.reads())?;
-            if !quiet {
+            if !no_summary {
                 println!("{:<36} {:>5} {:>6} {:>6} {:>6} {:>8}", "site", "pages", "title", "author", "date", "content");
                 for (site, pages, [t, a, d, c]) in &learned.sites {
                     println!("{site:<36} {pages:>5} {t:>6} {a:>6} {d:>6} {c:>8}");

@@ -107,6 +107,8 @@ pub struct Inputs {
     queue: VecDeque<PathBuf>,
     /// The list of further inputs, its name and the lines read.
     files_from: Option<(Source, String, usize)>,
+    /// The list is standard input or a FIFO: it can be read only once.
+    list_streams: bool,
     several: bool,
     format: InputFormat,
     max: u64,
@@ -128,6 +130,7 @@ impl Inputs {
     /// `files_from` (a file, or `-` for standard input), read as `format`; pages larger than
     /// `max` bytes are errors. A path that does not exist is a configuration error.
     pub fn new(paths: &[PathBuf], files_from: Option<&Path>, format: InputFormat, max: u64) -> Result<Inputs> {
+        let list = files_from;
         paths.iter().try_for_each(|p| check_exists(p))?;
         let stdin_uses = paths.iter().filter(|p| p.as_os_str() == "-").count()
             + usize::from(files_from.is_some_and(|f| f.as_os_str() == "-"));
@@ -146,6 +149,7 @@ impl Inputs {
         Ok(Inputs {
             queue: paths.iter().cloned().collect(),
             several: paths.len() > 1 || files_from.is_some(),
+            list_streams: list.is_some_and(|f| !f.is_file()),
             files_from,
             format,
             max,
@@ -178,6 +182,44 @@ impl Inputs {
                 .queue
                 .front()
                 .is_some_and(|p| (p.as_os_str() == "-" || !p.is_dir()) && self.kind_of(p) == InputFormat::Html)
+    }
+
+    /// How many pages these inputs hold, when that is known without reading a page: every
+    /// input (named, or listed in a `--files-from` file) is one HTML page or a folder walked for
+    /// HTML pages, which counts names only. `None` when an input is standard input or a JSONL
+    /// or WARC file (their records are counted only by reading them), or the list of inputs
+    /// comes from standard input. Used on a second `Inputs` of the same arguments, beside the
+    /// run, for the progress bar's total.
+    pub fn page_count(mut self) -> Option<u64> {
+        // A list read from standard input or a pipe can be read once: by the run.
+        if self.feeds || self.list_streams {
+            return None;
+        }
+        let mut n = 0u64;
+        while let Some(next) = self.next_path() {
+            let Ok(p) = next else {
+                n += 1; // the list could not be read: one error row
+                continue;
+            };
+            if p.as_os_str() == "-" {
+                return None;
+            }
+            if p.is_dir() {
+                if self.walk_extensions() != HTML_EXTENSIONS {
+                    return None;
+                }
+                self.cur = Current::Walk { prefix: PathBuf::new(), stack: vec![vec![p.clone()]], root: p };
+                while self.next_of_current().is_some() {
+                    n += 1;
+                }
+                self.cur = Current::Idle;
+            } else if self.kind_of(&p) == InputFormat::Html {
+                n += 1;
+            } else {
+                return None;
+            }
+        }
+        Some(n)
     }
 
     /// How a file is read.
@@ -512,6 +554,42 @@ mod tests {
         assert_eq!(items[1].id, format!("{}:4", f.display()));
         assert!(matches!(&items[1].payload, Payload::Error(e) if e.contains("longer than")));
         assert!(matches!(&items[2].payload, Payload::JsonLine(b) if b == b"last"));
+    }
+
+    /// Issue 41: the extract counter showed no total for a folder whose size is known. The
+    /// count of HTML files, folders and file lists is the number of items the run reads; an
+    /// input whose records are known only by reading it has none.
+    #[test]
+    fn pages_are_counted_for_html_files_folders_and_file_lists_only() {
+        let d = tmp("count");
+        for f in ["site/b/2.html", "site/a.html", "site/notes.txt", "one.htm", "dump.jsonl", "crawl.warc"] {
+            std::fs::write(
+                {
+                    let p = d.join(f);
+                    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+                    p
+                },
+                "{\"html\":\"x\"}\n",
+            )
+            .unwrap();
+        }
+        let list = d.join("list.txt");
+        std::fs::write(&list, format!("{}\n\n{}\n", d.join("one.htm").display(), d.join("site").display())).unwrap();
+        let count = |paths: &[PathBuf], from: Option<&Path>, format| {
+            let n = Inputs::new(paths, from, format, 1000).unwrap().page_count();
+            if let Some(n) = n {
+                assert_eq!(n as usize, Inputs::new(paths, from, format, 1000).unwrap().count(), "{paths:?}");
+            }
+            n
+        };
+        let (site, one) = (d.join("site"), d.join("one.htm"));
+        assert_eq!(count(&[site.clone(), one.clone()], None, InputFormat::Auto), Some(3));
+        assert_eq!(count(&[], Some(&list), InputFormat::Auto), Some(3));
+        assert_eq!(count(std::slice::from_ref(&site), None, InputFormat::Html), Some(2));
+        assert_eq!(count(&[site.clone(), d.join("dump.jsonl")], None, InputFormat::Auto), None);
+        assert_eq!(count(&[d.join("crawl.warc")], None, InputFormat::Auto), None);
+        assert_eq!(count(&[site], None, InputFormat::Jsonl), None);
+        assert_eq!(count(&[PathBuf::from("-")], None, InputFormat::Auto), None);
     }
 
     #[test]

@@ -734,6 +734,29 @@ mod tests {
         d
     }
 
+    /// Issue 41: goldset.yaml must end with a newline, whatever its last value is (nothing, a
+    /// plain scalar, a folded long line, a literal block of several lines).
+    #[test]
+    fn goldset_yaml_ends_with_a_newline() {
+        let long = "a long source description ".repeat(8);
+        let last_values = [
+            DocMeta::default(),
+            DocMeta { lang: Some("en".into()), ..Default::default() },
+            DocMeta { title: Some(long.clone()), ..Default::default() },
+            DocMeta { comments: Some("first line\nsecond line".into()), ..Default::default() },
+        ];
+        for (k, meta) in last_values.into_iter().enumerate() {
+            let root = tmp(&format!("newline-{k}"));
+            let manifest = Manifest { name: Some("n".into()), source: Some(long.clone()), ..Default::default() };
+            let mut w = Writer::create(&root, manifest, false, None).unwrap();
+            w.add("p", "1", b"<p>Some words here</p>", false, "Some words here", meta).unwrap();
+            w.finish().unwrap();
+            let text = std::fs::read_to_string(root.join(MANIFEST)).unwrap();
+            assert!(text.ends_with('\n'), "{k}: {text:?}");
+            assert_eq!(open(&root, false).unwrap().docs.len(), 1);
+        }
+    }
+
     #[test]
     fn plain_folders_are_a_gold_set_and_missing_or_empty_gold_is_skipped() {
         let root = tmp("plain");

@@ -1,12 +1,16 @@
-//! Reports: CSV files, Table 2 / Table 3 style tables, plots and the progress bar. Reports are
+//! Reports: CSV files, Table 2 / Table 3 style tables, plots and the progress bar (the plots and
+//! a run's tables, `plot`, `run`, `importance`, come with the `cli` feature). Reports are
 //! pure functions of results (scores, trials); nothing here parses HTML or recomputes fitness.
 //! Imports from the crate: `evolve` (trial types), `eval` (score types), `params`, `paths` (the safe-write layer) and `error`.
 
 pub mod csv;
 pub mod html;
+#[cfg(feature = "cli")]
 pub mod importance;
+#[cfg(feature = "cli")]
 pub mod plot;
 pub mod progress;
+#[cfg(feature = "cli")]
 pub mod run;
 pub mod table;
 

@@ -20,7 +20,7 @@ use std::path::Path;
 /// One importer: a row of [`IMPORTERS`]. Adding an importer is its file (which defines its
 /// `IMPORTER`) and one row.
 pub struct Importer {
-    /// The name used with `--format`.
+    /// The name used with `goldset import --input-format`.
     pub name: &'static str,
     /// What the layout holds, for error messages.
     pub layout: &'static str,
@@ -179,7 +179,7 @@ fn check_layout(format: Format, src: &Path) -> Result<()> {
     } else {
         names.iter().take(8).cloned().collect::<Vec<_>>().join(", ")
     };
-    let hint = detect(src).map(|f| format!("; it looks like --format {}", f.0.name)).unwrap_or_default();
+    let hint = detect(src).map(|f| format!("; it looks like --input-format {}", f.0.name)).unwrap_or_default();
     Err(Error::config(format!("not a {} gold set: expected {}; found {shown}{hint}", format.0.name, format.0.layout))
         .with_path(src))
 }
@@ -276,7 +276,7 @@ mod tests {
         let msg = e.to_string();
         assert!(msg.contains("not a cleaneval gold set"), "{msg}");
         assert!(msg.contains("found GoldStandard/, input/, url-mapping.txt"), "{msg}");
-        assert!(msg.contains("it looks like --format l3s"), "{msg}");
+        assert!(msg.contains("it looks like --input-format l3s"), "{msg}");
         assert_eq!(e.exit_code(), 2);
         assert!(!out.exists());
         let e = import(fmt("wcxb"), &d, &out, &Options::default()).unwrap_err();
