@@ -51,3 +51,19 @@ def evaluate(
 
 def space(params: str) -> dict[str, Any]:
     """A parameter space (a family name or a parameter file) as plain data."""
+
+def decode_page(page: bytes) -> str:
+    """Page bytes decoded as cetune decodes pages, line endings normalised."""
+
+def goldset_manifest(goldset: Union[str, PathLike[str]]) -> tuple[Optional[str], str]:
+    """A native gold set's goldset.yaml as written (JSON, None without one) and its
+    annotations.yaml records (JSON), for cetune.goldset."""
+
+class GoldsetWriter:
+    """cetune's gold-set writer: a new folder put in place by ``finish``."""
+
+    def __init__(self, out: Union[str, PathLike[str]], manifest: str, force: bool = False) -> None: ...
+    def add(self, rel: str, data: bytes) -> None:
+        """One file of the set at ``package/name``."""
+    def finish(self, annotations: Optional[str] = None) -> str:
+        """Writes goldset.yaml (and annotations.yaml) and puts the set in place; its path."""

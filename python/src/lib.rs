@@ -319,6 +319,90 @@ fn space<'py>(py: Python<'py>, params: &str) -> PyResult<Bound<'py, PyDict>> {
     Ok(d)
 }
 
+/// decode_page(page) -> str: page bytes decoded as cetune decodes pages (byte-order mark, valid
+/// UTF-8, the declared charset, detection), line endings normalised.
+#[pyfunction]
+fn decode_page(page: &[u8]) -> String {
+    cetune::goldset::decode::decode(page).0
+}
+
+/// goldset_manifest(goldset) -> (manifest, annotations): a native gold set's `goldset.yaml` as
+/// written (JSON, `None` without one) and the records of its `annotations.yaml` (JSON, `{}`
+/// without one), each apart, for `cetune.goldset` to carry them into a dataset.
+#[pyfunction]
+fn goldset_manifest(goldset: std::path::PathBuf) -> PyResult<(Option<String>, String)> {
+    use cetune::goldset::native;
+    if !goldset.is_dir() {
+        return Err(py_err(cetune::goldset::not_found(&goldset)));
+    }
+    let path = goldset.join(native::MANIFEST);
+    let manifest = if path.exists() {
+        let text = cetune::paths::read_capped_text(&path, cetune::yaml::MAX_BYTES as u64, "gold-set manifest")
+            .map_err(py_err)?;
+        Some(native::parse_manifest(&text, &path).map_err(py_err)?)
+    } else {
+        None
+    };
+    let annotations = native::annotations(&goldset).map_err(py_err)?;
+    Ok((manifest.as_ref().map(to_json).transpose()?, to_json(&annotations)?))
+}
+
+fn to_json<T: serde::Serialize>(v: &T) -> PyResult<String> {
+    serde_json::to_string(v).map_err(|e| PyValueError::new_err(format!("cannot encode JSON: {e}")))
+}
+
+/// GoldsetWriter(out, manifest, force=False): writes a native gold set with cetune's writer
+/// (into a new folder swapped in at `finish`; an existing set is replaced only with `force` and
+/// only when cetune wrote it): `add(rel, data)` writes one file (`package/name`), `finish(
+/// annotations)` writes `goldset.yaml` from the manifest (JSON) and `annotations.yaml` from the
+/// records (JSON, none when `None`), both as cetune writes them, and returns the set's path.
+#[pyclass(module = "cetune._cetune")]
+struct GoldsetWriter {
+    writer: Option<cetune::goldset::native::Writer>,
+}
+
+#[pymethods]
+impl GoldsetWriter {
+    #[new]
+    #[pyo3(signature = (out, manifest, force=false))]
+    fn new(out: std::path::PathBuf, manifest: &str, force: bool) -> PyResult<Self> {
+        let manifest: cetune::goldset::native::Manifest = serde_json::from_str(manifest)
+            .map_err(|e| PyValueError::new_err(format!("{}: gold-set manifest: {e}", out.display())))?;
+        let writer = cetune::goldset::native::Writer::create(&out, manifest, force, None).map_err(py_err)?;
+        Ok(GoldsetWriter { writer: Some(writer) })
+    }
+
+    /// add(rel, data): one file of the set at `package/name` (plain names only).
+    fn add(&mut self, rel: &str, data: &[u8]) -> PyResult<()> {
+        let parts: Vec<_> = Path::new(rel).components().collect();
+        let plain = |c: &std::path::Component| matches!(c, std::path::Component::Normal(n) if !n.to_string_lossy().starts_with('.'));
+        if parts.len() != 2 || !parts.iter().all(plain) || rel.contains('\\') {
+            return Err(PyValueError::new_err(format!("{rel:?} is no package/file name of a gold set")));
+        }
+        self.writer()?.add_file(rel, data).map_err(py_err)
+    }
+
+    /// finish(annotations=None) -> str: writes the manifest (and the annotation records) and
+    /// puts the set in place.
+    #[pyo3(signature = (annotations=None))]
+    fn finish(&mut self, annotations: Option<&str>) -> PyResult<String> {
+        let mut w = self.writer.take().ok_or_else(|| PyValueError::new_err("this gold set is already written"))?;
+        if let Some(a) = annotations {
+            let records: std::collections::BTreeMap<String, cetune::goldset::native::Annotated> =
+                serde_json::from_str(a).map_err(|e| PyValueError::new_err(format!("annotation records: {e}")))?;
+            let text = cetune::yaml::to_string(&records).map_err(py_err)?;
+            w.add_file(cetune::goldset::native::ANNOTATIONS, text.as_bytes()).map_err(py_err)?;
+        }
+        w.finish().map(|p| p.display().to_string()).map_err(py_err)
+    }
+}
+
+impl GoldsetWriter {
+    fn writer(&mut self) -> PyResult<&mut cetune::goldset::native::Writer> {
+        self.writer.as_mut().ok_or_else(|| PyValueError::new_err("this gold set is already written"))
+    }
+}
+
 /// The extension module.
 #[pymodule]
 fn _cetune(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -326,6 +410,9 @@ fn _cetune(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(score, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(space, m)?)?;
+    m.add_function(wrap_pyfunction!(decode_page, m)?)?;
+    m.add_function(wrap_pyfunction!(goldset_manifest, m)?)?;
+    m.add_class::<GoldsetWriter>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -654,8 +654,12 @@ impl Writer {
         Ok(())
     }
 
-    /// Writes another file of the set (a report) at `rel`, listed as written by cetune.
+    /// Writes another file of the set (a report, or any file of a set written back from a
+    /// dataset) at `rel`, its folders created as needed, listed as written by cetune.
     pub fn add_file(&mut self, rel: &str, bytes: &[u8]) -> Result<()> {
+        if let Some(dir) = Path::new(rel).parent().filter(|d| !d.as_os_str().is_empty()) {
+            crate::paths::create_dir_in(&self.building, dir)?;
+        }
         let path = self.building.join(rel);
         std::fs::write(&path, bytes).map_err(|e| Error::io(&path, "write", e))?;
         self.written.push(written_line(rel, bytes));
@@ -821,7 +825,10 @@ mod tests {
             DocMeta { url: Some("http://x".into()), lang: Some("de".into()), ..Default::default() },
         )
         .unwrap();
+        // A file in a package folder not made yet (a set written back from a dataset).
+        w.add_file("q/0002.html.gz", b"\x1f\x8b not recompressed").unwrap();
         w.finish().unwrap();
+        assert_eq!(std::fs::read(root.join("q/0002.html.gz")).unwrap(), b"\x1f\x8b not recompressed");
         let set = open(&root, false).unwrap();
         assert_eq!(set.name, "t");
         assert!(set.token_rule.latin1_only);
