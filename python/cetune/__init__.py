@@ -10,7 +10,8 @@
 
 External extractors (any ``f(html, **params) -> str``) are served to the CLI by
 ``python -m cetune.worker module:function``; ``cetune.optuna`` runs cetune's extractors under
-Optuna's samplers and storages.
+Optuna's samplers and storages; ``cetune.datatrove.Cetune`` is a datatrove extractor step (the
+``datatrove`` extra); ``cetune.goldset`` turns gold sets into Hugging Face datasets and back.
 """
 
 try:
