@@ -182,8 +182,12 @@ class Cetune(BaseExtractor):
 
     def _one(self, sandbox: ExtractorSandbox, page: Any, url: Optional[str]) -> Optional[tuple[str, Fields]]:
         """One page in the sandbox with datatrove's timeout and its accounting; None when dropped."""
-        sandbox.timeout = self.timeout
         try:
+            # A process killed by the page before is started again, and its extractor built (a
+            # fitted model read), within a batch's budget: the page's own timeout is its own.
+            sandbox.timeout = self.timeout * self.batch_size
+            sandbox.process_document(([], []), self.extract_batch)
+            sandbox.timeout = self.timeout
             return sandbox.process_document(([page], [url]), self.extract_batch)[0]
         except TimeoutError:
             self.stat_update("timeout")

@@ -95,6 +95,28 @@ def test_a_batch_that_hangs_fails_or_dies_is_run_page_by_page_with_datatroves_ac
     assert time.monotonic() - started < 30
 
 
+STARTED = []
+
+
+def slow_start(extractor, pages, urls, threads):
+    """fake_results whose process takes longer to start (a large model to read) than a page's
+    timeout: its first call (the sandbox's warm-up, with no pages) is slow. A process forked
+    from this one starts with STARTED empty."""
+    if not STARTED:
+        time.sleep(0.8)
+        STARTED.append(True)
+    return fake_results(extractor, pages, urls, threads)
+
+
+def test_a_process_started_again_after_a_page_killed_it_does_not_cost_the_next_page_its_timeout(repo, monkeypatch):
+    monkeypatch.setattr(cd, "results", slow_start)
+    step = Cetune(params=best(repo), timeout=0.5, batch_size=10)
+    out = list(step.run(iter([Document(text=p, id=p) for p in ["one", "DIE", "two"]])))
+    assert [d.text for d in out] == ["ONE", "TWO"]
+    stats = counts(step)
+    assert (stats["broken_process"], stats.get("timeout", 0), stats["extracted"]) == (1, 0, 2)
+
+
 def test_a_batch_without_trouble_is_one_call(repo, monkeypatch):
     calls = []
 
