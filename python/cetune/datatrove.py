@@ -161,6 +161,7 @@ class Cetune(BaseExtractor):
         out: list[Optional[tuple[str, Fields]]]
         with self.track_time(unit="batch"):
             try:
+                self._ready(sandbox)
                 sandbox.timeout = self.timeout * len(batch)
                 out = list(sandbox.process_document((pages, urls), self.extract_batch))
             except Exception as e:  # noqa: BLE001 - TimeoutError, EOFError or the batch's failure
@@ -180,13 +181,17 @@ class Cetune(BaseExtractor):
             else:
                 self.stat_update(StatHints.dropped)
 
+    def _ready(self, sandbox: ExtractorSandbox) -> None:
+        """The sandbox's process running, started again if a page killed it, and its extractor
+        built (a fitted model read) within a whole batch's budget, so that the pages' own
+        timeouts are theirs alone: an empty batch."""
+        sandbox.timeout = self.timeout * self.batch_size
+        sandbox.process_document(([], []), self.extract_batch)
+
     def _one(self, sandbox: ExtractorSandbox, page: Any, url: Optional[str]) -> Optional[tuple[str, Fields]]:
         """One page in the sandbox with datatrove's timeout and its accounting; None when dropped."""
         try:
-            # A process killed by the page before is started again, and its extractor built (a
-            # fitted model read), within a batch's budget: the page's own timeout is its own.
-            sandbox.timeout = self.timeout * self.batch_size
-            sandbox.process_document(([], []), self.extract_batch)
+            self._ready(sandbox)
             sandbox.timeout = self.timeout
             return sandbox.process_document(([page], [url]), self.extract_batch)[0]
         except TimeoutError:

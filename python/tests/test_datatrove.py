@@ -115,6 +115,10 @@ def test_a_process_started_again_after_a_page_killed_it_does_not_cost_the_next_p
     assert [d.text for d in out] == ["ONE", "TWO"]
     stats = counts(step)
     assert (stats["broken_process"], stats.get("timeout", 0), stats["extracted"]) == (1, 0, 2)
+    # A batch smaller than its process's start (one page here) is not counted against it either.
+    one = Cetune(params=best(repo), timeout=0.5, batch_size=10)
+    assert [d.text for d in one.run(iter([Document(text="one", id="1")]))] == ["ONE"]
+    assert "batches_retried" not in counts(one)
 
 
 def test_a_batch_without_trouble_is_one_call(repo, monkeypatch):
