@@ -74,6 +74,20 @@ def test_the_embedded_set_through_parquet_is_the_same_set_with_the_same_scores(r
     assert cetune.evaluate(out, "lqf") == cetune.evaluate(src, "lqf")
 
 
+def test_files_that_are_no_part_of_the_gold_set_are_named_and_left_out(repo, tmp_path):
+    src = repo / "goldsets/blogs"  # each site folder holds its feeds beside its pages
+    with pytest.warns(UserWarning, match=r"files are no part of the gold set .*feed\.atom"):
+        ds = to_dataset(src)
+    out = from_dataset(ds, tmp_path / "blogs")
+    feeds = {k for k in files(src) if k.split("/")[-1].startswith("feed")}
+    assert len(feeds) >= 36 and not feeds & set(files(out))
+    assert {k: v for k, v in files(src).items() if k not in feeds and k != "goldset.yaml"} == {
+        k: v for k, v in files(out).items() if k not in (".cetune-written", "goldset.yaml")
+    }
+    assert manifest(out) == manifest(src)
+    assert cetune.evaluate(out, "readability") == cetune.evaluate(src, "readability")
+
+
 def make_set(root: pathlib.Path) -> None:
     """A native set with what the round trip must keep: a .html.gz page, a windows-1252 page
     and gold text, a CRLF page, a comments sidecar, a saved annotation whose fields override
