@@ -13,6 +13,7 @@ mod combine;
 mod external;
 mod families;
 mod feeds;
+mod general;
 mod hostile;
 mod optimise;
 mod real_data;

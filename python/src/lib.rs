@@ -88,7 +88,8 @@ impl Extractor {
 #[pymethods]
 impl Extractor {
     /// Extractor(name=None, *, params=None, **overrides): a family or combination by name
-    /// (`"readability"`) or a parameter file (`params="best.yaml"`), with parameter overrides
+    /// (`"readability"`), a parameter file (`params="best.yaml"`), or with neither the general
+    /// model (`"general"`, the default), with parameter overrides
     /// as keyword arguments (`t=0.3`, `**{"lqf.t": 0.3}`).
     #[new]
     #[pyo3(signature = (name=None, *, params=None, **overrides))]
@@ -207,14 +208,9 @@ fn resolve(name: Option<&str>, params: Option<&Path>) -> PyResult<(ParamSpace, S
             }
             Ok((f.space, f.setting))
         }
-        (Some(n), None) => {
-            let s = extract::space(n).map_err(py_err)?;
-            let d = s.defaults();
-            Ok((s, d))
-        }
-        (None, None) => {
-            Err(PyValueError::new_err("name an extractor (Extractor(\"lqf\")) or a parameter file (params=...)"))
-        }
+        (Some(n), None) => extract::named(n).map_err(py_err),
+        // No name: the general model, as `cetune extract` with no flags.
+        (None, None) => extract::named(extract::general::NAME).map_err(py_err),
     }
 }
 

@@ -166,3 +166,18 @@ def test_the_page_url_reaches_the_worker(tmp_path):
         ex.extract_many([plain, plain], urls=[None])
     with pytest.raises(ValueError, match="urls: item 1 is neither a str nor None"):
         ex.extract_many([plain, plain], urls=[None, float("nan")])
+
+
+def test_extractor_with_no_name_is_the_shipped_general_model(repo):
+    """No name and no file: the general model (blocktrees with the compiled-in model), the same
+    extractor as ``Extractor("general")`` and as ``cetune extract`` with no flags."""
+    pages = [p.read_bytes() for p in sorted((repo / "goldsets/default").rglob("*.html"))][:12]
+    default = cetune.Extractor()
+    assert default.name == "blocktrees"
+    assert default.params == cetune.Extractor("general").params
+    texts = default.extract_many(pages)
+    assert texts == cetune.Extractor("general").extract_many(pages)
+    # the model, not the untrained prior: it drops words that keep-everything keeps
+    full = cetune.Extractor("full").extract_many(pages)
+    assert sum(len(t.split()) for t in texts) < sum(len(t.split()) for t in full)
+    assert any(t.strip() for t in texts)

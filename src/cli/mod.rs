@@ -9,6 +9,7 @@ mod evaluate;
 mod extract;
 mod extractors;
 mod goldset;
+mod model;
 mod optimise;
 mod report;
 mod score;
@@ -59,6 +60,12 @@ pub enum Command {
         /// What to do with wrappers.
         #[command(subcommand)]
         action: wrapper::Action,
+    },
+    /// Build the general block model from several gold sets pooled (out-of-fold figures by set).
+    Model {
+        /// What to do with models.
+        #[command(subcommand)]
+        action: model::Action,
     },
     /// Mark the main content of a gold set's pages in a local web page, pre-filled by an
     /// extractor (or, with --effort, count the block toggles a pre-fill leaves).
@@ -122,5 +129,6 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Report(a) => report::run(a),
         Command::Annotate(a) => annotate::run(a),
         Command::Wrapper { action } => wrapper::run(action),
+        Command::Model { action } => model::run(action),
     }
 }

@@ -161,7 +161,7 @@ impl Labelled {
     }
 
     /// The forest of `h` fitted on the pages `pages`.
-    fn forest(&self, pages: &[usize], h: &Hyper) -> Forest {
+    pub fn forest(&self, pages: &[usize], h: &Hyper) -> Forest {
         self.boost(pages, h, None).forest(h.trees, self.rows.f)
     }
 }

@@ -439,6 +439,15 @@ pub fn load(path: &Path, fit: &str) -> Result<Arc<Model>> {
 /// The models read, by path.
 static CACHE: std::sync::Mutex<Vec<(std::path::PathBuf, Arc<Model>)>> = std::sync::Mutex::new(Vec::new());
 
+/// Makes `model` the one read from `path` from now on: a compiled-in model (the general
+/// model, [`crate::extract::general`]) is found by the path its settings name, like a file.
+pub fn remember_model(path: &Path, model: Arc<Model>) {
+    if let Ok(mut c) = CACHE.lock() {
+        c.retain(|(p, _)| p != path);
+        c.push((path.to_path_buf(), model));
+    }
+}
+
 /// Forgets the model read from `path` (after it was rewritten).
 pub fn forget_model(path: &Path) {
     if let Ok(mut c) = CACHE.lock() {
