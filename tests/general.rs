@@ -156,3 +156,52 @@ fn a_damaged_general_model_file_is_one_line_naming_it() {
     assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
     assert!(r.stderr.contains("general.model"), "{}", r.stderr);
 }
+
+/// Adaptation: `optimise -e blocktrees --set start=general` boosts on from the general model's
+/// scores; the written model holds the general model's trees and the new ones, so it extracts
+/// with no general model at hand. `CETUNE_GENERAL_MODEL` stands in a `model build` folder for
+/// the compiled-in model; a folder that is not one is one line, exit 2.
+#[test]
+fn a_fit_started_from_the_general_model_holds_its_trees_and_needs_nothing_else() {
+    let set = linky_set("general-start", 12);
+    let run = tmp("general-start-run").join("run");
+    let args = ["optimise", "-e", "blocktrees", "--set", "start=general", "--set", "trees=20", "--goldset"];
+    let args = [&args[..], &[set.to_str().unwrap(), "--population", "4", "--max-generations", "1", "-q"]].concat();
+    cetune(&[&args[..], &["--out", run.to_str().unwrap()]].concat()).ok();
+    let model = std::fs::read_to_string(run.join("best.model")).unwrap();
+    let shipped = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("params/general.model")).unwrap();
+    let count = |m: &str| m.lines().find_map(|l| l.strip_prefix("trees ")).unwrap().parse::<usize>().unwrap();
+    let yaml = std::fs::read_to_string(run.join("best.yaml")).unwrap();
+    // `trees` is a gene: the best setting's own count.
+    let own: usize = yaml.lines().find_map(|l| l.trim().strip_prefix("trees: ")).unwrap().parse().unwrap();
+    assert_eq!(count(&model), count(&shipped) + own, "the general model's trees, then its own");
+    assert!(yaml.contains("start: general"), "{yaml}");
+    let p = set.join("news/00.html");
+    let best = run.join("best.yaml");
+    let with = cetune(&["extract", "--params", best.to_str().unwrap(), p.to_str().unwrap()]).ok();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cetune"))
+        .args(["extract", "--params", best.to_str().unwrap(), p.to_str().unwrap()])
+        .env("CETUNE_GENERAL_MODEL", "/nonexistent-general-model")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), with, "the written model is self-contained");
+    // A stand-in general model: a model build folder changes the default; anything else is refused.
+    let b = linky_set("general-start-b", 9);
+    let built = tmp("general-start-built").join("m");
+    let args = ["model", "build", "--goldset", set.to_str().unwrap(), "--goldset", b.to_str().unwrap()];
+    cetune(&[&args[..], &["--set", "trees=21", "--out", built.to_str().unwrap(), "-q"]].concat()).ok();
+    let run_with = |dir: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_cetune"))
+            .args(["extractors", "general"])
+            .env("CETUNE_GENERAL_MODEL", dir)
+            .output()
+            .unwrap()
+    };
+    let o = run_with(built.to_str().unwrap());
+    assert!(o.status.success() && String::from_utf8_lossy(&o.stdout).contains("trees=21"), "{o:?}");
+    let o = run_with("/nonexistent-general-model");
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("CETUNE_GENERAL_MODEL") && err.lines().count() == 1, "{err}");
+}

@@ -22,10 +22,26 @@ pub const MODEL: &str = include_str!("../../params/general.model");
 /// (`<built-in>/general.model`) is the compiled-in one, whatever the working folder holds.
 const AT: &str = "<built-in>/general.yaml";
 
+/// A folder written by `cetune model build` (its `general.yaml` and `general.model`) that stands
+/// in for the compiled-in general model wherever it applies: the default extractor, `-e
+/// general` and `start: general` (an organisation's own general model, or one fitted without
+/// the pages being measured), without rebuilding the binary.
+pub const ENV: &str = "CETUNE_GENERAL_MODEL";
+
 /// The parameter space (`blocktrees`') and the general model's setting, its model made
 /// available under the path the setting names. A damaged compiled-in model is an error naming
 /// it (a unit test reads it at build time).
 pub fn setting() -> Result<(ParamSpace, Setting)> {
+    if let Some(dir) = std::env::var_os(ENV).filter(|d| !d.is_empty()) {
+        let yaml = Path::new(&dir).join("general.yaml");
+        let file = super::load_file(&yaml).map_err(|e| Error { message: format!("{ENV}: {}", e.message), ..e })?;
+        if file.setting.extractor != blocktrees::NAME || file.setting.model.is_none() {
+            return Err(
+                Error::config(format!("{ENV}: not a general model (model build's general.yaml)")).with_path(&yaml)
+            );
+        }
+        return Ok((file.space, file.setting));
+    }
     let file = super::parse_str(YAML, Path::new(AT)).map_err(|e| e.with_path(Path::new("params/general.yaml")))?;
     let path = file.setting.model.clone().ok_or_else(|| Error::config("params/general.yaml names no model"))?;
     let model = Model::read(MODEL).map_err(|e| e.with_path(Path::new("params/general.model")))?;
@@ -37,6 +53,13 @@ pub fn setting() -> Result<(ParamSpace, Setting)> {
     }
     blocktrees::remember_model(&path, Arc::new(model));
     Ok((file.space, file.setting))
+}
+
+/// The general model's fitted model (what `start: general` continues from).
+pub fn model() -> Result<Arc<Model>> {
+    let (_, s) = setting()?;
+    let path = s.model.clone().ok_or_else(|| Error::config("the general model names no model file"))?;
+    blocktrees::load(&path, &blocktrees::fit_key(&s))
 }
 
 #[cfg(test)]

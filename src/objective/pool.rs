@@ -126,8 +126,11 @@ pub fn held_out(
     let mut labelled: HashMap<String, Arc<Labelled>> = HashMap::new();
     for (key, gs) in &by_fit {
         let (h, hidden) = hyper(&grid[gs[0]])?;
-        let rows =
-            labelled.entry(format!("{hidden:?}")).or_insert_with(|| Arc::new(Labelled::of(corpus, hidden))).clone();
+        let start = super::fit::start_of(&grid[gs[0]])?;
+        let rows = labelled
+            .entry(format!("{hidden:?}|{}", start.is_some()))
+            .or_insert_with(|| Arc::new(Labelled::of(corpus, hidden, start)))
+            .clone();
         for j in 0..n_folds {
             let test: Vec<usize> = (0..fold.len()).filter(|&i| fold[i] == j).collect();
             if test.is_empty() {
