@@ -66,6 +66,13 @@ pub struct Args {
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
+    /// A page with fewer words than this is marked empty (`empty` in JSONL and index.csv,
+    /// counted in the summary line); it is written all the same.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    min_words: usize,
+    /// Exit 1 when some page is empty (after writing every page).
+    #[arg(long)]
+    fail_on_empty: bool,
 }
 
 /// Runs `extract`.
@@ -233,7 +240,8 @@ fn collection(a: &Args, ex: &dyn crate::extract::Extractor, limits: crate::limit
     } else {
         crate::document::Needs::NONE
     };
-    let opts = collect::Options { limits, unordered: a.unordered, window: (threads * 16).max(64), more };
+    let marks = collect::Marks { min_words: a.min_words, min_confidence: None };
+    let opts = collect::Options { limits, unordered: a.unordered, window: (threads * 16).max(64), more, marks };
     let bar = Progress::counter("extract", "pages", a.quiet || one_page);
     // The total and the time left, once the inputs are counted: a second reading of the same
     // arguments that walks names only, beside the run (None for JSONL, WARC, standard input).
@@ -277,10 +285,14 @@ fn collection(a: &Args, ex: &dyn crate::extract::Extractor, limits: crate::limit
         // One page: its text, or its error as the one line of a failed command.
         return match first_error {
             Some(e) => Err(Error::input(e)),
+            None if a.fail_on_empty && summary.empty > 0 => {
+                Err(Error::input(format!("the page is empty (fewer than {} words; --fail-on-empty)", a.min_words)))
+            }
             None => Ok(()),
         };
     }
-    if !a.quiet || summary.failed > 0 || summary.interrupted {
+    let fails_empty = a.fail_on_empty && summary.empty > 0;
+    if !a.quiet || summary.failed > 0 || summary.interrupted || fails_empty {
         eprintln!("{}", summary.line());
     }
     if summary.interrupted {
@@ -288,6 +300,12 @@ fn collection(a: &Args, ex: &dyn crate::extract::Extractor, limits: crate::limit
     }
     if summary.failed > 0 {
         return Err(Error::input(format!("{} of {} pages failed", summary.failed, summary.pages)));
+    }
+    if fails_empty {
+        return Err(Error::input(format!(
+            "{} of {} pages are empty (fewer than {} words; --fail-on-empty)",
+            summary.empty, summary.pages, a.min_words
+        )));
     }
     Ok(())
 }

@@ -32,6 +32,12 @@ pub struct Outcome {
     pub ms: f64,
     /// Why the page failed, if it did.
     pub error: Option<String>,
+    /// The page's confidence (an estimate of its F1) when a confidence model is given.
+    pub confidence: Option<f64>,
+    /// Fewer words than the run's `--min-words` (set by the run: [`super::Marks`]).
+    pub empty: bool,
+    /// A confidence below the run's `--min-confidence` (set by the run: [`super::Marks`]).
+    pub low_confidence: bool,
     /// What the page budgets cut (the page was extracted all the same).
     pub notes: Vec<String>,
     /// The posts of the page with their fields, one JSON object each, when the extractor
