@@ -12,6 +12,7 @@
 //! - `output.rs`: the writers (a text or JSONL stream, or one `.txt` per page in a folder).
 //!
 //! Imports from the crate: `document`, `extract`, `eval`, `goldset` (page decoding), `limits`,
+//! `confidence` (each page's confidence, when a model is given),
 //! `paths` (the output safety rule) and `error`.
 
 pub mod inputs;
@@ -22,7 +23,7 @@ pub mod warc;
 
 pub use inputs::{InputFormat, Inputs, Item, Payload};
 pub use output::{OutFormat, Sink};
-pub use page::{Outcome, process};
+pub use page::{Outcome, process, process_with};
 
 use crate::error::Result;
 use crate::extract::Extractor;
@@ -45,6 +46,8 @@ pub struct Options {
     /// How pages are marked (never dropped): empty below a word count, low confidence below a
     /// threshold.
     pub marks: Marks,
+    /// The confidence model that gives every page its confidence, if any.
+    pub confidence: Option<std::sync::Arc<crate::confidence::Model>>,
 }
 
 /// The marks a run puts on pages: a page is written whatever its marks.
@@ -131,7 +134,7 @@ pub fn run(
         opts.window.max(1),
         !opts.unordered,
         stop,
-        |item| process(item, ex, &limits, opts.more),
+        |item| page::process_with(item, ex, &limits, opts.more, opts.confidence.as_deref()),
         |mut out: Outcome| {
             opts.marks.mark(&mut out);
             s.pages += 1;
