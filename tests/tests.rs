@@ -10,6 +10,7 @@ mod blogs;
 mod cli;
 mod collect;
 mod combine;
+mod confidence;
 mod external;
 mod families;
 mod feeds;

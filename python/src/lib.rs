@@ -66,12 +66,37 @@ struct Extractor {
     ex: Box<dyn cetune::extract::Extractor>,
     setting: Setting,
     limits: Limits,
+    /// The confidence model (`cetune confidence`), when one was given.
+    model: Option<cetune::confidence::Model>,
+}
+
+/// What `extract_result` gives for one page: its text, its confidence (an estimate of its F1,
+/// None without a confidence model) and its words. `str()` of it is the text.
+#[pyclass(module = "cetune._cetune", frozen, get_all)]
+struct Extracted {
+    /// The main text.
+    text: String,
+    /// The estimate of the page's F1 in (0, 1), or None without a confidence model.
+    confidence: Option<f64>,
+    /// Evaluation words of the text (runs of letters and digits).
+    words: usize,
+}
+
+#[pymethods]
+impl Extracted {
+    fn __str__(&self) -> String {
+        self.text.clone()
+    }
+    fn __repr__(&self) -> String {
+        let c = self.confidence.map_or("None".to_string(), |c| format!("{c:.4}"));
+        format!("Extracted(words={}, confidence={c})", self.words)
+    }
 }
 
 impl Extractor {
-    /// The text of one decoded page (its URL, when known, goes to an external worker), or why
-    /// there is none.
-    fn run(&self, html: &str, url: Option<&str>) -> Result<String, String> {
+    /// The text of one decoded page (its URL, when known, goes to an external worker) and its
+    /// confidence with a model, or why there is none.
+    fn run_with_confidence(&self, html: &str, url: Option<&str>) -> Result<(String, Option<f64>), String> {
         let needs = self.ex.needs();
         let limits = &self.limits;
         let parsed =
@@ -80,22 +105,36 @@ impl Extractor {
         if doc.html.is_some() {
             doc.url = url.map(str::to_string).or_else(|| cetune::collect::page::head_url(html)).map(Into::into);
         }
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| extract::extract_text(self.ex.as_ref(), &doc)))
+        let run = || match &self.model {
+            Some(m) => {
+                let (text, signals) = cetune::confidence::extract_with_signals(self.ex.as_ref(), &doc);
+                (text, Some(m.predict(&signals)))
+            }
+            None => (extract::extract_text(self.ex.as_ref(), &doc), None),
+        };
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(run))
             .map_err(|p| extract::failure(p.as_ref()).unwrap_or_else(|| "the extractor failed on this page".into()))
+    }
+
+    /// The text of one decoded page, or why there is none.
+    fn run(&self, html: &str, url: Option<&str>) -> Result<String, String> {
+        self.run_with_confidence(html, url).map(|(text, _)| text)
     }
 }
 
 #[pymethods]
 impl Extractor {
-    /// Extractor(name=None, *, params=None, **overrides): a family or combination by name
-    /// (`"readability"`), a parameter file (`params="best.yaml"`), or with neither the general
-    /// model (`"general"`, the default), with parameter overrides
-    /// as keyword arguments (`t=0.3`, `**{"lqf.t": 0.3}`).
+    /// Extractor(name=None, *, params=None, confidence=None, **overrides): a family or
+    /// combination by name (`"readability"`), a parameter file (`params="best.yaml"`), or with
+    /// neither the general model (`"general"`, the default), with parameter overrides as keyword
+    /// arguments (`t=0.3`, `**{"lqf.t": 0.3}`); `confidence`, a confidence model fitted for the
+    /// setting (`cetune confidence`), gives `extract_result` its confidence.
     #[new]
-    #[pyo3(signature = (name=None, *, params=None, **overrides))]
+    #[pyo3(signature = (name=None, *, params=None, confidence=None, **overrides))]
     fn new(
         name: Option<&str>,
         params: Option<std::path::PathBuf>,
+        confidence: Option<std::path::PathBuf>,
         overrides: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let (space, base) = resolve(name, params.as_deref())?;
@@ -107,7 +146,8 @@ impl Extractor {
         }
         let setting = space.with_assignments(&base, &sets).map_err(py_err)?;
         let ex = extract::build(&setting).map_err(py_err)?;
-        Ok(Extractor { ex, setting, limits: Limits::default() })
+        let model = confidence.map(|p| cetune::confidence::Model::read(&p, &setting)).transpose().map_err(py_err)?;
+        Ok(Extractor { ex, setting, limits: Limits::default(), model })
     }
 
     /// The extractor's registry name (`readability`, `external`, a combination's name).
@@ -132,6 +172,18 @@ impl Extractor {
     fn extract(&self, py: Python<'_>, html: &Bound<'_, PyAny>, url: Option<&str>) -> PyResult<String> {
         let page = Page::of(html)?;
         py.detach(|| self.run(&page.text(), url)).map_err(PyRuntimeError::new_err)
+    }
+
+    /// extract_result(html, url=None) -> Extracted: as `extract`, with the page's confidence
+    /// (None without a confidence model) and words.
+    #[pyo3(signature = (html, url=None))]
+    fn extract_result(&self, py: Python<'_>, html: &Bound<'_, PyAny>, url: Option<&str>) -> PyResult<Extracted> {
+        let page = Page::of(html)?;
+        let (text, confidence) =
+            py.detach(|| self.run_with_confidence(&page.text(), url)).map_err(PyRuntimeError::new_err)?;
+        let mut words = 0;
+        cetune::eval::words::for_each_token(&text, cetune::eval::words::TokenRule::default(), |_| words += 1);
+        Ok(Extracted { text, confidence, words })
     }
 
     /// extract_many(pages, threads=None, urls=None) -> list[str]: the main text of each page,
@@ -403,6 +455,7 @@ impl GoldsetWriter {
 #[pymodule]
 fn _cetune(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Extractor>()?;
+    m.add_class::<Extracted>()?;
     m.add_function(wrap_pyfunction!(score, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(space, m)?)?;

@@ -5,6 +5,7 @@
 mod annotate;
 mod common;
 mod compare;
+mod confidence;
 mod evaluate;
 mod extract;
 mod extractors;
@@ -46,6 +47,9 @@ pub enum Command {
     Extract(extract::Args),
     /// Score one setting over a whole gold set (per document, per package, Table 3 summary).
     Evaluate(evaluate::Args),
+    /// Fit a setting's confidence model (an estimate of each page's F1) on a gold set, for
+    /// `extract --confidence` and `evaluate --confidence`.
+    Confidence(confidence::Args),
     /// Tune an extractor's parameters by evolutionary search (the main job).
     Optimise(Box<optimise::Args>),
     /// Score another tool's output (a folder of <id>.txt or an ids-json file) against a gold set.
@@ -123,6 +127,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Extractors(a) => extractors::run(a),
         Command::Extract(a) => extract::run(a),
         Command::Evaluate(a) => evaluate::run(a),
+        Command::Confidence(a) => confidence::run(a),
         Command::Optimise(a) => optimise::run(*a),
         Command::Score(a) => score::run(a),
         Command::Compare(a) => compare::run(a),

@@ -32,6 +32,12 @@ pub struct Outcome {
     pub ms: f64,
     /// Why the page failed, if it did.
     pub error: Option<String>,
+    /// The page's confidence (an estimate of its F1) when a confidence model is given.
+    pub confidence: Option<f64>,
+    /// Fewer words than the run's `--min-words` (set by the run: [`super::Marks`]).
+    pub empty: bool,
+    /// A confidence below the run's `--min-confidence` (set by the run: [`super::Marks`]).
+    pub low_confidence: bool,
     /// What the page budgets cut (the page was extracted all the same).
     pub notes: Vec<String>,
     /// The posts of the page with their fields, one JSON object each, when the extractor
@@ -42,6 +48,17 @@ pub struct Outcome {
 /// Reads, parses and extracts one page; the parse builds what `ex` needs and `more` (the
 /// language is detected only when `more` asks for it).
 pub fn process(item: Item, ex: &dyn Extractor, limits: &Limits, more: Needs) -> Outcome {
+    process_with(item, ex, limits, more, None)
+}
+
+/// [`process`], with the page's confidence from `model` when one is given.
+pub fn process_with(
+    item: Item,
+    ex: &dyn Extractor,
+    limits: &Limits,
+    more: Needs,
+    model: Option<&crate::confidence::Model>,
+) -> Outcome {
     let started = Instant::now();
     let mut out = Outcome { id: item.id, url: item.url, rel: item.rel, ..Default::default() };
     let html = match item.payload {
@@ -64,7 +81,7 @@ pub fn process(item: Item, ex: &dyn Extractor, limits: &Limits, more: Needs) -> 
     }
     match html {
         Ok(html) if looks_binary(&html) => out.error = Some(format!("{}: binary data, not an HTML page", out.id)),
-        Ok(html) => extract(&html, ex, limits, more, &mut out),
+        Ok(html) => extract(&html, ex, limits, more, model, &mut out),
         Err(e) => out.error = Some(e.to_string()),
     }
     out.ms = started.elapsed().as_secs_f64() * 1000.0;
@@ -150,7 +167,14 @@ impl crate::error::Error {
     }
 }
 
-fn extract(html: &str, ex: &dyn Extractor, limits: &Limits, more: Needs, out: &mut Outcome) {
+fn extract(
+    html: &str,
+    ex: &dyn Extractor,
+    limits: &Limits,
+    more: Needs,
+    model: Option<&crate::confidence::Model>,
+    out: &mut Outcome,
+) {
     let needs = ex.needs() | more;
     let Ok((mut doc, notes)) = catch_unwind(|| Document::parse_for(html, limits, needs)) else {
         out.error = Some(format!("{}: the HTML parser failed on this page", out.id));
@@ -160,8 +184,16 @@ fn extract(html: &str, ex: &dyn Extractor, limits: &Limits, more: Needs, out: &m
     doc.origin = Some(out.url.clone().unwrap_or_else(|| out.id.clone()));
     out.notes = notes;
     out.language = doc.lang.clone();
-    match catch_unwind(AssertUnwindSafe(|| crate::extract::extract_text(ex, &doc))) {
-        Ok(text) => {
+    let run = || match model {
+        Some(m) => {
+            let (text, signals) = crate::confidence::extract_with_signals(ex, &doc);
+            (text, Some(m.predict(&signals)))
+        }
+        None => (crate::extract::extract_text(ex, &doc), None),
+    };
+    match catch_unwind(AssertUnwindSafe(run)) {
+        Ok((text, confidence)) => {
+            out.confidence = confidence;
             for_each_token(&text, TokenRule::default(), |_| out.words += 1);
             out.text = text;
             out.segments = catch_unwind(AssertUnwindSafe(|| ex.segments(&doc).map(|s| s.to_json(&doc)))).ok().flatten();
