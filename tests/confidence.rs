@@ -141,3 +141,121 @@ fn a_confidence_model_is_fitted_written_safely_and_read_by_extract_and_evaluate(
         String::from_utf8_lossy(&check.stderr)
     );
 }
+
+/// A route with a fallback (`branches: [main=accb, alt=…]`, `fallback`, `below`, `confidence`):
+/// the fallback's description, fitted for the primary.
+fn fallback_route(d: &Path, alt: &str) -> std::path::PathBuf {
+    let gs = Path::new(env!("CARGO_MANIFEST_DIR")).join("goldsets/default");
+    let model = d.join("accb.confidence.json");
+    let r = cetune(&["confidence", "-e", "accb", "--goldset", s(&gs), "--out", s(&model), "--force", "-q"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let params = d.join("fb.yaml");
+    write(
+        &params,
+        format!(
+            "extractor: accb-fallback\nbranches: [main=accb, alt={alt}]\nrules: 0\nparameters:\n  \
+             - {{name: otherwise, type: categorical, choices: [main], default: main, tune: false}}\n  \
+             - {{name: fallback, type: categorical, choices: [none, alt], default: alt}}\n  \
+             - {{name: below, type: float, min: 0, max: 1, step: 0.01, default: 0.5}}\n  \
+             - {{name: confidence, type: categorical, choices: [accb.confidence.json], default: accb.confidence.json, tune: false}}\n"
+        ),
+    );
+    params
+}
+
+#[test]
+fn a_fallback_with_a_cetune_setting_is_evaluated_tuned_out_of_fold_and_extracts() {
+    let d = tmp("confidence-fallback");
+    let gs = Path::new(env!("CARGO_MANIFEST_DIR")).join("goldsets/default");
+    let params = fallback_route(&d, "readability");
+    // Below 1 every page falls back: the output is readability's on every page.
+    let ev = d.join("ev");
+    let r =
+        cetune(&["evaluate", "--params", s(&params), "--set", "below=1", "--goldset", s(&gs), "--out", s(&ev), "-q"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("fallback: 48 of 48 pages (100.0 %) fell back"), "{}", r.stdout);
+    let rows = read_csv(&ev.join("fallback.csv"));
+    assert_eq!(rows[0], ["package", "id", "fell_back", "f1", "f1_without"]);
+    assert_eq!(rows.len(), 49);
+    let rd = d.join("rd");
+    assert_eq!(cetune(&["evaluate", "-e", "readability", "--goldset", s(&gs), "--out", s(&rd), "-q"]).code, 0);
+    let plain = read_csv(&rd.join("per-document.csv"));
+    for (f, p) in rows[1..].iter().zip(&plain[1..]) {
+        assert_eq!((&f[0], &f[1], &f[3]), (&p[0], &p[1], &p[4]), "readability's F1 on every page");
+    }
+    // Below 0: no page falls back, and the gain is nothing.
+    let r = cetune(&[
+        "evaluate",
+        "--params",
+        s(&params),
+        "--set",
+        "below=0",
+        "--goldset",
+        s(&gs),
+        "--out",
+        s(&ev),
+        "--force",
+        "-q",
+    ]);
+    assert!(r.stdout.contains("fallback: 0 of 48 pages (0.0 %) fell back"), "{}", r.stdout);
+    assert!(r.stdout.contains("(+0.0000)"), "{}", r.stdout);
+    // The search chooses the fallback and its threshold; best.yaml extracts anywhere.
+    let run = d.join("run");
+    let r = cetune(&[
+        "optimise",
+        "--params",
+        s(&params),
+        "--goldset",
+        s(&gs),
+        "--population",
+        "6",
+        "--max-generations",
+        "2",
+        "--seed",
+        "1",
+        "--out",
+        s(&run),
+        "--quiet",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let best = std::fs::read_to_string(run.join("best.yaml")).unwrap();
+    assert!(best.contains("\n  fallback: ") && best.contains("\n  below: "), "{best}");
+    let crawl = d.join("crawl");
+    write(&crawl.join("a.html"), page(&"A long paragraph of plain words about the river and the town. ".repeat(12)));
+    let r = cetune(&["extract", "--params", s(&run.join("best.yaml")), s(&crawl)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("plain words about the river"), "{}", r.stdout);
+}
+
+#[test]
+fn an_external_fallback_that_fails_on_a_page_is_an_error_row_for_that_page() {
+    let d = tmp("confidence-fallback-external");
+    let worker = d.join("w.py");
+    write(
+        &worker,
+        "import json, sys\nprint(json.dumps({\"name\": \"second\", \"version\": \"0\"}), flush=True)\nfor line in sys.stdin:\n    req = json.loads(line)\n    if \"REFUSE\" in req[\"html\"]:\n        print(json.dumps({\"id\": req[\"id\"], \"error\": \"no article here\"}), flush=True)\n        continue\n    body = req[\"html\"].split(\"<p>\")[2].split(\"</p>\")[0]\n    print(json.dumps({\"id\": req[\"id\"], \"text\": body}), flush=True)\n",
+    );
+    write(&d.join("second.yaml"), format!("extractor: external\ncommand: python3 {}\ntimeout: 10\n", s(&worker)));
+    let params = fallback_route(&d, "second.yaml");
+    let set = d.join("set");
+    for (i, tag) in ["", "REFUSE", ""].iter().enumerate() {
+        let body = format!("{tag} the story number {i} tells of rivers and mountains and the people living there");
+        write(
+            &set.join(format!("p/{i}.html")),
+            format!("<html><body><p>Home News</p><p>{body}</p><p>Share it</p></body></html>"),
+        );
+        write(&set.join(format!("p/{i}.txt")), &body);
+    }
+    // Every page falls back (below 1) to the worker, which refuses page 1.
+    let ev = d.join("ev");
+    let r =
+        cetune(&["evaluate", "--params", s(&params), "--set", "below=1", "--goldset", s(&set), "--out", s(&ev), "-q"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let rows = read_csv(&ev.join("per-document.csv"));
+    let row = |id: &str| rows.iter().find(|r| r[1] == id).unwrap().clone();
+    assert_eq!(row("1")[7], "second 0: the worker failed on this page: no article here");
+    for id in ["0", "2"] {
+        assert_eq!((row(id)[4].as_str(), row(id)[7].as_str()), ("1.000000", ""), "{:?}", row(id));
+    }
+    assert!(r.stdout.contains("fallback: 2 of 2 pages (100.0 %) fell back"), "{}", r.stdout);
+}

@@ -99,6 +99,9 @@ pub fn run(a: Args) -> Result<()> {
         "\nmedian F1 {:.3}; documents with F1 = 0: {}; errors: {}\n",
         summary.median_f1, summary.zero_f1, summary.errors
     );
+    if let Some(without) = without_fallback(&setting, &a.field)? {
+        md += &fallback_report(&out, &set, &docs, ex.as_ref(), without.as_ref(), &scores, measure, a.quiet)?;
+    }
     if let Some(m) = &model {
         md += &confidence_report(&out, &set, &docs, ex.as_ref(), &scores, m, a.min_confidence, a.quiet)?;
     }
@@ -180,6 +183,61 @@ pub fn write_per_package(path: &Path, packages: &[String], s: &Summary) -> Resul
     rows.push(vec!["(macro)".into(), n.to_string(), num(ma.precision), num(ma.recall), num(ma.f1)]);
     rows.push(vec!["(doc-mean)".into(), n.to_string(), num(mi.precision), num(mi.recall), num(mi.f1)]);
     crate::report::csv::write(path, rows)
+}
+
+/// The extractor of a setting with a fallback (a route's `fallback`) without it: the primary's
+/// output on every page; `None` for a setting without one.
+fn without_fallback(
+    setting: &crate::params::Setting,
+    field: &str,
+) -> Result<Option<Box<dyn crate::extract::Extractor>>> {
+    use crate::params::route::{FALLBACK, NONE, fallback_of};
+    if fallback_of(setting).is_none() {
+        return Ok(None);
+    }
+    if field != "body" {
+        return Err(crate::error::Error::config("a fallback is judged on the body's confidence: drop --field"));
+    }
+    let mut s = setting.clone();
+    s.values.iter_mut().filter(|(n, _)| n == FALLBACK).for_each(|(_, v)| *v = crate::params::Value::Cat(NONE.into()));
+    Ok(Some(crate::extract::build(&s)?))
+}
+
+/// `evaluate` of a setting with a fallback: how many pages fell back and what it gained there
+/// (`fallback.csv`: package, id, fell_back, f1, f1_without), as a line for `summary.md`.
+#[allow(clippy::too_many_arguments)]
+fn fallback_report(
+    out: &Path,
+    set: &crate::goldset::GoldSet,
+    docs: &[&crate::goldset::GoldDoc],
+    ex: &dyn crate::extract::Extractor,
+    without: &dyn crate::extract::Extractor,
+    scores: &[DocScore],
+    measure: crate::eval::Measure,
+    quiet: bool,
+) -> Result<String> {
+    let bar = Progress::new(2 * docs.len() as u64, "fallback", quiet);
+    let plain = score_set(set, docs, &[without], measure, &|| bar.inc()).remove(0);
+    let fell = crate::confidence::gold_fell_back(set, docs, ex, &|| bar.inc());
+    bar.finish();
+    let mut rows = vec![["package", "id", "fell_back", "f1", "f1_without"].map(String::from).to_vec()];
+    let (mut decided, mut with, mut wo) = (Vec::new(), Vec::new(), Vec::new());
+    for (((d, s), p), f) in docs.iter().zip(scores).zip(&plain).zip(&fell) {
+        let f = f.filter(|_| s.error.is_none() && p.error.is_none());
+        if let Some(f) = f {
+            rows.push(vec![set.packages[d.package].clone(), d.id.clone(), f.to_string(), num(s.prf.f1), num(p.prf.f1)]);
+        }
+        decided.push(f);
+        with.push(s.prf.f1);
+        wo.push(p.prf.f1);
+    }
+    crate::report::csv::write(&out.join("fallback.csv"), rows)?;
+    Ok(format!(
+        "
+{}
+",
+        crate::confidence::FallbackGain::of(&decided, &with, &wo).line()
+    ))
 }
 
 /// `evaluate --confidence`: each page's confidence beside its F1 (`confidence.csv`: package, id,

@@ -430,7 +430,7 @@ pub fn cache_stats() -> (u64, u64) {
     (HITS.load(Ordering::Relaxed), MISSES.load(Ordering::Relaxed))
 }
 
-fn cached(doc: u64, key: u64, compute: impl FnOnce() -> Vec<f32>) -> Arc<Vec<f32>> {
+pub(crate) fn cached(doc: u64, key: u64, compute: impl FnOnce() -> Vec<f32>) -> Arc<Vec<f32>> {
     let limit = LIMIT.load(Ordering::Relaxed);
     if doc == 0 || limit == 0 {
         return Arc::new(compute());

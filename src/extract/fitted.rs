@@ -35,9 +35,11 @@ pub struct Placed {
     pub tag: u64,
 }
 
-/// The fitted models of a setting's places (none for most settings).
+/// The fitted models of a setting's places (none for most settings), and the confidence model
+/// a route's fallback judges with while a search scores it (fitted out of fold, see
+/// `objective::judge`; `None`: the file its setting names).
 #[derive(Clone, Debug, Default)]
-pub struct Models(pub Vec<Placed>);
+pub struct Models(pub Vec<Placed>, pub Option<Arc<super::judge::Model>>);
 
 impl Models {
     /// The models under member or branch `ns`, with their places relative to it.
@@ -51,7 +53,13 @@ impl Models {
                     Some(Placed { place: place.to_string(), ..p.clone() })
                 })
                 .collect(),
+            None,
         )
+    }
+
+    /// The confidence model of a route's fallback, when a search fitted one.
+    pub fn judge(&self) -> Option<&Arc<super::judge::Model>> {
+        self.1.as_ref()
     }
 
     /// The model of the setting itself (the empty place).
@@ -181,7 +189,7 @@ pub fn load(path: &Path, s: &Setting) -> Result<Models> {
         let tag = super::combine::hash_of(("file", path, &place, &m.fit));
         out.push(Placed { place, model: Arc::new(m.clone()), tag });
     }
-    Ok(Models(out))
+    Ok(Models(out, None))
 }
 
 /// The 1-based line of `place <place>` in a model file's text.

@@ -24,6 +24,7 @@ pub mod fitted;
 pub mod full;
 pub mod full_hidden;
 pub mod general;
+pub mod judge;
 pub mod justext;
 pub mod lqf;
 pub mod readability;
@@ -63,6 +64,12 @@ pub trait Extractor: Send + Sync {
     /// ([`Document::blocks`]); the streaming commands then prepare those facts first.
     fn needs_package(&self) -> bool {
         false
+    }
+    /// For a node with a fallback (a route's `fallback`): whether page `doc` went to it, its
+    /// own branch's output judged below the threshold; `None` (the default) for the others.
+    fn fell_back(&self, doc: &Document) -> Option<bool> {
+        let _ = doc;
+        None
     }
     /// The posts of the page with their fields (`blogs.md` §14.3), for families that segment a
     /// page; `None` (the default) for those that do not. An empty list: the family found no post.
@@ -223,6 +230,15 @@ pub fn load_file(path: &Path) -> Result<ParamsFile> {
     let f = parse_str(&text, path)?;
     // A file the user names: the external commands it declares may run (`external::trust`).
     external::trust::trust_named(&text, path);
+    // A route's external branches, declared in files of their own that this one names.
+    if params::route::is_route(&f.space) {
+        let tail = format!("{}{}", params::compose::SEP, params::external::COMMAND);
+        for p in f.space.params.iter().filter(|p| p.name.ends_with(&tail)) {
+            if let params::Value::Cat(c) = &p.default {
+                external::trust::trust_reached(c, path);
+            }
+        }
+    }
     // A parameter the family does not read (an unknown feature group, a misspelt name) is
     // found when the extractor is built: say where the file declares it.
     match build(&f.setting) {

@@ -30,12 +30,14 @@
 //! changes only the conditions re-runs no branch.
 
 use super::Extractor;
+use super::judge::Model;
 use crate::document::page_features::index;
 use crate::document::{Document, Selection, View};
 use crate::error::{Error, Result};
 use crate::params::compose::SEP;
-use crate::params::route::threshold;
+use crate::params::route::{CONFIDENCE, fallback_of, threshold};
 use crate::params::{Setting, Value};
+use std::sync::Arc;
 
 /// One rule of the decision list.
 struct Rule {
@@ -58,6 +60,15 @@ pub struct Route {
     rules: Vec<Rule>,
     otherwise: usize,
     branches: Vec<Branch>,
+    fallback: Option<Fallback>,
+}
+
+/// A route's fallback: a page whose own branch's output has a confidence below `below` goes to
+/// branch `slot` instead.
+struct Fallback {
+    slot: usize,
+    below: f64,
+    judge: Arc<Model>,
 }
 
 /// The decision list of a route setting and the branches it uses (`otherwise` first, then each
@@ -66,6 +77,8 @@ pub(crate) struct Used {
     rules: Vec<Rule>,
     /// `(alias, extractor, own setting)`.
     pub branches: Vec<(String, String, Setting)>,
+    /// The fallback's branch (an index into `branches`) and threshold.
+    fallback: Option<(usize, f64)>,
 }
 
 /// The rules of a route setting and the branches some rule (or `otherwise`) names.
@@ -110,12 +123,26 @@ pub(crate) fn used(setting: &Setting) -> Result<Used> {
         });
         rules.push(Rule { feature, at: threshold(at, &scale), then: slot });
     }
+    let fallback = fallback_of(setting).map(|(then, below)| {
+        let slot = used.iter().position(|u| *u == then).unwrap_or_else(|| {
+            used.push(then.clone());
+            used.len() - 1
+        });
+        (slot, below)
+    });
     let mut branches = Vec::new();
     for alias in used {
         if !aliases.contains(&alias) {
             return Err(bad(format!("unknown branch '{alias}' (branches: {})", aliases.join(", "))));
         }
         let ex = cat(&format!("{alias}{SEP}extractor"))?;
+        if ex == crate::params::external::NAME {
+            // An external branch: its setting (command, budgets, options) is all it has.
+            let mut own = setting.scoped(&alias, &ex);
+            own.values.retain(|(n, _)| n != "extractor");
+            branches.push((alias, ex, own));
+            continue;
+        }
         let space = super::space(&ex).map_err(|e| bad(format!("branch '{alias}': {}", e.message)))?;
         if crate::params::route::is_route(&space) {
             return Err(bad(format!("branch '{alias}': '{ex}' is a route: a route cannot be inside a route")));
@@ -125,7 +152,7 @@ pub(crate) fn used(setting: &Setting) -> Result<Used> {
         let own = space.check_setting(&own).map_err(|e| bad(format!("branch '{alias}': {}", e.message)))?;
         branches.push((alias, ex, own));
     }
-    Ok(Used { rules, branches })
+    Ok(Used { rules, branches, fallback })
 }
 
 /// Builds the route a setting describes (see `params::route`). Only the branches some rule or
@@ -133,7 +160,12 @@ pub(crate) fn used(setting: &Setting) -> Result<Used> {
 /// a member) applies its model in `models` (under the branch's alias).
 pub fn build(setting: &Setting, models: &super::fitted::Models) -> Result<Box<dyn Extractor>> {
     let bad = |msg: String| Error::config(format!("route '{}': {msg}", setting.extractor));
-    let Used { rules, branches: used } = used(setting)?;
+    let Used { rules, branches: used, fallback } = used(setting)?;
+    let judge = match (fallback, models.judge()) {
+        (None, _) => None,
+        (Some(_), Some(j)) => Some(j.clone()),
+        (Some(_), None) => Some(Arc::new(read_judge(setting, &used[0].2)?)),
+    };
     let mut branches = Vec::new();
     for (alias, ex, own) in used {
         let fitted = models.under(&alias);
@@ -143,7 +175,34 @@ pub fn build(setting: &Setting, models: &super::fitted::Models) -> Result<Box<dy
         let blocks = ex.view() == View::Blocks;
         branches.push(Branch { ex, key, blocks });
     }
-    Ok(Box::new(Route { rules, otherwise: 0, branches }))
+    let fallback = fallback.zip(judge).map(|((slot, below), judge)| Fallback { slot, below, judge });
+    Ok(Box::new(Route { rules, otherwise: 0, branches, fallback }))
+}
+
+/// The confidence model a route's fallback judges with outside a search: the file its
+/// `confidence` parameter names, fitted for the primary (`otherwise`) branch's setting
+/// `primary` (`cetune confidence --params` on that setting).
+fn read_judge(setting: &Setting, primary: &Setting) -> Result<Model> {
+    let bad = |msg: String| Error::config(format!("route '{}': {msg}", setting.extractor));
+    let Some(Value::Cat(file)) = setting.get(CONFIDENCE) else {
+        return Err(bad(format!(
+            "a fallback needs parameter '{CONFIDENCE}': the confidence model file of the primary branch (cetune confidence --params …)"
+        )));
+    };
+    Model::read(std::path::Path::new(file), primary)
+}
+
+/// A page's confidence in what branch `b` keeps of it (its own selection, in its own view),
+/// cached with the branch's output: an individual that changes only the threshold or the
+/// fallback re-runs nothing.
+fn judged(doc: &Document, b: &Branch, judge: &Model) -> f64 {
+    let signals = super::combine::cached(doc.id, super::combine::hash_of(("signals", b.key)), || {
+        let (_, s) = super::judge::extract_with_signals(b.ex.as_ref(), doc);
+        s.to_vec()
+    });
+    let mut x = [0f32; super::judge::N_SIGNALS];
+    x.iter_mut().zip(signals.iter()).for_each(|(a, b)| *a = *b);
+    judge.predict(&x)
 }
 
 impl Route {
@@ -174,8 +233,21 @@ impl Extractor for Route {
         self.branches.iter().fold(features, |n, b| n | super::mask_needs(b.ex.as_ref()))
     }
 
+    fn fell_back(&self, doc: &Document) -> Option<bool> {
+        let f = self.fallback.as_ref()?;
+        let b = self.choose(doc);
+        Some(b != f.slot && judged(doc, &self.branches[b], &f.judge) < f.below)
+    }
+
     fn extract(&self, doc: &Document, out: &mut Selection) {
-        let b = &self.branches[self.choose(doc)];
+        let mut b = self.choose(doc);
+        if let Some(f) = &self.fallback
+            && b != f.slot
+            && judged(doc, &self.branches[b], &f.judge) < f.below
+        {
+            b = f.slot;
+        }
+        let b = &self.branches[b];
         if b.blocks {
             out.view = View::Blocks;
             out.units.clear();
@@ -227,6 +299,54 @@ mod tests {
         // A threshold above the page's records sends the listing to the other branch.
         let r = route(&["if1.on=true", "if1.feature=records", "if1.at=0.2", "if1.then=lists", "otherwise=code"]);
         assert_eq!(super::super::extract_text(r.as_ref(), &Document::parse(&listing)), "listing code block here");
+    }
+
+    /// A confidence model that trusts a page whose output keeps more than half of its words
+    /// (`kept_share` > 0.5: about 0.99) and distrusts the others (about 0.01).
+    fn kept_half() -> Arc<Model> {
+        use crate::extract::blocktrees::trees::{Forest, Node};
+        let share = super::super::judge::SIGNALS.iter().position(|s| *s == "kept_share").unwrap() as u16;
+        let tree =
+            vec![Node::Split { feature: share, threshold: 0.5, left: 1, right: 2 }, Node::Leaf(-5.0), Node::Leaf(5.0)];
+        let forest = Forest { base: 0.0, trees: vec![tree], gain: vec![0.0; super::super::judge::N_SIGNALS] };
+        Arc::new(Model { forest, setting: String::new(), threshold: 0.5, about: serde_json::Value::Null })
+    }
+
+    #[test]
+    fn a_page_whose_confidence_is_below_the_threshold_goes_to_the_fallback() {
+        let yaml = "extractor: fb\nbranches: [main=code, alt=full]\nrules: 0\nparameters:\n  - {name: fallback, type: categorical, choices: [none, alt], default: alt}\n  - {name: confidence, type: categorical, choices: [c.json], default: c.json}\n";
+        let dir = std::env::temp_dir().join(format!("cetune-route-fb-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("c.json"), kept_half().to_json()).unwrap();
+        let f = crate::params::parse_str(yaml, &dir.join("fb.yaml"), &super::super::space).unwrap();
+        let build = |sets: &[&str]| {
+            let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+            let s = f.space.with_assignments(&f.space.defaults(), &sets).unwrap();
+            super::super::build_with(&s, &super::super::fitted::Models(Vec::new(), Some(kept_half()))).unwrap()
+        };
+        // Mostly code: `code` keeps most of the words, the page stays; prose: it keeps nothing.
+        let code = Document::parse("<body><p>See:</p><pre>let a = b + c; let d = e * f; call(a, d);</pre></body>");
+        let prose = Document::parse("<body><p>A page of prose with no code block at all, only words.</p></body>");
+        let r = build(&["otherwise=main", "below=0.5"]);
+        assert_eq!(super::super::extract_text(r.as_ref(), &code), "let a = b + c; let d = e * f; call(a, d);");
+        assert_eq!(r.fell_back(&code), Some(false));
+        assert_eq!(
+            super::super::extract_text(r.as_ref(), &prose),
+            "A page of prose with no code block at all, only words."
+        );
+        assert_eq!(r.fell_back(&prose), Some(true));
+        // Without the fallback, or below a threshold no page is under: the primary's output.
+        for sets in [&["otherwise=main", "fallback=none"][..], &["otherwise=main", "below=0.0"][..]] {
+            let r = build(sets);
+            assert_eq!(super::super::extract_text(r.as_ref(), &prose), "", "{sets:?}");
+            assert_ne!(r.fell_back(&prose), Some(true), "{sets:?}");
+        }
+        // Outside a search, the model comes from the file the setting names, checked against the
+        // primary's setting: this one was fitted for no setting.
+        let s = f.space.defaults();
+        let e = super::super::build(&s).err().unwrap();
+        assert!(e.message.contains("the confidence model was fitted for ''"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

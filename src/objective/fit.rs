@@ -402,6 +402,7 @@ impl Fits {
                         tag: crate::extract::combine::hash_of(("fold", fit_key(own), ms.len(), j, source.is_some())),
                     })
                     .collect(),
+                None,
             );
             let ex = wrap(crate::extract::build_with(s, &models)?)?;
             let docs: Vec<usize> = at.iter().map(|&p| subset[p]).collect();

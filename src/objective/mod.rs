@@ -7,6 +7,7 @@
 pub mod corpus;
 pub mod external;
 pub mod fit;
+pub mod judge;
 pub mod needs;
 pub mod pool;
 pub mod problem;

@@ -282,6 +282,9 @@ pub struct ExtractionProblem<'a> {
     /// Where fitted settings are fitted: `None`, out of fold on this corpus; `Some`, on that
     /// corpus (a held-out validation set is scored by the model of the training pages).
     fit_source: Option<&'a Corpus>,
+    /// The out-of-fold confidence models of a route's fallback, fitted on the first setting
+    /// with a fallback (`super::judge`).
+    judges: std::sync::OnceLock<super::judge::Judges>,
 }
 
 impl<'a> ExtractionProblem<'a> {
@@ -306,6 +309,7 @@ impl<'a> ExtractionProblem<'a> {
             memo: HashMap::new(),
             fits: super::fit::Fits::default(),
             fit_source: None,
+            judges: std::sync::OnceLock::new(),
         }
     }
 
@@ -318,6 +322,14 @@ impl<'a> ExtractionProblem<'a> {
     /// The per-document scores of `s` on `subset` (in that order). A setting fitted on gold
     /// ([`super::fit::needs_fit`]) scores each page with the model of the other folds.
     pub fn scores(&self, s: &Setting, subset: &[usize]) -> Result<Vec<DocScore>> {
+        if crate::params::route::fallback_of(s).is_some() {
+            if super::fit::needs_fit(s) {
+                return Err(Error::config(
+                    "a route with a fallback and a branch fitted on gold (blocktrees) is not tuned yet: choose other branches",
+                ));
+            }
+            return self.judged_scores(s, subset);
+        }
         if super::fit::needs_fit(s) {
             let wrap = |ex: Box<dyn crate::extract::Extractor>| match &self.field {
                 Some(f) => crate::extract::segments::FieldView::wrap(ex, f),
@@ -327,6 +339,35 @@ impl<'a> ExtractionProblem<'a> {
         }
         let ex = self.build(s)?;
         Ok(score_subset(self.corpus, ex.as_ref(), self.measure, subset))
+    }
+
+    /// [`Self::scores`] of a route with a fallback: each page judged by the confidence model
+    /// of the other folds (fitted once, on the base setting's primary branch).
+    fn judged_scores(&self, s: &Setting, subset: &[usize]) -> Result<Vec<DocScore>> {
+        let judges = match self.judges.get() {
+            Some(j) => j,
+            None => {
+                let j = super::judge::fit(self.corpus, &self.base, self.measure, self.fit_source)?;
+                self.judges.get_or_init(|| j)
+            }
+        };
+        let mut out = vec![DocScore::default(); subset.len()];
+        for k in 0..judges.models.len() {
+            let at: Vec<usize> = (0..subset.len()).filter(|&p| judges.fold[subset[p]] == k).collect();
+            if at.is_empty() {
+                continue;
+            }
+            let ex = crate::extract::build_with(s, &judges.models(k))?;
+            let ex = match &self.field {
+                Some(f) => crate::extract::segments::FieldView::wrap(ex, f)?,
+                None => ex,
+            };
+            let docs: Vec<usize> = at.iter().map(|&p| subset[p]).collect();
+            for (p, sc) in at.into_iter().zip(score_subset(self.corpus, ex.as_ref(), self.measure, &docs)) {
+                out[p] = sc;
+            }
+        }
+        Ok(out)
     }
 
     /// Scores gold field `field` (the corpus holds that field's gold) through each setting's

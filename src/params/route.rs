@@ -31,6 +31,26 @@ pub const FEATURES: &str = "@features";
 /// The default number of rules.
 pub const DEFAULT_RULES: usize = 2;
 
+/// The parameter naming the branch a page goes to when the confidence of its own branch's
+/// output is below [`BELOW`] ([`NONE`]: no fallback).
+pub const FALLBACK: &str = "fallback";
+/// The confidence threshold of the fallback.
+pub const BELOW: &str = "below";
+/// The (fixed) parameter holding the confidence model file the fallback judges with outside a
+/// search (`cetune confidence` on the primary branch's setting).
+pub const CONFIDENCE: &str = "confidence";
+/// The `fallback` choice that switches the fallback off.
+pub const NONE: &str = "none";
+
+/// The fallback branch of a route setting and its threshold: `None` without a fallback (no
+/// `fallback` parameter, or `fallback: none`).
+pub fn fallback_of(setting: &Setting) -> Option<(String, f64)> {
+    match (setting.get(FALLBACK), setting.get(BELOW)) {
+        (Some(Value::Cat(b)), Some(Value::Float(t))) if b != NONE => Some((b.clone(), *t)),
+        _ => None,
+    }
+}
+
 /// Whether `space` is a route's.
 pub fn is_route(space: &ParamSpace) -> bool {
     !space.members.is_empty() && space.param("otherwise").is_some()
@@ -48,7 +68,11 @@ fn rule_of(name: &str) -> Option<(usize, &str)> {
 }
 
 fn reserved(alias: &str) -> bool {
-    alias == "otherwise" || alias == "scale" || alias == "extractor" || rule_of(&format!("{alias}{SEP}x")).is_some()
+    [FALLBACK, BELOW, CONFIDENCE, NONE].contains(&alias)
+        || alias == "otherwise"
+        || alias == "scale"
+        || alias == "extractor"
+        || rule_of(&format!("{alias}{SEP}x")).is_some()
 }
 
 fn fixed(name: String, spec: Spec, default: Value, meaning: &str) -> ParamSpec {
@@ -94,7 +118,10 @@ fn settings_branch(
     if f.setting.model.is_some() {
         return Err("names a fitted model file, which a fixed branch cannot carry: write the branch as NAME=blocktrees, which the search fits out of fold".into());
     }
-    let own = builtin(&ex).map_err(|e| format!("describes '{ex}', which is not built in ({})", e.message))?;
+    // An external extractor (`extractor: external`, its command among its parameters): the
+    // file's own space, fixed at its values like any settings file.
+    let own = if ex == super::external::NAME { Ok(f.space.clone()) } else { builtin(&ex) };
+    let own = own.map_err(|e| format!("describes '{ex}', which is not built in ({})", e.message))?;
     let mut space = own;
     for p in &mut space.params {
         if let Some(v) = f.setting.get(&p.name) {
@@ -171,6 +198,23 @@ pub fn complete(
             must_choose(&aliases, "branch")?;
             continue;
         }
+        if p.name == FALLBACK {
+            let among: Vec<String> = std::iter::once(NONE.to_string()).chain(aliases.iter().cloned()).collect();
+            must_choose(&among, "branch")?;
+            continue;
+        }
+        if p.name == BELOW {
+            if !matches!(p.spec, Spec::Float { min, max, .. } if min >= 0.0 && max <= 1.0) {
+                return Err(err("must be a float within [0, 1] (a confidence, an estimate of the page's F1)".into()));
+            }
+            continue;
+        }
+        if p.name == CONFIDENCE {
+            if choices(p).map(|c| c.len()) != Some(1) {
+                return Err(err("must be categorical with one choice: the confidence model file".into()));
+            }
+            continue;
+        }
         if let Some((k, rest)) = rule_of(&p.name) {
             if k == 0 || k > rules {
                 return Err(err(format!("there are {rules} rules (if1..if{rules}; set 'rules' for more)")));
@@ -213,6 +257,7 @@ pub fn complete(
         }
     }
     let has = |space: &ParamSpace, n: &str| space.param(n).is_some();
+    complete_fallback(space, &loc, at, dir)?;
     if !has(space, "otherwise") {
         space.params.push(ParamSpec {
             name: "otherwise".into(),
@@ -282,6 +327,56 @@ pub fn complete(
         }
     }
     space.members = aliases;
+    Ok(())
+}
+
+/// A route's fallback (`fallback`, `below`, `confidence`): with `fallback` declared, `below`
+/// is added when left out (a gene), `confidence` must name a model file, which is read relative
+/// to the description's folder and kept as an absolute path, so `run.yaml` and `best.yaml` find
+/// it from anywhere.
+fn complete_fallback(
+    space: &mut ParamSpace,
+    loc: &dyn Fn(&str) -> Location,
+    at: &AtFn,
+    dir: &std::path::Path,
+) -> Result<()> {
+    let Some(fb) = space.param(FALLBACK) else {
+        for n in [BELOW, CONFIDENCE] {
+            if space.param(n).is_some() {
+                return Err(at(loc(n), format!("parameter '{n}': belongs to a fallback; declare '{FALLBACK}' too")));
+            }
+        }
+        return Ok(());
+    };
+    let fb_at = loc(&fb.name);
+    if space.param(BELOW).is_none() {
+        space.params.push(ParamSpec {
+            name: BELOW.into(),
+            spec: Spec::Float { min: 0.0, max: 1.0, step: Some(0.01) },
+            default: Value::Float(0.3),
+            meaning: "pages whose confidence is below this go to the fallback".into(),
+            tune: true,
+            sane: None,
+        });
+    }
+    let Some(c) = space.params.iter_mut().find(|p| p.name == CONFIDENCE) else {
+        return Err(at(
+            fb_at,
+            format!(
+                "a fallback needs parameter '{CONFIDENCE}': the confidence model file of the primary branch (cetune confidence --params …)"
+            ),
+        ));
+    };
+    let Value::Cat(file) = c.default.clone() else { return Err(at(loc(CONFIDENCE), "must name a file".into())) };
+    let path = dir.join(&file);
+    let path = std::path::absolute(&path).unwrap_or(path);
+    if !path.is_file() {
+        return Err(at(loc(CONFIDENCE), format!("parameter '{CONFIDENCE}': no model file {}", path.display())));
+    }
+    let full = path.to_string_lossy().to_string();
+    c.spec = Spec::Categorical { choices: vec![full.clone()] };
+    c.default = Value::Cat(full);
+    c.tune = false;
     Ok(())
 }
 
@@ -436,6 +531,11 @@ fn used(space: &ParamSpace, setting: &Setting) -> Vec<String> {
             out.push(b.clone());
         }
     }
+    if let Some(Value::Cat(b)) = get(FALLBACK)
+        && b != NONE
+    {
+        out.push(b.clone());
+    }
     out
 }
 
@@ -453,6 +553,9 @@ pub fn branch_used_when(space: &ParamSpace, alias: &str) -> Vec<Vec<(usize, Valu
         if let (Some(on), Some(then)) = (idx(&format!("if{k}{SEP}on")), idx(&format!("if{k}{SEP}then"))) {
             out.push(vec![(on, Value::Bool(true)), (then, b.clone())]);
         }
+    }
+    if let Some(f) = idx(FALLBACK) {
+        out.push(vec![(f, b.clone())]);
     }
     out
 }
@@ -521,12 +624,16 @@ pub fn describe(space: &ParamSpace, setting: &Setting) -> String {
         let word = if parts.is_empty() { "if" } else { "elif" };
         parts.push(format!("{word} {f} ≥ {t}: {}", branch(&b)));
     }
-    let Some(Value::Cat(o)) = get("otherwise") else { return parts.join(" ") };
+    let fallback = match (get(FALLBACK), get(BELOW)) {
+        (Some(Value::Cat(b)), Some(Value::Float(t))) if b != NONE => format!(" fallback below {t}: {}", branch(&b)),
+        _ => String::new(),
+    };
+    let Some(Value::Cat(o)) = get("otherwise") else { return parts.join(" ") + &fallback };
     if parts.is_empty() {
-        return branch(&o);
+        return branch(&o) + &fallback;
     }
     parts.push(format!("else: {}", branch(&o)));
-    parts.join(" ")
+    parts.join(" ") + &fallback
 }
 
 #[cfg(test)]
@@ -562,6 +669,48 @@ mod tests {
         assert!(!act[idx("lists.min_records")] && !act[idx("if1.at")] && act[idx("readability.class_weight")]);
         let d = describe(s, &off);
         assert!(d.starts_with("readability(") && !d.contains(" if "), "{d}");
+    }
+
+    #[test]
+    fn a_fallback_is_a_gene_its_branch_counts_only_when_chosen_and_its_model_file_must_exist() {
+        let dir = std::env::temp_dir().join(format!("cetune-params-fb-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("c.json"), "{}").unwrap();
+        let text = "extractor: fb\nbranches: [main=lqf, alt=readability]\nrules: 0\nparameters:\n  - {name: otherwise, type: categorical, choices: [main], default: main, tune: false}\n  - {name: fallback, type: categorical, choices: [none, alt], default: none}\n  - {name: confidence, type: categorical, choices: [c.json], default: c.json}\n";
+        let parse = |t: &str| crate::params::parse_str(t, &dir.join("fb.yaml"), &crate::extract::space);
+        let s = parse(text).unwrap().space;
+        // `below` is added as a gene; the model file becomes an absolute path.
+        let below = s.param(BELOW).unwrap();
+        assert!(
+            below.tune
+                && matches!(below.spec, Spec::Float { min, max, .. } if min.abs() < 1e-12 && (max - 1.0).abs() < 1e-12)
+        );
+        let file = std::path::absolute(dir.join("c.json")).unwrap().to_string_lossy().to_string();
+        assert_eq!(s.param(CONFIDENCE).unwrap().default, Value::Cat(file));
+        assert!(fallback_of(&s.defaults()).is_none());
+        let on = s.with_assignments(&s.defaults(), &["fallback=alt".into(), "below=0.4".into()]).unwrap();
+        assert_eq!(fallback_of(&on), Some(("alt".to_string(), 0.4)));
+        let idx = |n: &str| s.params.iter().position(|p| p.name == n).unwrap();
+        assert!(!activity(&s, &s.defaults())[idx("alt.class_weight")]);
+        assert!(activity(&s, &on)[idx("alt.class_weight")]);
+        assert!(
+            describe(&s, &on).starts_with("lqf(") && describe(&s, &on).contains(" fallback below 0.4: readability(")
+        );
+        // Errors name the file and line.
+        let msg = |t: String| parse(&t).unwrap_err().to_string();
+        let e =
+            msg(text.replace("  - {name: confidence, type: categorical, choices: [c.json], default: c.json}\n", ""));
+        assert!(e.contains("fb.yaml:6: a fallback needs parameter 'confidence'"), "{e}");
+        let e = msg(text.replace("[c.json], default: c.json", "[d.json], default: d.json"));
+        assert!(e.contains("fb.yaml:7: parameter 'confidence': no model file"), "{e}");
+        let e = msg(text.replace("[none, alt]", "[none, other]"));
+        assert!(e.contains("fb.yaml:6: parameter 'fallback': unknown branch 'other'"), "{e}");
+        let e = msg(text.replace("name: fallback", "name: fall")
+            + "  - {name: below, type: float, min: 0, max: 1, default: 0.5}\n");
+        assert!(e.contains("parameter 'fall'"), "{e}");
+        let e = msg(text.to_string() + "  - {name: below, type: float, min: 0, max: 2, default: 0.5}\n");
+        assert!(e.contains("fb.yaml:8: parameter 'below': must be a float within [0, 1]"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

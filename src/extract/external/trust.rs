@@ -46,6 +46,17 @@ pub fn trust_named(text: &str, path: &std::path::Path) {
     }
 }
 
+/// Trusts `command`, which the file `path` the user named reaches through a file of its own (a
+/// route's external branch, `traf=params/external/trafilatura.yaml`), as [`trust_named`] does.
+pub fn trust_reached(command: &str, path: &std::path::Path) {
+    let mut t = trusted();
+    let Some(list) = t.as_mut() else { return };
+    if !list.iter().any(|c| c == command) {
+        eprintln!("cetune: note: {} runs an external command: {command}", path.display());
+        list.push(command.to_string());
+    }
+}
+
 /// Refuses `command` unless it may run.
 pub fn check(command: &str) -> Result<()> {
     match trusted().as_ref() {
