@@ -123,6 +123,24 @@ fn a_confidence_model_is_fitted_written_safely_and_read_by_extract_and_evaluate(
     let rows = read_csv(&ev.join("confidence.csv"));
     assert_eq!(rows[0], ["package", "id", "f1", "confidence"]);
     assert!(rows.len() > 40, "{}", rows.len());
+    // The calibration: each tenth of confidence's pages and mean F1, recomputed from confidence.csv.
+    let cal = read_csv(&ev.join("calibration.csv"));
+    assert_eq!(cal[0], ["mean_confidence", "mean_f1", "pages"]);
+    let mut tenths = vec![(0.0, 0usize); 10];
+    for r in &rows[1..] {
+        let (f, c) = (r[2].parse::<f64>().unwrap(), r[3].parse::<f64>().unwrap());
+        let b = ((c * 10.0) as usize).min(9);
+        tenths[b] = (tenths[b].0 + f, tenths[b].1 + 1);
+    }
+    let tenths: Vec<(f64, usize)> = tenths.into_iter().filter(|t| t.1 > 0).collect();
+    assert_eq!(cal.len() - 1, tenths.len(), "{cal:?}");
+    for (r, (sum, n)) in cal[1..].iter().zip(&tenths) {
+        assert_eq!(r[2], n.to_string(), "{r:?}");
+        assert!((r[1].parse::<f64>().unwrap() - sum / *n as f64).abs() < 1e-5, "{r:?}");
+    }
+    assert!(std::fs::read_to_string(ev.join("calibration.svg")).unwrap().contains("page F1"));
+    assert!(std::fs::read(ev.join("calibration.png")).unwrap().starts_with(b"\x89PNG"));
+    assert!(r.stdout.contains("calibration (mean F1 by tenth of confidence)"), "{}", r.stdout);
     let (package, id, c) = (&rows[1][0], &rows[1][1], rows[1][3].parse::<f64>().unwrap());
     let page = gs.join(package).join(format!("{id}.html"));
     let r = cetune(&["extract", "--params", s(&params), "--confidence", s(&model), "--format", "jsonl", s(&page)]);

@@ -268,5 +268,17 @@ fn confidence_report(
     }
     crate::report::csv::write(&out.join("confidence.csv"), rows)?;
     let q = crate::confidence::Quality::of(&conf, &f1, threshold.unwrap_or(model.threshold));
-    Ok(format!("\nconfidence (an estimate of each page's F1):\n{}\n", q.lines()))
+    // The calibration plot: mean F1 by tenth of confidence against the diagonal.
+    let pages: Vec<(f64, f64)> = conf.iter().copied().zip(f1.iter().copied()).collect();
+    let bins = crate::report::plot::calibration_bins(&pages, 10);
+    let mut rows = vec![["mean_confidence", "mean_f1", "pages"].map(String::from).to_vec()];
+    rows.extend(bins.iter().map(|&(c, f, k)| vec![num(c), num(f), k.to_string()]));
+    crate::report::csv::write(&out.join("calibration.csv"), rows)?;
+    let title = format!("confidence calibration on {} ({} pages)", set.name, pages.len());
+    let info = crate::report::plot::CalibrationInfo { title, pages, bins, threshold: q.threshold };
+    crate::report::plot::render_calibration(&info, &out.join("calibration"))?;
+    Ok(format!(
+        "\nconfidence (an estimate of each page's F1):\n{}\ncalibration (mean F1 by tenth of confidence): calibration.csv, calibration.svg, calibration.png\n",
+        q.lines()
+    ))
 }

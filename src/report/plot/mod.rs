@@ -1,5 +1,5 @@
 //! Plots (the only user of `plotters`): fitness over generations and the explored parameter
-//! space (Gottron 2009, Figure 4). Every plot is written as SVG and PNG. The PNG text uses the
+//! space (Gottron 2009, Figure 4), and a confidence's calibration. Every plot is written as SVG and PNG. The PNG text uses the
 //! embedded DejaVu Sans (licence beside it), so no system font is needed.
 
 /// Draws one figure as `<stem>.svg` and `<stem>.png` of `size` pixels by calling
@@ -30,11 +30,13 @@ pub(crate) fn compact_svg(svg: &str) -> String {
     svg.replace(" opacity=\"1\"", "").replace(" stroke=\"none\" stroke-width=\"1\"", "")
 }
 
+mod calibration;
 mod history;
 mod pareto;
 mod space;
 mod structure;
 
+pub use calibration::{CalibrationInfo, bins as calibration_bins, render_calibration};
 pub use history::{GenRow, HistoryInfo, render_history};
 pub use pareto::{ParetoInfo, render_pareto};
 pub use space::{Axis, Shade, SpaceInfo, SpacePoint, render_space};
