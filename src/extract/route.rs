@@ -196,8 +196,18 @@ fn read_judge(setting: &Setting, primary: &Setting) -> Result<Model> {
 /// cached with the branch's output: an individual that changes only the threshold or the
 /// fallback re-runs nothing.
 fn judged(doc: &Document, b: &Branch, judge: &Model) -> f64 {
-    let signals = super::combine::cached(doc.id, super::combine::hash_of(("signals", b.key)), || {
-        let (_, s) = super::judge::extract_with_signals(b.ex.as_ref(), doc);
+    use super::combine::{cached, hash_of};
+    let signals = cached(doc.id, hash_of(("signals", b.key)), || {
+        let mut sel = Selection::new(b.ex.view());
+        b.ex.extract(doc, &mut sel);
+        let s = super::judge::signals(doc, &sel, &doc.render(&sel));
+        // The branch's output from the same run, as `cached_units` and `cached_mask` compute it:
+        // a page that stays with its branch runs the branch once.
+        if b.blocks {
+            cached(doc.id, hash_of(("units", b.key)), || sel.units.iter().map(|&u| u as f32).collect());
+        } else {
+            cached(doc.id, b.key, || doc.mask(&sel).into_iter().map(|k| if k { 1.0 } else { 0.0 }).collect());
+        }
         s.to_vec()
     });
     let mut x = [0f32; super::judge::N_SIGNALS];
