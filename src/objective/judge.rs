@@ -115,3 +115,87 @@ pub fn fit(corpus: &Corpus, base: &Setting, measure: Measure, source: Option<&Co
         (0..FOLDS).into_par_iter().map(|k| Arc::new(fit_on(&p, (0..p.len()).filter(|&i| fold[i] != k)))).collect();
     Ok(Judges { fold, models })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::goldset::{GoldDoc, GoldSet};
+    use crate::objective::problem::{ExtractionProblem, Objective};
+
+    /// `n` pages of a navigation list and one paragraph of gold, in two packages.
+    fn set(dir: &std::path::Path, n: usize) -> GoldSet {
+        std::fs::create_dir_all(dir).unwrap();
+        let docs = (0..n)
+            .map(|k| {
+                let body = format!("Story {k} tells of rivers, mountains and the {} people living there.", k * 7);
+                let nav: String = (0..k % 5 * 3).map(|i| format!("<li><a href=/{i}>Link {i}</a></li>")).collect();
+                let path = dir.join(format!("{k}.html"));
+                std::fs::write(&path, format!("<body><ul>{nav}</ul><p>{body}</p></body>")).unwrap();
+                GoldDoc {
+                    package: k % 2,
+                    id: format!("{k}"),
+                    page: path,
+                    gold: body.into(),
+                    url: None,
+                    lang: None,
+                    fields: Default::default(),
+                }
+            })
+            .collect();
+        GoldSet {
+            name: "judge".into(),
+            root: dir.to_path_buf(),
+            packages: vec!["a".into(), "b".into()],
+            docs,
+            trainers: Vec::new(),
+            token_rule: Default::default(),
+            skipped: vec![],
+            credit: None,
+            limits: Default::default(),
+        }
+    }
+
+    #[test]
+    fn a_fallback_is_scored_out_of_fold_page_by_page_and_its_extremes_are_its_branches() {
+        let dir = std::env::temp_dir().join(format!("cetune-judge-{}", std::process::id()));
+        let gs = set(&dir, 30);
+        std::fs::write(dir.join("c.json"), "{}").unwrap();
+        let text = "extractor: fb\nbranches: [main=lqf, alt=full]\nrules: 0\nparameters:\n  - {name: fallback, type: categorical, choices: [none, alt], default: alt}\n  - {name: confidence, type: categorical, choices: [c.json], default: c.json}\n";
+        let space = crate::params::parse_str(text, &dir.join("fb.yaml"), &crate::extract::space).unwrap().space;
+        let docs: Vec<&GoldDoc> = gs.docs.iter().collect();
+        let corpus = Corpus::load(&gs, &docs, &|| ());
+        let base = space.with_assignments(&space.defaults(), &["otherwise=main".into()]).unwrap();
+        let problem = ExtractionProblem::new(&corpus, &space, base.clone(), Objective::F1, Measure::Lcs);
+        let f1 = |sets: &[&str]| {
+            let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+            problem.scores(&space.with_assignments(&base, &sets).unwrap(), &(0..30).collect::<Vec<_>>()).unwrap()
+        };
+        let alone = |name: &str| {
+            let ex = crate::extract::build(&crate::extract::space(name).unwrap().defaults()).unwrap();
+            score_subset(&corpus, ex.as_ref(), Measure::Lcs, &(0..30).collect::<Vec<_>>())
+        };
+        let same = |a: &[crate::objective::DocScore], b: &[crate::objective::DocScore]| {
+            a.iter().zip(b).all(|(x, y)| (x.prf.f1 - y.prf.f1).abs() < 1e-12)
+        };
+        // Every confidence is below 1 and at least 0: the fallback's, then the primary's output.
+        assert!(same(&f1(&["below=1"]), &alone("full")));
+        assert!(same(&f1(&["below=0"]), &alone("lqf")));
+        assert!(same(&f1(&["fallback=none"]), &alone("lqf")));
+        // A subset in any order scores each page as the whole corpus does.
+        let all = f1(&["below=0.9"]);
+        let s = space.with_assignments(&base, &["below=0.9".to_string()]).unwrap();
+        let back = problem.scores(&s, &[29, 3, 17]).unwrap();
+        assert!(same(&back, &[all[29].clone(), all[3].clone(), all[17].clone()]));
+        // Fitted once, 5 folds, every fold judged by a model that did not see it.
+        let j = fit(&corpus, &base, Measure::Lcs, None).unwrap();
+        assert_eq!((j.models.len(), j.fold.len()), (FOLDS, 30));
+        assert!((0..FOLDS).all(|k| j.fold.iter().filter(|&&f| f == k).count() == 6));
+        // Too few pages: one clear error.
+        let few = set(&dir.join("few"), 5);
+        let docs: Vec<&GoldDoc> = few.docs.iter().collect();
+        let small = Corpus::load(&few, &docs, &|| ());
+        let e = fit(&small, &base, Measure::Lcs, None).err().unwrap();
+        assert!(e.message.contains("5 pages, fewer than 10"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
