@@ -22,4 +22,5 @@ mod robust;
 mod route;
 mod safety;
 mod stats;
+mod structure;
 mod yaml;

@@ -12,7 +12,7 @@
 //! - `output.rs`: the writers (a text or JSONL stream, or one `.txt` per page in a folder).
 //!
 //! Imports from the crate: `document`, `extract`, `eval`, `goldset` (page decoding), `limits`,
-//! `paths` (the output safety rule) and `error`.
+//! `structure` (Markdown, HTML, metadata), `paths` (the output safety rule) and `error`.
 
 pub mod inputs;
 pub mod output;
@@ -42,6 +42,8 @@ pub struct Options {
     /// What the output reads of a page beyond the extractor's needs (the language, for JSONL):
     /// each page is parsed for the extractor's needs and these ([`crate::document::Needs`]).
     pub more: crate::document::Needs,
+    /// The structured outputs written beside the text ([`crate::structure`]).
+    pub layout: crate::structure::Layout,
 }
 
 /// What a run did.
@@ -96,7 +98,7 @@ pub fn run(
         opts.window.max(1),
         !opts.unordered,
         stop,
-        |item| process(item, ex, &limits, opts.more),
+        |item| page::process_with(item, ex, &limits, opts.more, opts.layout),
         |out: Outcome| {
             s.pages += 1;
             s.failed += u64::from(out.error.is_some());
