@@ -11,15 +11,20 @@ use cetune::structure::{NEEDS, Options};
 /// written for this test, apart from the writer).
 fn md_words(md: &str) -> Vec<String> {
     let mut text = String::new();
-    let mut fence: Option<String> = None;
+    // An open fence: its backticks and the quote depth it was opened at (its lines carry as
+    // many `>` before their content).
+    let mut fence: Option<(String, usize)> = None;
     for line in md.lines() {
         let mut l = line.trim_start();
-        if fence.is_none() {
-            while let Some(rest) = l.strip_prefix('>') {
-                l = rest.trim_start();
+        let mut depth = 0;
+        while let Some(rest) = l.strip_prefix('>') {
+            if fence.as_ref().is_some_and(|(_, d)| depth == *d) {
+                break;
             }
+            l = rest.trim_start();
+            depth += 1;
         }
-        if let Some(f) = &fence {
+        if let Some((f, _)) = &fence {
             if l.trim() == f {
                 fence = None;
             } else {
@@ -44,7 +49,7 @@ fn md_words(md: &str) -> Vec<String> {
         }
         l = rest;
         if l.starts_with("```") {
-            fence = Some(l.chars().take_while(|c| *c == '`').collect());
+            fence = Some((l.chars().take_while(|c| *c == '`').collect(), depth));
             continue;
         }
         if l.starts_with("| ---") {
@@ -63,16 +68,18 @@ fn md_words(md: &str) -> Vec<String> {
                     continue;
                 }
                 '!' if b.get(i + 1) == Some(&'[') => {
-                    // An image: its alt text and destination are no words of the text.
-                    let mut depth = 0;
-                    while i < b.len() {
-                        match b[i] {
-                            '\\' => i += 1,
-                            '(' => depth += 1,
-                            ')' if depth == 1 => break,
-                            ')' => depth -= 1,
-                            _ => {}
+                    // An image: its alt text (up to the unescaped `]`) and its destination
+                    // (`(...)` or `(<...>)`) are no words of the text.
+                    i += 2;
+                    while i < b.len() && b[i] != ']' {
+                        i += if b[i] == '\\' { 2 } else { 1 };
+                    }
+                    if b.get(i + 2) == Some(&'<') {
+                        while i < b.len() && b[i] != '>' {
+                            i += 1;
                         }
+                    }
+                    while i < b.len() && b[i] != ')' {
                         i += 1;
                     }
                     text.push(' ');
@@ -133,10 +140,13 @@ fn html_words(html: &str) -> Vec<String> {
 
 #[test]
 fn md_words_reads_the_markup_it_is_meant_for() {
-    let md = "# A \\# b\n\n- x [link](<u v>) y\n  1. `c|d` e\\*\n\n| a \\| b | c |\n| --- | --- |\n\n```rust\nlet *x;\n```\n\n> q ![alt](s.png) r\n";
+    let md = "# A \\# b\n\n- x [link](<u v>) y\n  1. `c|d` e\\*\n\n| a \\| b | c |\n| --- | --- |\n\n```rust\nlet *x;\n> y\n```\n\n> ```\n> > z\n> ```\n\n> q ![alt (x) \\]](<s (1).png>) r \\![a](b)\n";
     assert_eq!(
         md_words(md),
-        ["A", "#", "b", "x", "link", "y", "c|d", "e*", "a", "|", "b", "c", "let", "*x;", "q", "r"]
+        [
+            "A", "#", "b", "x", "link", "y", "c|d", "e*", "a", "|", "b", "c", "let", "*x;", ">", "y", ">", "z", "q",
+            "r", "!a"
+        ]
     );
     assert_eq!(html_words("<p>a &amp; <b>b</b>c</p>\n<p>d</p>"), ["a", "&", "bc", "d"]);
 }

@@ -73,9 +73,19 @@ impl Inline {
         }
     }
 
+    /// Writes what opens before the next piece (a link's `[`); a `!` right before it would
+    /// make the link an image, so it is escaped.
+    fn open(&mut self) {
+        if self.opening.starts_with('[') && self.out.ends_with('!') && !self.out.ends_with("\\!") {
+            self.out.pop();
+            self.out.push_str("\\!");
+        }
+        self.out.push_str(&std::mem::take(&mut self.opening));
+    }
+
     fn piece(&mut self, text: &str, s: u8) {
         self.sep(s);
-        self.out.push_str(&std::mem::take(&mut self.opening));
+        self.open();
         let flat;
         let text = if self.mode == Mode::Line && text.contains('\n') {
             flat = text.replace('\n', " ");
@@ -94,7 +104,7 @@ impl Inline {
     /// Something written whole (a code span, an image), after the separator `s`.
     fn atom(&mut self, text: &str, s: u8) {
         self.sep(s);
-        self.out.push_str(&std::mem::take(&mut self.opening));
+        self.open();
         self.out.push_str(text);
         self.pieces += 1;
     }

@@ -163,6 +163,9 @@ fn headings_inside_a_kept_section_keep_their_levels_and_the_rest_is_left_out() {
     let sel = Selection { view: View::Dom, units };
     let md = checked(&doc, &sel, Options::default());
     assert_eq!(md, "# The title\n\nFirst linked paragraph.\n\n### A part\n\nMore text.\n");
+    // A `!` before a link is no image.
+    let bang = parse("<p>Great!<a href=/f>Find it</a></p>");
+    assert_eq!(checked(&bang, &all_dom(&bang), Options { links: true, images: false }), "Great\\![Find it](/f)\n");
     let md = checked(&doc, &sel, Options { links: true, images: true });
     assert_eq!(
         md,
