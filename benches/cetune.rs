@@ -14,7 +14,8 @@
 //!   pages and over a WARC.gz of `CETUNE_BENCH_WARC_MB` (1024) MB made from the pages: memory
 //!   must not grow with the count.
 //!
-//! - the targets of issue 25 (`cargo bench -- targets` runs only these): `extract` with the tuned
+//! - the targets of issue 25 (`cargo bench -- targets` runs only these; `targets general`, issue
+//!   37's: the general model against tuned readability, one thread): `extract` with the tuned
 //!   readability and TCCB settings over the WCXB dev pages as a folder beside trafilatura's CLI
 //!   with `--parallel 2` (found through `CETUNE_BENCH_TRAFILATURA`, else `CETUNE_BENCH_VENV`'s
 //!   `bin/trafilatura`; skipped with a message without either), parsing for one view only, the
@@ -425,6 +426,39 @@ fn targets_bench(shared: &Path, tmp: &Path, parts: &[&str]) {
             .collect();
         medians(runs)
     };
+    // Issue 37: the general model (no --params: the default) against tuned readability, one
+    // thread, on the same pages; CPU time is the steadier measure on a shared machine.
+    if part("general") {
+        let one = |setting: &[&str]| {
+            let out = tmp.join("out-general/");
+            let runs: Vec<(f64, f64)> = (0..runs)
+                .map(|_| {
+                    let _ = std::fs::remove_dir_all(&out);
+                    let cpu = children_cpu();
+                    let args =
+                        [&["extract"], setting, &["--threads", "1", "-q", "--out", out.to_str().unwrap()]].concat();
+                    let wall = run_cli(&[&args[..], &[pages.to_str().unwrap()]].concat()).0;
+                    (wall, children_cpu() - cpu)
+                })
+                .collect();
+            medians(runs)
+        };
+        let best = reference.join("readability/best.yaml");
+        let rd = one(&["--params", best.to_str().unwrap()]);
+        let general = one(&[]);
+        trow(
+            &format!("extract with the general model vs tuned readability, {n} WCXB dev pages, one thread (issue 37)"),
+            "-",
+            format!(
+                "{:.2}x CPU ({:.2}x wall): general {:.2} s CPU, readability {:.2} s CPU",
+                general.1 / rd.1,
+                general.0 / rd.0,
+                general.1,
+                rd.1
+            ),
+            "<= 1.5x",
+        );
+    }
     if part("extract") {
         let rd = extract("readability");
         let tccb = extract("tccb");

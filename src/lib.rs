@@ -8,6 +8,7 @@
 //! - [`goldset`]: gold sets (packages of pages with their true main text), importers, sampling;
 //! - [`document`]: each page parsed once into a compact model;
 //! - [`collect`]: extraction over a user's collection (folders, JSONL, WARC), streamed in order;
+//! - [`confidence`]: every page's confidence, an estimate of its F1 fitted on gold;
 //! - [`annotate`]: new gold sets from one's own pages, the local annotation server, its effort;
 //! - [`extract`]: the extractor families, one trait;
 //! - [`feeds`]: RSS/Atom feeds, the feed wrapper's matchers, rules and facts;
@@ -32,6 +33,7 @@ pub mod annotate;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod collect;
+pub mod confidence;
 pub mod document;
 pub mod error;
 pub mod eval;

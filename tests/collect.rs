@@ -96,7 +96,11 @@ fn extract_over_a_folder_writes_jsonl_in_input_order_with_per_page_errors() {
         assert_eq!(ids, expected);
         for (i, l) in v.iter().enumerate() {
             let keys: Vec<&str> = l.as_object().unwrap().keys().map(String::as_str).collect();
-            assert_eq!(keys, ["error", "id", "language", "text", "url", "words"], "no timing field");
+            assert_eq!(
+                keys,
+                ["confidence", "empty", "error", "id", "language", "low_confidence", "text", "url", "words"],
+                "no timing field"
+            );
             if i == 4 {
                 assert!(l["error"].as_str().unwrap().contains("binary data"), "{l}");
             } else {
@@ -224,7 +228,7 @@ fn extract_warc_and_warc_gz_files_mixed_with_pages() {
         s(&d.join("crawl.warc.gz")),
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stderr.contains("extracted 5 pages (0 failed, 2 skipped as not HTML)"), "{}", r.stderr);
+    assert!(r.stderr.contains("extracted 5 pages (0 failed, 2 skipped as not HTML; 0 empty)"), "{}", r.stderr);
     let v = lines(&r.stdout);
     let urls: Vec<Option<&str>> = v.iter().map(|l| l["url"].as_str()).collect();
     assert_eq!(urls, [Some("http://a/"), Some("http://b/"), None, Some("http://a/"), Some("http://b/")]);
@@ -319,4 +323,55 @@ fn ctrl_c_leaves_complete_output_up_to_the_last_page_written() {
         assert_eq!(l["id"].as_str(), Some(i.to_string().as_str()));
     }
     assert!(!v.is_empty());
+}
+
+/// Issue 40: empty pages are counted in the summary line, marked in JSONL and `index.csv`
+/// (written all the same), and fail the run only with `--fail-on-empty`.
+#[test]
+fn extract_counts_and_marks_empty_pages_and_fails_on_them_only_on_request() {
+    let d = tmp("collect-empty");
+    let crawl = d.join("crawl");
+    write(&crawl.join("a.html"), page("A page with seven words of text."));
+    write(&crawl.join("b.html"), "<html><body><script>var x = 1;</script></body></html>");
+    write(&crawl.join("c.html"), page("Three short words."));
+    // JSONL: every page, with its words and marks; no confidence model, so confidence is null.
+    let r = cetune(&["extract", "-e", "full", s(&crawl)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("extracted 3 pages (0 failed, 0 skipped as not HTML; 1 empty)"), "{}", r.stderr);
+    let v = lines(&r.stdout);
+    let marks: Vec<(u64, bool, bool)> = v
+        .iter()
+        .map(|l| (l["words"].as_u64().unwrap(), l["empty"].as_bool().unwrap(), l["low_confidence"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(marks, [(7, false, false), (0, true, false), (3, false, false)]);
+    assert!(v.iter().all(|l| l.get("confidence").is_some_and(|c| c.is_null())), "{}", r.stdout);
+    // --min-words 4 marks the short page too; still exit 0.
+    let r = cetune(&["extract", "-e", "full", "--min-words", "4", s(&crawl)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("(0 failed, 0 skipped as not HTML; 2 empty)"), "{}", r.stderr);
+    // A folder: index.csv keeps id,file first and adds the words and marks; every page written.
+    let out = d.join("out");
+    let o = format!("{}/", out.display());
+    let r = cetune(&["extract", "-e", "full", "-q", "--fail-on-empty", s(&crawl), "--out", &o]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("1 empty)"), "{}", r.stderr);
+    assert!(r.stderr.contains("1 of 3 pages are empty"), "{}", r.stderr);
+    let index = crate::util::read_csv(&out.join("index.csv"));
+    assert_eq!(index[0], ["id", "file", "words", "confidence", "empty", "low_confidence"]);
+    let rows: Vec<Vec<&str>> = index[1..].iter().map(|r| r[2..].iter().map(String::as_str).collect()).collect();
+    assert_eq!(
+        rows,
+        [vec!["7", "", "false", "false"], vec!["0", "", "true", "false"], vec!["3", "", "false", "false"]]
+    );
+    assert_eq!(std::fs::read_to_string(out.join("b.txt")).unwrap(), "");
+    // Without empty pages, --fail-on-empty changes nothing.
+    std::fs::remove_file(crawl.join("b.html")).unwrap();
+    let r = cetune(&["extract", "-e", "full", "--fail-on-empty", s(&crawl)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // One page: its text, then exit 1 when it is empty and the user asked.
+    write(&d.join("one.html"), "<html><body></body></html>");
+    assert_eq!(cetune(&["extract", "-e", "full", s(&d.join("one.html"))]).code, 0);
+    let r = cetune(&["extract", "-e", "full", "--fail-on-empty", s(&d.join("one.html"))]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("the page is empty"), "{}", r.stderr);
 }

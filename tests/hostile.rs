@@ -40,7 +40,7 @@ fn extract_out_folder_gives_colliding_pages_unique_files_and_an_index() {
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let index = read_csv(&out.join("index.csv"));
-    assert_eq!(index[0], ["id", "file"]);
+    assert_eq!(index[0][..2], ["id", "file"]);
     assert_eq!(index.len(), 8, "{index:?}");
     let mut texts: Vec<String> =
         index[1..].iter().map(|row| std::fs::read_to_string(out.join(&row[1])).unwrap().trim().to_string()).collect();

@@ -4,6 +4,8 @@
 >>> ex = cetune.Extractor("lqf", t=0.3)            # a family with parameter overrides
 >>> ex = cetune.Extractor(params="best.yaml")       # a tuned setting (a run's best.yaml)
 >>> ex.extract("<html>...</html>")                  # the main text of one page
+>>> ex = cetune.Extractor(params="best.yaml", confidence="best.confidence.json")
+>>> r = ex.extract_result(html); r.text, r.confidence  # with an estimate of the page's F1
 >>> ex.extract_many(pages, threads=4)               # many pages in parallel, GIL released
 >>> cetune.score(gold, text, measure="lcs")         # (precision, recall, f1)
 >>> cetune.evaluate("goldsets/default", "lqf")      # one dict per document
@@ -15,7 +17,7 @@ Optuna's samplers and storages; ``cetune.datatrove.Cetune`` is a datatrove extra
 """
 
 try:
-    from ._cetune import Extractor, __version__, evaluate, score, space
+    from ._cetune import Extracted, Extractor, __version__, evaluate, score, space
 except ImportError as _missing:  # the worker side (cetune.worker) is pure Python and runs without it
     _why = _missing
 
@@ -25,4 +27,4 @@ except ImportError as _missing:  # the worker side (cetune.worker) is pure Pytho
         raise AttributeError(name)
 
 
-__all__ = ["Extractor", "evaluate", "score", "space", "__version__"]
+__all__ = ["Extracted", "Extractor", "evaluate", "score", "space", "__version__"]

@@ -1,3 +1,4 @@
+from ._cetune import Extracted as Extracted
 from ._cetune import Extractor as Extractor
 from ._cetune import __version__ as __version__
 from ._cetune import evaluate as evaluate

@@ -20,6 +20,7 @@ class Extractor:
         name: Optional[str] = None,
         *,
         params: Optional[Union[str, PathLike[str]]] = None,
+        confidence: Optional[Union[str, PathLike[str]]] = None,
         **overrides: Value,
     ) -> None: ...
     @property
@@ -43,6 +44,9 @@ class Extractor:
         ``canonical_url``, ``metadata_language``, each ``{"value", "source"}`` or None);
         RuntimeError when the extractor fails on it. ``url`` (else the one the page declares in
         its head) goes to an external extractor's worker."""
+    def extract_result(self, html: Page, url: Optional[str] = None) -> Extracted:
+        """As ``extract``, with the page's confidence (an estimate of its F1; None without a
+        confidence model given as ``Extractor(..., confidence="best.confidence.json")``) and words."""
     def extract_many(
         self,
         pages: Iterable[Page],
@@ -55,6 +59,17 @@ class Extractor:
         """The main text (or ``extract``'s other formats) of each page, in order, extracted in
         parallel with the GIL released; ``urls`` (any iterable of str or None, one per page) as
         ``extract``'s ``url``."""
+
+class Extracted:
+    """One page's result: ``str()`` of it is the text."""
+
+    @property
+    def text(self) -> str: ...
+    @property
+    def confidence(self) -> Optional[float]:
+        """An estimate of the page's F1 in (0, 1); None without a confidence model."""
+    @property
+    def words(self) -> int: ...
 
 def score(gold: str, text: str, measure: str = "lcs") -> tuple[float, float, float]:
     """(precision, recall, f1) of ``text`` against ``gold`` by ``lcs``, ``bow`` or ``shingle4``."""

@@ -66,6 +66,31 @@ struct Extractor {
     ex: Box<dyn cetune::extract::Extractor>,
     setting: Setting,
     limits: Limits,
+    /// The confidence model (`cetune confidence`), when one was given.
+    model: Option<cetune::confidence::Model>,
+}
+
+/// What `extract_result` gives for one page: its text, its confidence (an estimate of its F1,
+/// None without a confidence model) and its words. `str()` of it is the text.
+#[pyclass(module = "cetune._cetune", frozen, get_all)]
+struct Extracted {
+    /// The main text.
+    text: String,
+    /// The estimate of the page's F1 in (0, 1), or None without a confidence model.
+    confidence: Option<f64>,
+    /// Evaluation words of the text (runs of letters and digits).
+    words: usize,
+}
+
+#[pymethods]
+impl Extracted {
+    fn __str__(&self) -> String {
+        self.text.clone()
+    }
+    fn __repr__(&self) -> String {
+        let c = self.confidence.map_or("None".to_string(), |c| format!("{c:.4}"));
+        format!("Extracted(words={}, confidence={c})", self.words)
+    }
 }
 
 /// What `extract` returns: the text, the Markdown, the clean HTML, or a JSON record (text,
@@ -98,6 +123,10 @@ struct Output {
 }
 
 impl Output {
+    /// Plain text, no links or images.
+    const TEXT: Output =
+        Output { format: Format::Txt, opts: cetune::structure::Options { links: false, images: false } };
+
     fn layout(&self) -> cetune::structure::Layout {
         cetune::structure::Layout {
             markdown: matches!(self.format, Format::Markdown | Format::Json),
@@ -109,9 +138,10 @@ impl Output {
 }
 
 impl Extractor {
-    /// The output of one decoded page (its URL, when known, goes to an external worker), or why
-    /// there is none: the text, Markdown or HTML, or a JSON record's text.
-    fn run(&self, html: &str, url: Option<&str>, out: Output) -> Result<String, String> {
+    /// The output of one decoded page (its URL, when known, goes to an external worker) and its
+    /// confidence with a model, or why there is none: the text, Markdown or HTML, or a JSON
+    /// record's text.
+    fn run_with_confidence(&self, html: &str, url: Option<&str>, out: Output) -> Result<(String, Option<f64>), String> {
         let layout = out.layout();
         let needs = self.ex.needs() | layout.needs();
         let limits = &self.limits;
@@ -121,20 +151,23 @@ impl Extractor {
         if doc.html.is_some() {
             doc.url = url.map(str::to_string).or_else(|| cetune::collect::page::head_url(html)).map(Into::into);
         }
-        let sel = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            extract::extract_selection(self.ex.as_ref(), &doc)
-        }))
-        .map_err(|p| extract::failure(p.as_ref()).unwrap_or_else(|| "the extractor failed on this page".into()))?;
+        let run = || {
+            let sel = extract::extract_selection(self.ex.as_ref(), &doc);
+            let text = doc.render(&sel);
+            let confidence = self.model.as_ref().map(|m| m.predict(&cetune::confidence::signals(&doc, &sel, &text)));
+            (sel, text, confidence)
+        };
+        let (sel, text, confidence) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run))
+            .map_err(|p| extract::failure(p.as_ref()).unwrap_or_else(|| "the extractor failed on this page".into()))?;
         let structure = |f: &dyn Fn() -> String| {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
                 .map_err(|_| "the structured output failed on this page".to_string())
         };
-        match out.format {
-            Format::Txt => Ok(doc.render(&sel)),
-            Format::Markdown => structure(&|| cetune::structure::markdown(&doc, &sel, out.opts)),
-            Format::Html => structure(&|| cetune::structure::html(&doc, &sel, out.opts)),
+        let written = match out.format {
+            Format::Txt => text,
+            Format::Markdown => structure(&|| cetune::structure::markdown(&doc, &sel, out.opts))?,
+            Format::Html => structure(&|| cetune::structure::html(&doc, &sel, out.opts))?,
             Format::Json => {
-                let text = doc.render(&sel);
                 let mut words = 0;
                 cetune::eval::words::for_each_token(&text, Default::default(), |_| words += 1);
                 let o = cetune::collect::Outcome {
@@ -142,13 +175,20 @@ impl Extractor {
                     markdown: Some(structure(&|| cetune::structure::markdown(&doc, &sel, out.opts))?),
                     metadata: Some(cetune::structure::meta::read(html, doc.lang.as_deref())),
                     language: doc.lang.clone(),
+                    confidence,
                     text,
                     words,
                     ..Default::default()
                 };
-                Ok(String::from_utf8_lossy(&cetune::collect::output::json_record(&o, true)).into_owned())
+                String::from_utf8_lossy(&cetune::collect::output::json_record(&o, true)).into_owned()
             }
-        }
+        };
+        Ok((written, confidence))
+    }
+
+    /// The output of one decoded page, or why there is none.
+    fn run(&self, html: &str, url: Option<&str>, out: Output) -> Result<String, String> {
+        self.run_with_confidence(html, url, out).map(|(written, _)| written)
     }
 }
 
@@ -163,14 +203,17 @@ fn record_py<'py>(py: Python<'py>, line: &str) -> PyResult<Bound<'py, PyAny>> {
 
 #[pymethods]
 impl Extractor {
-    /// Extractor(name=None, *, params=None, **overrides): a family or combination by name
-    /// (`"readability"`) or a parameter file (`params="best.yaml"`), with parameter overrides
-    /// as keyword arguments (`t=0.3`, `**{"lqf.t": 0.3}`).
+    /// Extractor(name=None, *, params=None, confidence=None, **overrides): a family or
+    /// combination by name (`"readability"`), a parameter file (`params="best.yaml"`), or with
+    /// neither the general model (`"general"`, the default), with parameter overrides as keyword
+    /// arguments (`t=0.3`, `**{"lqf.t": 0.3}`); `confidence`, a confidence model fitted for the
+    /// setting (`cetune confidence`), gives `extract_result` its confidence.
     #[new]
-    #[pyo3(signature = (name=None, *, params=None, **overrides))]
+    #[pyo3(signature = (name=None, *, params=None, confidence=None, **overrides))]
     fn new(
         name: Option<&str>,
         params: Option<std::path::PathBuf>,
+        confidence: Option<std::path::PathBuf>,
         overrides: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let (space, base) = resolve(name, params.as_deref())?;
@@ -182,7 +225,8 @@ impl Extractor {
         }
         let setting = space.with_assignments(&base, &sets).map_err(py_err)?;
         let ex = extract::build(&setting).map_err(py_err)?;
-        Ok(Extractor { ex, setting, limits: Limits::default() })
+        let model = confidence.map(|p| cetune::confidence::Model::read(&p, &setting)).transpose().map_err(py_err)?;
+        Ok(Extractor { ex, setting, limits: Limits::default(), model })
     }
 
     /// The extractor's registry name (`readability`, `external`, a combination's name).
@@ -225,6 +269,18 @@ impl Extractor {
             Format::Json => record_py(py, &r),
             _ => Ok(PyString::new(py, &r).into_any()),
         }
+    }
+
+    /// extract_result(html, url=None) -> Extracted: as `extract`, with the page's confidence
+    /// (None without a confidence model) and words.
+    #[pyo3(signature = (html, url=None))]
+    fn extract_result(&self, py: Python<'_>, html: &Bound<'_, PyAny>, url: Option<&str>) -> PyResult<Extracted> {
+        let page = Page::of(html)?;
+        let (text, confidence) =
+            py.detach(|| self.run_with_confidence(&page.text(), url, Output::TEXT)).map_err(PyRuntimeError::new_err)?;
+        let mut words = 0;
+        cetune::eval::words::for_each_token(&text, cetune::eval::words::TokenRule::default(), |_| words += 1);
+        Ok(Extracted { text, confidence, words })
     }
 
     /// extract_many(pages, threads=None, urls=None, format="txt", links=False, images=False)
@@ -317,14 +373,9 @@ fn resolve(name: Option<&str>, params: Option<&Path>) -> PyResult<(ParamSpace, S
             }
             Ok((f.space, f.setting))
         }
-        (Some(n), None) => {
-            let s = extract::space(n).map_err(py_err)?;
-            let d = s.defaults();
-            Ok((s, d))
-        }
-        (None, None) => {
-            Err(PyValueError::new_err("name an extractor (Extractor(\"lqf\")) or a parameter file (params=...)"))
-        }
+        (Some(n), None) => extract::named(n).map_err(py_err),
+        // No name: the general model, as `cetune extract` with no flags.
+        (None, None) => extract::named(extract::general::NAME).map_err(py_err),
     }
 }
 
@@ -517,6 +568,7 @@ impl GoldsetWriter {
 #[pymodule]
 fn _cetune(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Extractor>()?;
+    m.add_class::<Extracted>()?;
     m.add_function(wrap_pyfunction!(score, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(space, m)?)?;

@@ -166,3 +166,51 @@ def test_the_page_url_reaches_the_worker(tmp_path):
         ex.extract_many([plain, plain], urls=[None])
     with pytest.raises(ValueError, match="urls: item 1 is neither a str nor None"):
         ex.extract_many([plain, plain], urls=[None, float("nan")])
+
+
+def test_extractor_with_no_name_is_the_shipped_general_model(repo):
+    """No name and no file: the general model (blocktrees with the compiled-in model), the same
+    extractor as ``Extractor("general")`` and as ``cetune extract`` with no flags."""
+    pages = [p.read_bytes() for p in sorted((repo / "goldsets/default").rglob("*.html"))][:12]
+    default = cetune.Extractor()
+    assert default.name == "blocktrees"
+    assert default.params == cetune.Extractor("general").params
+    texts = default.extract_many(pages)
+    assert texts == cetune.Extractor("general").extract_many(pages)
+    # the model, not the untrained prior: it drops words that keep-everything keeps
+    full = cetune.Extractor("full").extract_many(pages)
+    assert sum(len(t.split()) for t in texts) < sum(len(t.split()) for t in full)
+    assert any(t.strip() for t in texts)
+
+
+def test_extract_result_gives_the_text_and_the_confidence_the_cli_gives(repo, tmp_path):
+    cli = str(repo / "target/release/cetune")
+    model = tmp_path / "lqf.confidence.json"
+    fit = [cli, "confidence", "-e", "lqf", "--goldset", str(repo / "goldsets/default"), "--out", str(model), "-q"]
+    subprocess.run(fit, check=True, capture_output=True)
+    path = repo / "goldsets/default/news/01.html"
+    page = path.read_bytes()
+    ex = cetune.Extractor("lqf", confidence=model)
+    r = ex.extract_result(page)
+    assert isinstance(r, cetune.Extracted)
+    assert r.text == ex.extract(page) == str(r)
+    assert 0.0 < r.confidence < 1.0
+    # The same page through the CLI: the same confidence and words.
+    line = subprocess.run(
+        [cli, "extract", "-e", "lqf", "--confidence", str(model), "--format", "jsonl", str(path)],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    v = json.loads(line)
+    assert abs(v["confidence"] - r.confidence) < 1e-4 and v["words"] == r.words
+    # Without a model: no confidence, today's calls unchanged.
+    plain = cetune.Extractor("lqf")
+    assert plain.extract_result(page).confidence is None and plain.extract(page) == r.text
+    # A model of another setting, a damaged one: cetune's one-line message naming the file.
+    with pytest.raises(ValueError, match="fitted for"):
+        cetune.Extractor("full", confidence=model)
+    bad = tmp_path / "bad.json"
+    bad.write_text("{", encoding="utf-8")
+    with pytest.raises(ValueError, match="bad.json"):
+        cetune.Extractor("lqf", confidence=bad)

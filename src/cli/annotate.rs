@@ -16,7 +16,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 pub struct Args {
     /// The gold-set folder (from `goldset new`, or any native gold set).
     dir: PathBuf,
-    /// The extractor that pre-selects the blocks (a family or combination; default full).
+    /// The extractor that pre-selects the blocks (a family or combination; default: the general
+    /// model, `general`; `full` keeps every block).
     /// With --effort: repeatable, one row each.
     #[arg(long, value_name = "EXTRACTOR", value_parser = super::values::extractor())]
     prefill: Vec<String>,
@@ -51,7 +52,7 @@ pub struct Args {
 fn prefills(a: &Args) -> Result<Vec<(String, Box<dyn crate::extract::Extractor>)>> {
     let mut out = Vec::new();
     for name in &a.prefill {
-        let setting = crate::extract::space(name)?.defaults();
+        let (_, setting) = crate::extract::named(name)?;
         out.push((name.clone(), crate::extract::build(&setting)?));
     }
     for p in &a.params {
@@ -59,8 +60,9 @@ fn prefills(a: &Args) -> Result<Vec<(String, Box<dyn crate::extract::Extractor>)
         out.push((format!("{} ({})", f.space.extractor, p.display()), crate::extract::build(&f.setting)?));
     }
     if out.is_empty() {
-        let setting = crate::extract::space("full")?.defaults();
-        out.push(("full".into(), crate::extract::build(&setting)?));
+        let general = crate::extract::general::NAME;
+        let (_, setting) = crate::extract::named(general)?;
+        out.push((general.into(), crate::extract::build(&setting)?));
     }
     Ok(out)
 }

@@ -45,11 +45,7 @@ impl SettingArgs {
                 }
                 (f.space, f.setting)
             }
-            (None, Some(e)) => {
-                let s = crate::extract::space(e)?;
-                let d = s.defaults();
-                (s, d)
-            }
+            (None, Some(e)) => crate::extract::named(e)?,
             (None, None) => {
                 return Err(Error::config(
                     "name an extractor with --extractor NAME or a parameter file with --params FILE",
@@ -63,8 +59,16 @@ impl SettingArgs {
     /// [`SettingArgs::resolve`] for a command that applies the setting as it is (`extract`,
     /// `evaluate`): a fitted family without a model says so, since it then runs its untrained
     /// prior (a `best.yaml` that lost its `model:` line would otherwise pass for the tuned model).
+    /// With neither `--extractor` nor `--params`, the general model ([`crate::extract::general`]).
     pub fn resolve_to_apply(&self) -> Result<(ParamSpace, Setting)> {
-        let (space, setting) = self.resolve()?;
+        let (space, setting) = match (&self.params, &self.extractor) {
+            (None, None) => {
+                let (space, base) = crate::extract::named(crate::extract::general::NAME)?;
+                let setting = space.with_assignments(&base, &self.sets)?;
+                (space, setting)
+            }
+            _ => self.resolve()?,
+        };
         if crate::objective::fit::needs_fit(&setting) {
             let from = self.params.as_ref().map_or(String::new(), |p| format!(" ({} names no `model:`)", p.display()));
             eprintln!(

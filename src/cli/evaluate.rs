@@ -37,6 +37,14 @@ pub struct Args {
     /// Also score documents whose gold is empty.
     #[arg(long)]
     keep_empty: bool,
+    /// A confidence model for this setting (`cetune confidence`): also report how well it
+    /// predicts each page's F1 (Spearman, mean F1 below and above the threshold, the pages with
+    /// F1 < 0.25 caught at <= 15 % flagged) and write confidence.csv.
+    #[arg(long, value_name = "FILE")]
+    confidence: Option<PathBuf>,
+    /// The low-confidence threshold of that report; default: the model's own.
+    #[arg(long, value_name = "C", requires = "confidence")]
+    min_confidence: Option<f64>,
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
@@ -52,11 +60,22 @@ pub fn run(a: Args) -> Result<()> {
     set.limits = limits;
     let measure = super::common::field_mode(&mut set, &a.field, measure)?;
     let ex = super::common::field_extractor(&setting, &a.field)?;
+    let model = match &a.confidence {
+        Some(_) if a.field != "body" => {
+            return Err(crate::error::Error::config("--confidence estimates the body's F1: drop --field"));
+        }
+        Some(p) => Some(crate::confidence::Model::read(p, &setting)?),
+        None => None,
+    };
     let out = match &a.out {
         Some(out) => out.clone(),
         None => store::unique_dir(Path::new(&format!("results/evaluate-{}-{}", setting.extractor, timestamp())))?,
     };
-    store::prepare_out(&out, a.force, &a.setting.reads().with(&set.root, "the gold set"))?;
+    let mut reads = a.setting.reads().with(&set.root, "the gold set");
+    if let Some(p) = &a.confidence {
+        reads.add(p, "the confidence model");
+    }
+    store::prepare_out(&out, a.force, &reads)?;
     let docs: Vec<_> = set.docs.iter().collect();
     let bar = Progress::new(docs.len() as u64, "evaluate", a.quiet);
     let started = std::time::Instant::now();
@@ -80,6 +99,9 @@ pub fn run(a: Args) -> Result<()> {
         "\nmedian F1 {:.3}; documents with F1 = 0: {}; errors: {}\n",
         summary.median_f1, summary.zero_f1, summary.errors
     );
+    if let Some(m) = &model {
+        md += &confidence_report(&out, &set, &docs, ex.as_ref(), &scores, m, a.min_confidence, a.quiet)?;
+    }
     write_atomic(&out.join("summary.md"), md.as_bytes())?;
     print!("{md}");
     println!("\n{} documents in {:.2} s; results in {}", docs.len(), started.elapsed().as_secs_f64(), out.display());
@@ -158,4 +180,35 @@ pub fn write_per_package(path: &Path, packages: &[String], s: &Summary) -> Resul
     rows.push(vec!["(macro)".into(), n.to_string(), num(ma.precision), num(ma.recall), num(ma.f1)]);
     rows.push(vec!["(doc-mean)".into(), n.to_string(), num(mi.precision), num(mi.recall), num(mi.f1)]);
     crate::report::csv::write(path, rows)
+}
+
+/// `evaluate --confidence`: each page's confidence beside its F1 (`confidence.csv`: package, id,
+/// f1, confidence), and how well the one predicts the other, as lines for `summary.md`.
+#[allow(clippy::too_many_arguments)]
+fn confidence_report(
+    out: &Path,
+    set: &crate::goldset::GoldSet,
+    docs: &[&crate::goldset::GoldDoc],
+    ex: &dyn crate::extract::Extractor,
+    scores: &[DocScore],
+    model: &crate::confidence::Model,
+    threshold: Option<f64>,
+    quiet: bool,
+) -> Result<String> {
+    let bar = Progress::new(docs.len() as u64, "confidence", quiet);
+    let signals = crate::confidence::gold_signals(set, docs, ex, &|| bar.inc());
+    bar.finish();
+    let mut rows = vec![["package", "id", "f1", "confidence"].map(String::from).to_vec()];
+    let (mut conf, mut f1) = (Vec::new(), Vec::new());
+    for ((d, s), sig) in docs.iter().zip(scores).zip(&signals) {
+        if let (None, Some(sig)) = (&s.error, sig) {
+            let c = model.predict(sig);
+            conf.push(c);
+            f1.push(s.prf.f1);
+            rows.push(vec![set.packages[d.package].clone(), d.id.clone(), num(s.prf.f1), num(c)]);
+        }
+    }
+    crate::report::csv::write(&out.join("confidence.csv"), rows)?;
+    let q = crate::confidence::Quality::of(&conf, &f1, threshold.unwrap_or(model.threshold));
+    Ok(format!("\nconfidence (an estimate of each page's F1):\n{}\n", q.lines()))
 }

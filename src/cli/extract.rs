@@ -73,6 +73,31 @@ pub struct Args {
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
+    /// A page with fewer words than this is marked empty (`empty` in JSONL and index.csv,
+    /// counted in the summary line); it is written all the same.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    min_words: usize,
+    /// Exit 1 when some page is empty (after writing every page).
+    #[arg(long)]
+    fail_on_empty: bool,
+    /// A confidence model fitted for this setting (`cetune confidence`): every page gets its
+    /// confidence, an estimate of its F1. Without one, `confidence` is empty in index.csv and
+    /// null in JSONL.
+    #[arg(long, value_name = "FILE")]
+    confidence: Option<PathBuf>,
+    /// Mark pages whose confidence is below C as low confidence (counted in the summary line);
+    /// they are written all the same. Needs --confidence; default: the model's own threshold
+    /// (below it fell 15 % of the pages it was fitted on).
+    #[arg(long, value_name = "C", requires = "confidence", value_parser = unit_interval)]
+    min_confidence: Option<f64>,
+}
+
+/// A number from 0 to 1 (`--min-confidence`).
+fn unit_interval(s: &str) -> std::result::Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(c) if (0.0..=1.0).contains(&c) => Ok(c),
+        _ => Err(format!("'{s}' is not a number from 0 to 1")),
+    }
 }
 
 /// Runs `extract`.
@@ -87,8 +112,12 @@ pub fn run(a: Args) -> Result<()> {
         None => crate::extract::build(&setting)?,
     };
     let limits = a.limits.limits()?;
+    let model = a.confidence.as_deref().map(|p| crate::confidence::Model::read(p, &setting)).transpose()?;
     match (&a.goldset, &a.dump) {
-        (None, None) => collection(&a, ex.as_ref(), limits),
+        (None, None) => collection(&a, ex.as_ref(), limits, model),
+        _ if model.is_some() => {
+            Err(Error::config("--confidence applies to pages, not to --dump (use evaluate --confidence)"))
+        }
         (Some(gs), Some(out)) if a.inputs.is_empty() && a.files_from.is_none() => {
             let mut set = native::open(gs, false)?;
             set.limits = limits;
@@ -239,11 +268,17 @@ fn reads(a: &Args) -> crate::paths::Reads {
     a.files_from.iter().for_each(|p| r.add(p, "the input list"));
     a.setting.params.iter().for_each(|p| r.add(p, "the parameter file"));
     a.wrappers.iter().for_each(|p| r.add(p, "the wrapper files"));
+    a.confidence.iter().for_each(|p| r.add(p, "the confidence model"));
     r
 }
 
 /// `extract` over pages, folders, JSONL and WARC files: the library's streamed, ordered run.
-fn collection(a: &Args, ex: &dyn crate::extract::Extractor, limits: crate::limits::Limits) -> Result<()> {
+fn collection(
+    a: &Args,
+    ex: &dyn crate::extract::Extractor,
+    limits: crate::limits::Limits,
+    model: Option<crate::confidence::Model>,
+) -> Result<()> {
     let threads = crate::objective::set_threads(a.threads)?;
     let format = a.input_format;
     let inputs = Inputs::new(&a.inputs, a.files_from.as_deref(), format, limits.max_page_bytes)?;
@@ -297,7 +332,11 @@ fn collection(a: &Args, ex: &dyn crate::extract::Extractor, limits: crate::limit
         crate::document::Needs::NONE
     };
     let layout = out_format.layout(structure_options(a));
-    let opts = collect::Options { limits, unordered: a.unordered, window: (threads * 16).max(64), more, layout };
+    let min_confidence = a.min_confidence.or(model.as_ref().map(|m| m.threshold));
+    let marks = collect::Marks { min_words: a.min_words, min_confidence };
+    let confidence = model.map(Arc::new);
+    let window = (threads * 16).max(64);
+    let opts = collect::Options { limits, unordered: a.unordered, window, more, layout, marks, confidence };
     let bar = Progress::counter("extract", "pages", a.quiet || one_page);
     // The total and the time left, once the inputs are counted: a second reading of the same
     // arguments that walks names only, beside the run (None for JSONL, WARC, standard input).
@@ -341,10 +380,14 @@ fn collection(a: &Args, ex: &dyn crate::extract::Extractor, limits: crate::limit
         // One page: its text, or its error as the one line of a failed command.
         return match first_error {
             Some(e) => Err(Error::input(e)),
+            None if a.fail_on_empty && summary.empty > 0 => {
+                Err(Error::input(format!("the page is empty (fewer than {} words; --fail-on-empty)", a.min_words)))
+            }
             None => Ok(()),
         };
     }
-    if !a.quiet || summary.failed > 0 || summary.interrupted {
+    let fails_empty = a.fail_on_empty && summary.empty > 0;
+    if !a.quiet || summary.failed > 0 || summary.interrupted || fails_empty {
         eprintln!("{}", summary.line());
     }
     if summary.interrupted {
@@ -352,6 +395,12 @@ fn collection(a: &Args, ex: &dyn crate::extract::Extractor, limits: crate::limit
     }
     if summary.failed > 0 {
         return Err(Error::input(format!("{} of {} pages failed", summary.failed, summary.pages)));
+    }
+    if fails_empty {
+        return Err(Error::input(format!(
+            "{} of {} pages are empty (fewer than {} words; --fail-on-empty)",
+            summary.empty, summary.pages, a.min_words
+        )));
     }
     Ok(())
 }

@@ -13,6 +13,19 @@ pub struct Args {
 
 /// Prints the listing.
 pub fn run(a: Args) -> Result<()> {
+    let general = crate::extract::general::NAME;
+    if a.name.is_none() || a.name.as_deref() == Some(general) {
+        let (_, s) = crate::extract::named(general)?;
+        println!(
+            "{general} (the default: extract, evaluate and annotate without --extractor or --params; Python Extractor()): \
+             blocktrees fitted on every public gold page at hand (params/general.yaml: the sets, their licences, the rebuild command)"
+        );
+        println!("    {}", s.label());
+        println!();
+        if a.name.is_some() {
+            return Ok(());
+        }
+    }
     let names: Vec<&str> = match &a.name {
         Some(n) => vec![n.as_str()],
         None => crate::extract::all_names(),

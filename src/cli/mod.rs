@@ -5,10 +5,12 @@
 mod annotate;
 mod common;
 mod compare;
+mod confidence;
 mod evaluate;
 mod extract;
 mod extractors;
 mod goldset;
+mod model;
 mod optimise;
 mod report;
 mod score;
@@ -45,6 +47,9 @@ pub enum Command {
     Extract(extract::Args),
     /// Score one setting over a whole gold set (per document, per package, Table 3 summary).
     Evaluate(evaluate::Args),
+    /// Fit a setting's confidence model (an estimate of each page's F1) on a gold set, for
+    /// `extract --confidence` and `evaluate --confidence`.
+    Confidence(confidence::Args),
     /// Tune an extractor's parameters by evolutionary search (the main job).
     Optimise(Box<optimise::Args>),
     /// Score another tool's output (a folder of <id>.txt or an ids-json file) against a gold set.
@@ -59,6 +64,12 @@ pub enum Command {
         /// What to do with wrappers.
         #[command(subcommand)]
         action: wrapper::Action,
+    },
+    /// Build the general block model from several gold sets pooled (out-of-fold figures by set).
+    Model {
+        /// What to do with models.
+        #[command(subcommand)]
+        action: model::Action,
     },
     /// Mark the main content of a gold set's pages in a local web page, pre-filled by an
     /// extractor (or, with --effort, count the block toggles a pre-fill leaves).
@@ -116,11 +127,13 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Extractors(a) => extractors::run(a),
         Command::Extract(a) => extract::run(a),
         Command::Evaluate(a) => evaluate::run(a),
+        Command::Confidence(a) => confidence::run(a),
         Command::Optimise(a) => optimise::run(*a),
         Command::Score(a) => score::run(a),
         Command::Compare(a) => compare::run(a),
         Command::Report(a) => report::run(a),
         Command::Annotate(a) => annotate::run(a),
         Command::Wrapper { action } => wrapper::run(action),
+        Command::Model { action } => model::run(action),
     }
 }

@@ -22,7 +22,7 @@ fn commands() -> Vec<(String, clap::Command)> {
 }
 
 /// Options whose values are open by nature (paths, numbers, addresses, free text).
-const OPEN: [&str; 6] = ["sets", "individuals", "output", "baseline", "name", "user"];
+const OPEN: [&str; 8] = ["sets", "individuals", "output", "baseline", "name", "user", "grids", "host_folds"];
 
 /// Issue 36: closed sets were parsed by hand and `--help` listed none of their values. Every
 /// option that takes a value either lists its possible values, each of which appears in the

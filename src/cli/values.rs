@@ -248,9 +248,12 @@ pub fn layout() -> Closed<crate::goldset::import::Format> {
 
 /// `--extractor` and `annotate --prefill`: a family or a combination (`cetune extractors`).
 pub fn extractor() -> Closed<String> {
-    let forms: Vec<(&str, &str)> = crate::extract::all_names().into_iter().map(|n| (n, "")).collect();
+    let forms: Vec<(&str, &str)> = crate::extract::selectable()
+        .into_iter()
+        .map(|n| (n, if n == crate::extract::general::NAME { "the general model (the default)" } else { "" }))
+        .collect();
     closed(&forms, |s| {
-        let names = crate::extract::all_names();
+        let names = crate::extract::selectable();
         if names.contains(&s) {
             Ok(s.to_string())
         } else {
@@ -322,6 +325,11 @@ mod tests {
         for f in forms(&layout()) {
             assert!(reads(&layout(), &f), "{f}");
         }
-        assert_eq!(forms(&extractor()).len(), crate::extract::all_names().len());
+        assert_eq!(
+            forms(&extractor()).len(),
+            crate::extract::all_names().len() + 1,
+            "every name and the general model"
+        );
+        assert!(reads(&extractor(), crate::extract::general::NAME));
     }
 }

@@ -12,7 +12,8 @@
 //! - `output.rs`: the writers (a text or JSONL stream, or one `.txt` per page in a folder).
 //!
 //! Imports from the crate: `document`, `extract`, `eval`, `goldset` (page decoding), `limits`,
-//! `structure` (Markdown, HTML, metadata), `paths` (the output safety rule) and `error`.
+//! `structure` (Markdown, HTML, metadata), `confidence` (each page's confidence, when a model
+//! is given), `paths` (the output safety rule) and `error`.
 
 pub mod inputs;
 pub mod output;
@@ -22,7 +23,7 @@ pub mod warc;
 
 pub use inputs::{InputFormat, Inputs, Item, Payload};
 pub use output::{OutFormat, Sink};
-pub use page::{Outcome, process};
+pub use page::{Outcome, process, process_with};
 
 use crate::error::Result;
 use crate::extract::Extractor;
@@ -44,6 +45,36 @@ pub struct Options {
     pub more: crate::document::Needs,
     /// The structured outputs written beside the text ([`crate::structure`]).
     pub layout: crate::structure::Layout,
+    /// How pages are marked (never dropped): empty below a word count, low confidence below a
+    /// threshold.
+    pub marks: Marks,
+    /// The confidence model that gives every page its confidence, if any.
+    pub confidence: Option<std::sync::Arc<crate::confidence::Model>>,
+}
+
+/// The marks a run puts on pages: a page is written whatever its marks.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Marks {
+    /// A page with fewer words than this (and no error) is empty (`extract --min-words`, default 1).
+    pub min_words: usize,
+    /// A page whose confidence is below this is low confidence (`extract --min-confidence`);
+    /// None: no page is marked, and the summary does not count them.
+    pub min_confidence: Option<f64>,
+}
+
+impl Default for Marks {
+    fn default() -> Self {
+        Marks { min_words: 1, min_confidence: None }
+    }
+}
+
+impl Marks {
+    /// Sets the outcome's `empty` and `low_confidence` marks. A failed page is neither.
+    pub fn mark(&self, o: &mut Outcome) {
+        o.empty = o.error.is_none() && o.words < self.min_words;
+        o.low_confidence =
+            o.error.is_none() && matches!((o.confidence, self.min_confidence), (Some(c), Some(m)) if c < m);
+    }
 }
 
 /// What a run did.
@@ -55,6 +86,10 @@ pub struct Summary {
     pub failed: u64,
     /// Records or files passed over as not HTML (non-response WARC records, other content types).
     pub skipped: u64,
+    /// Pages with fewer words than `Marks::min_words` (failed ones not included).
+    pub empty: u64,
+    /// Pages with a confidence below `Marks::min_confidence`; None when no threshold was set.
+    pub low_confidence: Option<u64>,
     /// Wall time in seconds.
     pub secs: f64,
     /// The run stopped early on request (Ctrl-C): the output is complete up to the last page written.
@@ -62,14 +97,16 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// The final line: pages, failures, throughput.
+    /// The final line: pages, failures, empty and low-confidence pages, throughput.
     pub fn line(&self) -> String {
         let rate = if self.secs > 0.0 { self.pages as f64 / self.secs } else { 0.0 };
+        let low = self.low_confidence.map(|l| format!(", {l} low confidence")).unwrap_or_default();
         format!(
-            "extracted {} pages ({} failed, {} skipped as not HTML) in {:.1} s, {:.0} pages/s{}",
+            "extracted {} pages ({} failed, {} skipped as not HTML; {} empty{low}) in {:.1} s, {:.0} pages/s{}",
             self.pages,
             self.failed,
             self.skipped,
+            self.empty,
             self.secs,
             rate,
             if self.interrupted { "; interrupted: the output is complete up to the last page written" } else { "" }
@@ -92,16 +129,20 @@ pub fn run(
     let started = Instant::now();
     let skipped = inputs.skipped_counter();
     let mut s = Summary::default();
+    let mut low = 0;
     let limits = opts.limits;
     pipeline::map_ordered(
         inputs,
         opts.window.max(1),
         !opts.unordered,
         stop,
-        |item| page::process_with(item, ex, &limits, opts.more, opts.layout),
-        |out: Outcome| {
+        |item| page::process_with(item, ex, &limits, opts.more, opts.layout, opts.confidence.as_deref()),
+        |mut out: Outcome| {
+            opts.marks.mark(&mut out);
             s.pages += 1;
             s.failed += u64::from(out.error.is_some());
+            s.empty += u64::from(out.empty);
+            low += u64::from(out.low_confidence);
             sink.write(&out)?;
             tick(&out);
             Ok(())
@@ -109,6 +150,7 @@ pub fn run(
     )?;
     sink.finish()?;
     s.skipped = skipped.load(Ordering::Relaxed);
+    s.low_confidence = opts.marks.min_confidence.map(|_| low);
     s.secs = started.elapsed().as_secs_f64();
     s.interrupted = stop.load(Ordering::SeqCst);
     Ok(s)

@@ -5,7 +5,7 @@
 //! input (compared by path and by device and inode, standard input too: `paths::Reads`), a
 //! file written beside its place and renamed when complete, never through a symlink, an existing file or non-empty folder
 //! only with `--force`. A folder gets unique names within a run (`a.txt`, `a-2.txt`, …) and an
-//! `index.csv` mapping every page's id to its file.
+//! `index.csv` mapping every page's id to its file, with its words, confidence and marks.
 
 use super::page::Outcome;
 use crate::error::{Error, Result};
@@ -17,7 +17,8 @@ use std::path::{Path, PathBuf};
 pub enum OutFormat {
     /// The text of each page, then a newline (errors on standard error).
     Txt,
-    /// One JSON object a line: `id`, `url`, `text`, `words`, `language`, `error`, and
+    /// One JSON object a line: `id`, `url`, `text`, `words`, `confidence` (null without a
+    /// confidence model), `empty`, `low_confidence`, `language`, `error`, and
     /// `segments` when the extractor segments pages (no timing, so two runs over the same pages
     /// give the same bytes).
     Jsonl,
@@ -95,6 +96,9 @@ pub fn jsonl_line(o: &Outcome) -> Vec<u8> {
         url: Option<&'a str>,
         text: &'a str,
         words: usize,
+        confidence: Option<f64>,
+        empty: bool,
+        low_confidence: bool,
         language: Option<&'a str>,
         error: Option<&'a str>,
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -105,6 +109,9 @@ pub fn jsonl_line(o: &Outcome) -> Vec<u8> {
         url: o.url.as_deref(),
         text: &o.text,
         words: o.words,
+        confidence: o.confidence.map(round4),
+        empty: o.empty,
+        low_confidence: o.low_confidence,
         language: o.language.as_deref(),
         error: o.error.as_deref(),
         segments: o.segments.as_deref(),
@@ -115,7 +122,7 @@ pub fn jsonl_line(o: &Outcome) -> Vec<u8> {
 }
 
 /// The `--format json` record of an outcome: `id`, `url`, `text`, `markdown`, `words`,
-/// `language`, `error`, then the metadata fields `title`, `author`, `date`, `sitename`,
+/// `language`, `error`, `confidence`, `empty`, `low_confidence`, then the metadata fields `title`, `author`, `date`, `sitename`,
 /// `canonical_url` (each `{"value", "source"}` or null); one line with its newline when `line`, else pretty-printed (a page's
 /// file in a folder).
 pub fn json_record(o: &Outcome, line: bool) -> Vec<u8> {
@@ -129,6 +136,9 @@ pub fn json_record(o: &Outcome, line: bool) -> Vec<u8> {
         words: usize,
         language: Option<&'a str>,
         error: Option<&'a str>,
+        confidence: Option<f64>,
+        empty: bool,
+        low_confidence: bool,
         title: Option<&'a Field>,
         author: Option<&'a Field>,
         date: Option<&'a Field>,
@@ -146,6 +156,9 @@ pub fn json_record(o: &Outcome, line: bool) -> Vec<u8> {
         words: o.words,
         language: o.language.as_deref(),
         error: o.error.as_deref(),
+        confidence: o.confidence.map(round4),
+        empty: o.empty,
+        low_confidence: o.low_confidence,
         title: m.and_then(|m| m.title.as_ref()),
         author: m.and_then(|m| m.author.as_ref()),
         date: m.and_then(|m| m.date.as_ref()),
@@ -156,6 +169,22 @@ pub fn json_record(o: &Outcome, line: bool) -> Vec<u8> {
     let mut out = if line { serde_json::to_vec(&v) } else { serde_json::to_vec_pretty(&v) }.unwrap_or_default();
     out.push(b'\n');
     out
+}
+
+/// A confidence as written: four decimals.
+fn round4(c: f64) -> f64 {
+    (c * 1e4).round() / 1e4
+}
+
+/// The `index.csv` columns after `id` and `file`, of an outcome: `words`, `confidence` (empty
+/// without a confidence model), `empty`, `low_confidence`.
+pub fn index_marks(o: &Outcome) -> [String; 4] {
+    [
+        o.words.to_string(),
+        o.confidence.map(|c| format!("{:.4}", round4(c))).unwrap_or_default(),
+        o.empty.to_string(),
+        o.low_confidence.to_string(),
+    ]
 }
 
 /// The `--segments` lines of an outcome: one JSON object per post, with the page's `id` and
@@ -282,8 +311,8 @@ pub struct Folder {
     /// Relative file names used in this run (lower-cased, so a case-insensitive file system
     /// cannot merge two either).
     used: std::collections::HashSet<String>,
-    /// `(id, relative file)` of every page written.
-    index: Vec<[String; 2]>,
+    /// `(id, relative file)` of every page written, then its [`index_marks`].
+    index: Vec<Vec<String>>,
     /// What each page's file holds, and its extension.
     format: OutFormat,
 }
@@ -342,14 +371,16 @@ impl Sink for Folder {
         let dir = crate::paths::create_dir_in(&self.root, rel.parent().unwrap_or(Path::new("")))?;
         let name = rel.file_name().unwrap_or_default();
         crate::paths::write_atomic(&dir.join(name), &self.format.page_bytes(o))?;
-        self.index.push([o.id.clone(), rel.to_string_lossy().replace('\\', "/")]);
+        let mut row = vec![o.id.clone(), rel.to_string_lossy().replace('\\', "/")];
+        row.extend(index_marks(o));
+        self.index.push(row);
         Ok(())
     }
     fn finish(&mut self) -> Result<()> {
         let path = self.root.join(INDEX);
         let mut w = csv::Writer::from_writer(Vec::new());
         let bad = |e: csv::Error| Error::bug(format!("cannot encode {INDEX}: {e}"));
-        w.write_record(["id", "file"]).map_err(bad)?;
+        w.write_record(["id", "file", "words", "confidence", "empty", "low_confidence"]).map_err(bad)?;
         for row in &self.index {
             w.write_record(row).map_err(bad)?;
         }
@@ -380,6 +411,14 @@ mod tests {
         assert_eq!(v["url"], serde_json::Value::Null);
         assert_eq!(v["error"], serde_json::Value::Null);
         assert_eq!(v["words"].as_u64(), Some(3));
+        assert_eq!(
+            (v["confidence"].is_null(), v["empty"].as_bool(), v["low_confidence"].as_bool()),
+            (true, Some(false), Some(false))
+        );
+        let o = Outcome { confidence: Some(0.123456), empty: true, ..o };
+        let v: serde_json::Value = serde_json::from_slice(&jsonl_line(&o)).unwrap();
+        assert_eq!((v["confidence"].as_f64(), v["empty"].as_bool()), (Some(0.1235), Some(true)));
+        assert_eq!(index_marks(&o), ["3", "0.1235", "true", "false"].map(String::from));
         // No timing: two runs over the same pages write the same bytes.
         assert!(v.get("ms").is_none(), "{line}");
     }

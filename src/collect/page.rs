@@ -33,6 +33,12 @@ pub struct Outcome {
     pub ms: f64,
     /// Why the page failed, if it did.
     pub error: Option<String>,
+    /// The page's confidence (an estimate of its F1) when a confidence model is given.
+    pub confidence: Option<f64>,
+    /// Fewer words than the run's `--min-words` (set by the run: [`super::Marks`]).
+    pub empty: bool,
+    /// A confidence below the run's `--min-confidence` (set by the run: [`super::Marks`]).
+    pub low_confidence: bool,
     /// What the page budgets cut (the page was extracted all the same).
     pub notes: Vec<String>,
     /// The posts of the page with their fields, one JSON object each, when the extractor
@@ -49,12 +55,19 @@ pub struct Outcome {
 /// Reads, parses and extracts one page; the parse builds what `ex` needs and `more` (the
 /// language is detected only when `more` asks for it).
 pub fn process(item: Item, ex: &dyn Extractor, limits: &Limits, more: Needs) -> Outcome {
-    process_with(item, ex, limits, more, Layout::default())
+    process_with(item, ex, limits, more, Layout::default(), None)
 }
 
 /// [`process`], with the structured outputs of `layout` (the page is then parsed with
-/// [`crate::structure::NEEDS`] too).
-pub fn process_with(item: Item, ex: &dyn Extractor, limits: &Limits, more: Needs, layout: Layout) -> Outcome {
+/// [`crate::structure::NEEDS`] too) and the page's confidence from `model` when one is given.
+pub fn process_with(
+    item: Item,
+    ex: &dyn Extractor,
+    limits: &Limits,
+    more: Needs,
+    layout: Layout,
+    model: Option<&crate::confidence::Model>,
+) -> Outcome {
     let more = if layout.any() { more | crate::structure::NEEDS } else { more };
     let more = if layout.metadata { more | Needs::LANG } else { more };
     let started = Instant::now();
@@ -79,7 +92,7 @@ pub fn process_with(item: Item, ex: &dyn Extractor, limits: &Limits, more: Needs
     }
     match html {
         Ok(html) if looks_binary(&html) => out.error = Some(format!("{}: binary data, not an HTML page", out.id)),
-        Ok(html) => extract(&html, ex, limits, more, layout, &mut out),
+        Ok(html) => extract(&html, ex, limits, more, layout, model, &mut out),
         Err(e) => out.error = Some(e.to_string()),
     }
     out.ms = started.elapsed().as_secs_f64() * 1000.0;
@@ -165,7 +178,15 @@ impl crate::error::Error {
     }
 }
 
-fn extract(html: &str, ex: &dyn Extractor, limits: &Limits, more: Needs, layout: Layout, out: &mut Outcome) {
+fn extract(
+    html: &str,
+    ex: &dyn Extractor,
+    limits: &Limits,
+    more: Needs,
+    layout: Layout,
+    model: Option<&crate::confidence::Model>,
+    out: &mut Outcome,
+) {
     let needs = ex.needs() | more;
     let Ok((mut doc, notes)) = catch_unwind(|| Document::parse_for(html, limits, needs)) else {
         out.error = Some(format!("{}: the HTML parser failed on this page", out.id));
@@ -175,9 +196,16 @@ fn extract(html: &str, ex: &dyn Extractor, limits: &Limits, more: Needs, layout:
     doc.origin = Some(out.url.clone().unwrap_or_else(|| out.id.clone()));
     out.notes = notes;
     out.language = doc.lang.clone();
-    match catch_unwind(AssertUnwindSafe(|| crate::extract::extract_selection(ex, &doc))) {
-        Ok(sel) => {
-            let text = doc.render(&sel);
+    // One extraction gives the text, the structured outputs and the confidence signals.
+    let run = || {
+        let sel = crate::extract::extract_selection(ex, &doc);
+        let text = doc.render(&sel);
+        let confidence = model.map(|m| m.predict(&crate::confidence::signals(&doc, &sel, &text)));
+        (sel, text, confidence)
+    };
+    match catch_unwind(AssertUnwindSafe(run)) {
+        Ok((sel, text, confidence)) => {
+            out.confidence = confidence;
             for_each_token(&text, TokenRule::default(), |_| out.words += 1);
             out.text = text;
             if layout.markdown {

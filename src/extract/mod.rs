@@ -23,6 +23,7 @@ pub mod feedwrapper;
 pub mod fitted;
 pub mod full;
 pub mod full_hidden;
+pub mod general;
 pub mod justext;
 pub mod lqf;
 pub mod readability;
@@ -161,6 +162,22 @@ pub fn all_names() -> Vec<&'static str> {
 /// Names of every family, in table order.
 pub fn names() -> Vec<&'static str> {
     FAMILIES.iter().map(|f| f.name).collect()
+}
+
+/// The space and setting a name selects: a family or combination at its defaults, or the
+/// general model ([`general::NAME`]), the default extractor.
+pub fn named(name: &str) -> Result<(ParamSpace, Setting)> {
+    if name == general::NAME {
+        return general::setting();
+    }
+    let s = space(name)?;
+    let d = s.defaults();
+    Ok((s, d))
+}
+
+/// Every name `--extractor` takes: the general model, then [`all_names`].
+pub fn selectable() -> Vec<&'static str> {
+    std::iter::once(general::NAME).chain(all_names()).collect()
 }
 
 /// The family called `name`.

@@ -107,13 +107,30 @@ pub struct Labelled {
     /// The rows' features cut into bins at the quantiles of all of them (features only: the
     /// labels of a held-out fold never enter a fit).
     pub binned: trees::Binned,
+    /// With `start=general`, the forest fits continue from and its raw score of every row.
+    start: Option<(Arc<Forest>, Vec<f64>)>,
 }
 
 impl Labelled {
-    /// The labelled rows of every entry of `corpus`.
-    pub fn of(corpus: &Corpus, hidden: HiddenText) -> Labelled {
-        let pages = corpus.entries.par_iter().map(|e| page_labels(e, hidden, None)).collect();
-        Labelled::from_pages(corpus, pages, N_FEATURES)
+    /// The labelled rows of every entry of `corpus`; with `start`, fits on them continue from
+    /// that forest's scores ([`start_of`]).
+    pub fn of(corpus: &Corpus, hidden: HiddenText, start: Option<Arc<Forest>>) -> Labelled {
+        let pages: Vec<PageLabels> = corpus.entries.par_iter().map(|e| page_labels(e, hidden, None)).collect();
+        let init = start.as_ref().map(|forest| {
+            let raw: Vec<Vec<f64>> = corpus
+                .entries
+                .par_iter()
+                .zip(&pages)
+                .map(|(e, p)| match &e.doc {
+                    Some(doc) => p.blocks.iter().map(|&b| forest.raw(doc.segments.row(b as usize))).collect(),
+                    None => Vec::new(),
+                })
+                .collect();
+            raw.concat()
+        });
+        let mut l = Labelled::from_pages(corpus, pages, N_FEATURES);
+        l.start = start.zip(init);
+        l
     }
 
     /// The second-stage rows of every entry of `corpus`: page `p`'s blocks in the context of the
@@ -146,7 +163,7 @@ impl Labelled {
             true => segs[p].map_or(0.0, |s| s.row(pages[p].blocks[k] as usize)[j]),
             false => pages[p].ctx[k][j - N_FEATURES],
         });
-        Labelled { rows, starts, binned }
+        Labelled { rows, starts, binned, start: None }
     }
 
     /// The rows of the pages `pages`.
@@ -157,12 +174,35 @@ impl Labelled {
     /// Boosts `h.trees` trees on the pages `pages`, continuing `from` (the same hyperparameters
     /// with fewer trees) when given.
     fn boost(&self, pages: &[usize], h: &Hyper, from: Option<&Boosted>) -> Boosted {
-        trees::boost(&self.binned, &self.rows_of(pages), &self.rows.y, &self.rows.w, h, from)
+        let init = self.start.as_ref().map(|(_, raw)| raw.as_slice());
+        trees::boost(&self.binned, &self.rows_of(pages), &self.rows.y, &self.rows.w, h, from, init)
+    }
+
+    /// The forest of the first `trees` trees of `b` (a boosting on these rows): with a start
+    /// forest, its trees then these.
+    fn finish(&self, b: &Boosted, trees: usize) -> Forest {
+        let own = b.forest(trees, self.rows.f);
+        match &self.start {
+            Some((start, _)) => start.then(&own),
+            None => own,
+        }
     }
 
     /// The forest of `h` fitted on the pages `pages`.
-    fn forest(&self, pages: &[usize], h: &Hyper) -> Forest {
-        self.boost(pages, h, None).forest(h.trees, self.rows.f)
+    pub fn forest(&self, pages: &[usize], h: &Hyper) -> Forest {
+        self.finish(&self.boost(pages, h, None), h.trees)
+    }
+}
+
+/// The forest a fit of `s` continues from: the general model's first stage with `start:
+/// general` ([`crate::extract::general`]), else none. With `stack`, the first stage continues
+/// from it and the second is fitted on that stage's scores as always.
+pub fn start_of(s: &Setting) -> Result<Option<Arc<Forest>>> {
+    match s.get("start") {
+        Some(crate::params::Value::Cat(c)) if c == "general" => {
+            Ok(Some(Arc::new(crate::extract::general::model()?.forest.clone())))
+        }
+        _ => Ok(None),
     }
 }
 
@@ -185,7 +225,7 @@ fn folds(s: &Setting) -> Result<usize> {
 pub fn fit_all(corpus: &Corpus, s: &Setting) -> Result<Model> {
     let (h, hidden) = hyper(s)?;
     let all: Vec<usize> = (0..corpus.entries.len()).collect();
-    let labelled = Labelled::of(corpus, hidden);
+    let labelled = Labelled::of(corpus, hidden, start_of(s)?);
     let forest = labelled.forest(&all, &h);
     let stack = if stacked(s) {
         let fold = folds_of(corpus, folds(s)?);
@@ -217,16 +257,18 @@ pub struct Fits {
 impl Fits {
     /// The labelled rows of `corpus` (the tuning pages, or with `source` the pages a held-out
     /// set's model is fitted on).
-    fn labelled(&self, corpus: &Corpus, hidden: HiddenText, source: bool) -> Arc<Labelled> {
-        let key = format!("{hidden:?}|{source}");
+    fn labelled(&self, corpus: &Corpus, s: &Setting, source: bool) -> Result<Arc<Labelled>> {
+        let (_, hidden) = hyper(s)?;
+        let start = start_of(s)?;
+        let key = format!("{hidden:?}|{source}|{}", start.is_some());
         if let Some(l) = self.labelled.lock().ok().and_then(|m| m.get(&key).cloned()) {
-            return l;
+            return Ok(l);
         }
-        let l = Arc::new(Labelled::of(corpus, hidden));
+        let l = Arc::new(Labelled::of(corpus, hidden, start));
         if let Ok(mut m) = self.labelled.lock() {
             m.insert(key, l.clone());
         }
-        l
+        Ok(l)
     }
 
     /// The models of `s`: one per fold of `corpus` (fitted on the other folds) and the fold of
@@ -250,7 +292,10 @@ impl Fits {
         let forests: Vec<Forest> = match (source, stacked(s)) {
             // A stacked model fitted on other pages needs their folds: fitted whole below.
             (Some(_), true) => Vec::new(),
-            _ => self.boosts(corpus, s, source, &folds)?.iter().map(|b| b.forest(h.trees, N_FEATURES)).collect(),
+            _ => {
+                let rows = self.labelled(source.unwrap_or(corpus), s, source.is_some())?;
+                self.boosts(corpus, s, source, &folds)?.iter().map(|b| rows.finish(b, h.trees)).collect()
+            }
         };
         let models: Vec<Arc<Model>> = match (source, stacked(s)) {
             (_, false) => {
@@ -285,7 +330,7 @@ impl Fits {
     /// with `source`, one on all of `source`. Cached without the tree count: a setting with
     /// fewer trees than a cached one is cut from it, one with more grown on from it.
     fn boosts(&self, corpus: &Corpus, s: &Setting, source: Option<&Corpus>, folds: &[usize]) -> Result<FoldBoosts> {
-        let (h, hidden) = hyper(s)?;
+        let (h, _) = hyper(s)?;
         let key = format!("{}|{}", boost_key(s), source.is_some());
         let cached = self.boosts.lock().ok().and_then(|v| v.iter().find(|(c, _)| *c == key).map(|(_, b)| b.clone()));
         if let Some(b) = &cached
@@ -297,10 +342,10 @@ impl Fits {
         let fitted: Vec<Boosted> = match source {
             Some(src) => {
                 let all: Vec<usize> = (0..src.entries.len()).collect();
-                vec![self.labelled(src, hidden, true).boost(&all, &h, from(0))]
+                vec![self.labelled(src, s, true)?.boost(&all, &h, from(0))]
             }
             None => {
-                let labelled = self.labelled(corpus, hidden, false);
+                let labelled = self.labelled(corpus, s, false)?;
                 let k = folds.iter().max().map_or(1, |m| m + 1);
                 (0..k).into_par_iter().map(|j| labelled.boost(&outside(folds, j), &h, from(j))).collect()
             }

@@ -8,6 +8,7 @@ pub mod corpus;
 pub mod external;
 pub mod fit;
 pub mod needs;
+pub mod pool;
 pub mod problem;
 pub mod score;
 pub mod stream;

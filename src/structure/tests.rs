@@ -3,6 +3,9 @@
 //! of several regions; and, on each, the words of the Markdown (read back by the small reader
 //! below, which knows only CommonMark's escapes, markers and link syntax) and of the HTML (its
 //! text content) against the plain text's.
+//!
+//! Imports from the crate: `document`, `extract` (the families whose selections are laid out)
+//! and `limits`.
 
 use super::*;
 use crate::document::{Document, Needs};

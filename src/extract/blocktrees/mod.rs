@@ -86,11 +86,20 @@ enum Scorer {
     Prior(Box<dyn Extractor>),
 }
 
+/// The registry name.
+pub const NAME: &str = "blocktrees";
+
+/// True for a value that is left out of a fit's key: `start: none` (the key of a model fitted
+/// before `start` existed is the key of the same setting now).
+fn unkeyed(n: &str, v: &crate::params::Value) -> bool {
+    n == "start" && matches!(v, crate::params::Value::Cat(c) if c == "none")
+}
+
 /// The parameters of `s` that decide a fit, as `name=value,…`.
 pub fn fit_key(s: &Setting) -> String {
     s.values
         .iter()
-        .filter(|(n, _)| !NOT_FIT.contains(&n.as_str()))
+        .filter(|(n, v)| !NOT_FIT.contains(&n.as_str()) && !unkeyed(n, v))
         .map(|(n, v)| format!("{n}={v}"))
         .collect::<Vec<_>>()
         .join(",")
@@ -101,7 +110,7 @@ pub fn fit_key(s: &Setting) -> String {
 pub fn boost_key(s: &Setting) -> String {
     s.values
         .iter()
-        .filter(|(n, _)| !NOT_FIT.contains(&n.as_str()) && n != "trees")
+        .filter(|(n, v)| !NOT_FIT.contains(&n.as_str()) && n != "trees" && !unkeyed(n, v))
         .map(|(n, v)| format!("{n}={v}"))
         .collect::<Vec<_>>()
         .join(",")
@@ -166,6 +175,8 @@ impl Blocktrees {
             r.int(n)?;
         }
         r.bool("stack")?;
+        // What a fit starts from: its trees are in the model, so extraction needs nothing else.
+        r.cat("start")?;
         r.float("learning_rate")?;
         let scorer = match model {
             Some(m) => Scorer::Trees(m),
@@ -438,6 +449,15 @@ pub fn load(path: &Path, fit: &str) -> Result<Arc<Model>> {
 
 /// The models read, by path.
 static CACHE: std::sync::Mutex<Vec<(std::path::PathBuf, Arc<Model>)>> = std::sync::Mutex::new(Vec::new());
+
+/// Makes `model` the one read from `path` from now on: a compiled-in model (the general
+/// model, [`crate::extract::general`]) is found by the path its settings name, like a file.
+pub fn remember_model(path: &Path, model: Arc<Model>) {
+    if let Ok(mut c) = CACHE.lock() {
+        c.retain(|(p, _)| p != path);
+        c.push((path.to_path_buf(), model));
+    }
+}
 
 /// Forgets the model read from `path` (after it was rewritten).
 pub fn forget_model(path: &Path) {

@@ -91,6 +91,17 @@ impl Forest {
     pub fn raw(&self, x: &[f32]) -> f64 {
         f64::from(self.base) + self.trees.iter().map(|t| leaf_of(t, x)).sum::<f64>()
     }
+
+    /// This forest's trees followed by `more` (trees boosted on from this forest's scores,
+    /// from base 0): one forest that scores a row as the two together, so a model adapted from
+    /// another needs nothing of it at extraction time.
+    pub fn then(&self, more: &Forest) -> Forest {
+        let mut gain = self.gain.clone();
+        gain.resize(gain.len().max(more.gain.len()), 0.0);
+        more.gain.iter().enumerate().for_each(|(j, g)| gain[j] += g);
+        let trees = self.trees.iter().chain(&more.trees).cloned().collect();
+        Forest { base: self.base + more.base, trees, gain }
+    }
 }
 
 /// The leaf value a row reaches in one tree (0 for a malformed tree: a file is checked when it
@@ -213,19 +224,29 @@ impl Boosted {
 pub fn fit(rows: &Rows, h: &Hyper) -> Forest {
     let data = Binned::new(&rows.x, rows.f);
     let all: Vec<u32> = (0..rows.len() as u32).collect();
-    boost(&data, &all, &rows.y, &rows.w, h, None).forest(h.trees, rows.f)
+    boost(&data, &all, &rows.y, &rows.w, h, None, None).forest(h.trees, rows.f)
 }
 
 /// Boosts `h.trees` trees on the rows `sel` of `data` (labels `y`, weights `w`, indexed like
 /// `data`'s rows), continuing `from` (a boosting of the same rows and hyperparameters with fewer
-/// trees) when given.
-pub fn boost(data: &Binned, sel: &[u32], y: &[f32], w: &[f32], h: &Hyper, from: Option<&Boosted>) -> Boosted {
+/// trees) when given. With `init` (a raw score per row of `data`: another model's), the trees
+/// are fitted to what that model gets wrong, from base 0: the other model's trees followed by
+/// these score a row as `init` plus these.
+pub fn boost(
+    data: &Binned,
+    sel: &[u32],
+    y: &[f32],
+    w: &[f32],
+    h: &Hyper,
+    from: Option<&Boosted>,
+    init: Option<&[f64]>,
+) -> Boosted {
     let f = data.f;
     let mut out = from.cloned().unwrap_or_default();
     if sel.is_empty() {
         return out;
     }
-    if from.is_none() {
+    if from.is_none() && init.is_none() {
         let wsum: f64 = sel.iter().map(|&i| f64::from(w[i as usize])).sum();
         let mean =
             sel.iter().map(|&i| f64::from(y[i as usize]) * f64::from(w[i as usize])).sum::<f64>() / wsum.max(1e-12);
@@ -233,7 +254,10 @@ pub fn boost(data: &Binned, sel: &[u32], y: &[f32], w: &[f32], h: &Hyper, from: 
         out.base = (mean / (1.0 - mean)).ln() as f32;
     }
     // The raw score of each row: the same sums in the same order as a fresh boosting.
-    let mut raw = vec![f64::from(out.base); sel.len()];
+    let mut raw: Vec<f64> = match init {
+        Some(init) => sel.iter().map(|&i| init[i as usize] + f64::from(out.base)).collect(),
+        None => vec![f64::from(out.base); sel.len()],
+    };
     for (t, b) in out.trees.iter().zip(&out.bins) {
         for (r, &i) in raw.iter_mut().zip(sel) {
             *r += binned_leaf(t, b, data.row(i));
@@ -469,15 +493,40 @@ mod tests {
         assert!(m.trees.iter().flatten().all(|n| !matches!(n, Node::Split { feature: 0, .. })));
     }
 
+    /// `start: general`: trees boosted on from another model's scores learn what it gets wrong,
+    /// and that model's trees followed by them score a row as the two together.
+    #[test]
+    fn trees_boosted_on_from_another_models_scores_fix_its_errors_and_chain_into_one_forest() {
+        let rows = xor_like(1500);
+        // A start model that learned only half of the rule (x0 > 0.5).
+        let mut half = rows.clone();
+        half.y = half.x.chunks(3).map(|x| if x[0] > 0.5 { 1.0 } else { 0.0 }).collect();
+        let start = fit(&half, &hyper(3));
+        let data = Binned::new(&rows.x, 3);
+        let all: Vec<u32> = (0..rows.len() as u32).collect();
+        let init: Vec<f64> = rows.x.chunks(3).map(|x| start.raw(x)).collect();
+        let more = boost(&data, &all, &rows.y, &rows.w, &hyper(3), None, Some(&init)).forest(30, 3);
+        assert!(more.base.abs() < f32::EPSILON, "the start's base is in its scores");
+        let both = start.then(&more);
+        assert_eq!(both.trees.len(), start.trees.len() + more.trees.len());
+        for x in rows.x.chunks(3).take(50) {
+            assert!((both.raw(x) - (start.raw(x) + more.raw(x))).abs() < 1e-4);
+        }
+        let p = |m: &Forest, x: [f32; 3]| 1.0 / (1.0 + (-m.raw(&x)).exp());
+        assert!(p(&start, [0.9, 0.9, 0.5]) > 0.5, "the start keeps x0 > 0.5 whatever x1 is");
+        assert!(p(&both, [0.9, 0.9, 0.5]) < 0.2, "{}", p(&both, [0.9, 0.9, 0.5]));
+        assert!(p(&both, [0.9, 0.1, 0.5]) > 0.8, "{}", p(&both, [0.9, 0.1, 0.5]));
+    }
+
     #[test]
     fn a_boosting_cut_or_grown_on_is_the_fresh_boosting_of_that_many_trees() {
         let rows = xor_like(800);
         let data = Binned::new(&rows.x, 3);
         let all: Vec<u32> = (0..800).collect();
         let h = |trees| Hyper { trees, ..hyper(3) };
-        let short = boost(&data, &all, &rows.y, &rows.w, &h(10), None);
-        let long = boost(&data, &all, &rows.y, &rows.w, &h(30), None);
-        assert_eq!(boost(&data, &all, &rows.y, &rows.w, &h(30), Some(&short)), long);
+        let short = boost(&data, &all, &rows.y, &rows.w, &h(10), None, None);
+        let long = boost(&data, &all, &rows.y, &rows.w, &h(30), None, None);
+        assert_eq!(boost(&data, &all, &rows.y, &rows.w, &h(30), Some(&short), None), long);
         assert_eq!(long.forest(10, 3), short.forest(10, 3));
         assert_eq!(long.forest(30, 3), fit(&rows, &h(30)));
         // Binned rows route as their raw values do.

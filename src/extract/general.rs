@@ -1,0 +1,88 @@
+//! The general model, cetune's default extractor: `blocktrees` fitted on every public gold page
+//! at hand by `cetune model build` (`params/general.yaml` records the command and the sets),
+//! compiled into the binary so that `extract` with no flags, the Python `Extractor()` and
+//! `annotate`'s pre-fill apply it from anywhere, without a file.
+
+use super::blocktrees::{self, Model};
+use crate::error::{Error, Result};
+use crate::params::{ParamSpace, Setting};
+use std::path::Path;
+use std::sync::Arc;
+
+/// The name that selects it (`-e general`, `Extractor("general")`).
+pub const NAME: &str = "general";
+
+/// The settings file, as `model build` wrote it.
+pub const YAML: &str = include_str!("../../params/general.yaml");
+
+/// The model file it names.
+pub const MODEL: &str = include_str!("../../params/general.model");
+
+/// Where the compiled-in settings are read from: a path no file has, so the model they name
+/// (`<built-in>/general.model`) is the compiled-in one, whatever the working folder holds.
+const AT: &str = "<built-in>/general.yaml";
+
+/// A folder written by `cetune model build` (its `general.yaml` and `general.model`) that stands
+/// in for the compiled-in general model wherever it applies: the default extractor, `-e
+/// general` and `start: general` (an organisation's own general model, or one fitted without
+/// the pages being measured), without rebuilding the binary.
+pub const ENV: &str = "CETUNE_GENERAL_MODEL";
+
+/// The parameter space (`blocktrees`') and the general model's setting, its model made
+/// available under the path the setting names. A damaged compiled-in model is an error naming
+/// it (a unit test reads it at build time).
+pub fn setting() -> Result<(ParamSpace, Setting)> {
+    if let Some(dir) = std::env::var_os(ENV).filter(|d| !d.is_empty()) {
+        let yaml = Path::new(&dir).join("general.yaml");
+        let file = super::load_file(&yaml).map_err(|e| Error { message: format!("{ENV}: {}", e.message), ..e })?;
+        if file.setting.extractor != blocktrees::NAME || file.setting.model.is_none() {
+            return Err(
+                Error::config(format!("{ENV}: not a general model (model build's general.yaml)")).with_path(&yaml)
+            );
+        }
+        return Ok((file.space, file.setting));
+    }
+    let file = super::parse_str(YAML, Path::new(AT)).map_err(|e| e.with_path(Path::new("params/general.yaml")))?;
+    let path = file.setting.model.clone().ok_or_else(|| Error::config("params/general.yaml names no model"))?;
+    let model = Model::read(MODEL).map_err(|e| e.with_path(Path::new("params/general.model")))?;
+    if model.fit != blocktrees::fit_key(&file.setting) {
+        return Err(Error::config(
+            "the compiled-in general model was fitted with another setting than params/general.yaml names",
+        )
+        .with_path(Path::new("params/general.model")));
+    }
+    blocktrees::remember_model(&path, Arc::new(model));
+    Ok((file.space, file.setting))
+}
+
+/// The general model's fitted model (what `start: general` continues from).
+pub fn model() -> Result<Arc<Model>> {
+    let (_, s) = setting()?;
+    let path = s.model.clone().ok_or_else(|| Error::config("the general model names no model file"))?;
+    blocktrees::load(&path, &blocktrees::fit_key(&s))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::Document;
+    use crate::limits::Limits;
+
+    #[test]
+    fn the_embedded_general_model_reads_builds_and_keeps_an_article_body() {
+        let (space, s) = setting().unwrap();
+        assert_eq!(space.extractor, "blocktrees");
+        assert_eq!(s.extractor, "blocktrees");
+        let ex = crate::extract::build(&s).unwrap();
+        let body = "The committee met on Tuesday to discuss the new budget for the city's schools. ".repeat(12);
+        let html = format!(
+            "<html><head><title>Budget</title></head><body><nav><a href='/'>Home</a> <a href='/news'>News</a> \
+             <a href='/sport'>Sport</a></nav><article><h1>Schools budget agreed</h1><p>{body}</p><p>{body}</p></article>\
+             <footer>Copyright 2026 Example News. All rights reserved. <a href='/privacy'>Privacy</a></footer></body></html>"
+        );
+        let (doc, _) = Document::parse_for(&html, &Limits::default(), ex.needs());
+        let text = crate::extract::extract_text(ex.as_ref(), &doc);
+        assert!(text.contains("Schools budget agreed") || text.contains("The committee met"), "{text}");
+        assert!(!text.contains("All rights reserved"), "the footer is boilerplate: {text}");
+    }
+}
