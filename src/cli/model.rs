@@ -132,35 +132,33 @@ fn build(a: BuildArgs) -> Result<()> {
     // Each set's figure: the grid point chosen on the other sets, on this set's held-out pages.
     let for_set: Vec<usize> = (0..pool.names.len()).map(|s| choose(&means, Some(s))).collect();
 
-    let mut csv = String::from("grid,set,pages,f1,chosen,chosen_without_set\n");
     let n_of = |s: usize| pool.set.iter().filter(|&&x| x == s).count();
+    let mut means_rows =
+        vec![["grid", "set", "pages", "f1", "chosen", "chosen_without_set"].map(String::from).to_vec()];
     for (g, m) in means.iter().enumerate() {
         for (s, v) in m.iter().enumerate() {
-            let _ = writeln!(
-                csv,
-                "{},{},{},{v:.6},{},{}",
-                quote(&label(&grid[g], &a.grids)),
-                pool.names[s],
-                n_of(s),
-                g == chosen,
-                g == for_set[s]
-            );
+            means_rows.push(vec![
+                label(&grid[g], &a.grids),
+                pool.names[s].clone(),
+                n_of(s).to_string(),
+                format!("{v:.6}"),
+                (g == chosen).to_string(),
+                (g == for_set[s]).to_string(),
+            ]);
         }
     }
-    let mut pages = String::from("set,package,id,fold,precision,recall,f1\n");
+    let mut page_rows = vec![["set", "package", "id", "fold", "precision", "recall", "f1"].map(String::from).to_vec()];
     for (i, e) in pool.corpus.entries.iter().enumerate() {
         let p = prf[for_set[pool.set[i]]][i];
-        let _ = writeln!(
-            pages,
-            "{},{},{},{},{:.6},{:.6},{:.6}",
-            pool.names[pool.set[i]],
-            quote(&pool.corpus.packages[e.package]),
-            quote(&e.id),
-            labels[fold[i]],
-            p.precision,
-            p.recall,
-            p.f1
-        );
+        page_rows.push(vec![
+            pool.names[pool.set[i]].clone(),
+            pool.corpus.packages[e.package].clone(),
+            e.id.clone(),
+            labels[fold[i]].clone(),
+            format!("{:.6}", p.precision),
+            format!("{:.6}", p.recall),
+            format!("{:.6}", p.f1),
+        ]);
     }
 
     let best = grid[chosen].clone();
@@ -185,8 +183,8 @@ fn build(a: BuildArgs) -> Result<()> {
     yaml += &crate::params::settings_file(&written, Some(&about), None, None)?;
     crate::paths::write_atomic(&a.out.join(MODEL), model.write().as_bytes())?;
     crate::paths::write_atomic(&a.out.join("general.yaml"), yaml.as_bytes())?;
-    crate::paths::write_atomic(&a.out.join("means.csv"), csv.as_bytes())?;
-    crate::paths::write_atomic(&a.out.join("pages.csv"), pages.as_bytes())?;
+    crate::report::csv::write(&a.out.join("means.csv"), means_rows)?;
+    crate::report::csv::write(&a.out.join("pages.csv"), page_rows)?;
 
     println!("held-out mean F1 by set (each set's setting chosen on the other sets):");
     for (s, name) in pool.names.iter().enumerate() {
@@ -230,11 +228,6 @@ fn label(s: &Setting, grids: &[String]) -> String {
         return "default".into();
     }
     names.iter().filter_map(|n| s.get(n).map(|v| format!("{n}={v}"))).collect::<Vec<_>>().join(" ")
-}
-
-/// A CSV field, quoted when it must be.
-fn quote(s: &str) -> String {
-    if s.contains([',', '"', '\n']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
 }
 
 /// The comment lines that open general.yaml: what it was fitted on and how to rebuild it.

@@ -35,7 +35,7 @@ pub fn setting() -> Result<(ParamSpace, Setting)> {
     if let Some(dir) = std::env::var_os(ENV).filter(|d| !d.is_empty()) {
         let yaml = Path::new(&dir).join("general.yaml");
         let file = super::load_file(&yaml).map_err(|e| Error { message: format!("{ENV}: {}", e.message), ..e })?;
-        if file.setting.extractor != blocktrees::NAME || file.setting.model.is_none() {
+        if file.setting.extractor != super::fitted::FITTED || file.setting.model.is_none() {
             return Err(
                 Error::config(format!("{ENV}: not a general model (model build's general.yaml)")).with_path(&yaml)
             );
@@ -44,13 +44,9 @@ pub fn setting() -> Result<(ParamSpace, Setting)> {
     }
     let file = super::parse_str(YAML, Path::new(AT)).map_err(|e| e.with_path(Path::new("params/general.yaml")))?;
     let path = file.setting.model.clone().ok_or_else(|| Error::config("params/general.yaml names no model"))?;
-    let model = Model::read(MODEL).map_err(|e| e.with_path(Path::new("params/general.model")))?;
-    if model.fit != blocktrees::fit_key(&file.setting) {
-        return Err(Error::config(
-            "the compiled-in general model was fitted with another setting than params/general.yaml names",
-        )
-        .with_path(Path::new("params/general.model")));
-    }
+    let at = Path::new("params/general.model");
+    let model = Model::read(MODEL).map_err(|e| e.with_path(at))?;
+    blocktrees::check_fit(&model, &blocktrees::fit_key(&file.setting), at)?;
     blocktrees::remember_model(&path, Arc::new(model));
     Ok((file.space, file.setting))
 }

@@ -86,9 +86,6 @@ enum Scorer {
     Prior(Box<dyn Extractor>),
 }
 
-/// The registry name.
-pub const NAME: &str = "blocktrees";
-
 /// True for a value that is left out of a fit's key: `start: none` (the key of a model fitted
 /// before `start` existed is the key of the same setting now).
 fn unkeyed(n: &str, v: &crate::params::Value) -> bool {
@@ -436,6 +433,12 @@ fn cut(s: &str) -> String {
 /// Reads the model file `path` and checks it was fitted with `fit` (the setting's [`fit_key`]).
 pub fn load(path: &Path, fit: &str) -> Result<Arc<Model>> {
     let m = read_model(path)?;
+    check_fit(&m, fit, path)?;
+    Ok(m)
+}
+
+/// Refuses a model (read from `path`) that was not fitted with `fit`, naming the fit line.
+pub fn check_fit(m: &Model, fit: &str, path: &Path) -> Result<()> {
     if m.fit != fit {
         return Err(Error::config(format!(
             "the model was fitted with {}, but the setting says {fit}: refit it (cetune optimise) or use its own best.yaml",
@@ -444,7 +447,7 @@ pub fn load(path: &Path, fit: &str) -> Result<Arc<Model>> {
         .with_path(path)
         .with_line(3, None));
     }
-    Ok(m)
+    Ok(())
 }
 
 /// The models read, by path.
