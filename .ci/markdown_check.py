@@ -11,8 +11,8 @@ For every page of the gold set it checks:
   (whitespace-separated, exactly);
 - every Markdown heading of level N holds a run of the words of an <hN> of the source page;
 - every Markdown table has the rows x columns of the source table it came from: each of its rows
-  is a row of one source table (in order), cell by cell (a cell holding a run of its source
-  cell's words: a setting may keep part of a cell), a cell's colspan expanded with empty cells,
+  is a row of one source table (in order), cell by cell (a cell holding its source cell's
+  words in order, all or some: a setting may keep parts of a cell), a cell's colspan expanded with empty cells,
   and its width is the widest of those rows.
 
 usage: markdown_check.py GOLDSET TXT_DUMP MD_DUMP
@@ -131,6 +131,13 @@ def contiguous(run, seq):
     return n == 0 or any(seq[i : i + n] == run for i in range(len(seq) - n + 1))
 
 
+def within(kept, seq):
+    """True when `kept` is `seq` with some words left out, the rest in order (a setting may drop
+    part of a cell, such as a dateline between a byline and the text)."""
+    it = iter(seq)
+    return all(any(w == s for s in it) for w in kept)
+
+
 def expand(row, width):
     cells = []
     for w, span in row:
@@ -150,9 +157,9 @@ def table_matches(md_rows, src_tables):
             while at < len(rows):
                 cells = expand(rows[at], width)
                 at += 1
-                # A cell keeps a run of its source cell's words (all of them, some, or none:
-                # a setting may keep part of a cell); a row keeps some words.
-                if cells is not None and any(r) and all(contiguous(m, c) for m, c in zip(r, cells)):
+                # A cell keeps its source cell's words in order, all, some or none (a setting
+                # may keep parts of a cell); a row keeps some words.
+                if cells is not None and any(r) and all(within(m, c) for m, c in zip(r, cells)):
                     widest = max(widest, sum(s for _, s in rows[at - 1]))
                     break
             else:

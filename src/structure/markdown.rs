@@ -427,8 +427,10 @@ impl Writer<'_, '_> {
         Some((rows, other))
     }
 
-    /// A data table: two or more columns in its kept rows, no table inside it in the page, no
-    /// list, heading, code block or quote in a kept cell.
+    /// A data table: two or more columns in its kept rows, a row with words in two of its cells,
+    /// no table inside it in the page, no list, heading, code block or quote in a kept cell. A
+    /// layout table that keeps one column (an article beside an emptied sidebar) or only
+    /// punctuation (a `|` between icons) is written as the blocks it holds.
     fn data_table(&self, e: usize) -> bool {
         let nodes = &self.tree.doc.dom.nodes;
         let node = self.el(e).node as usize;
@@ -451,7 +453,20 @@ impl Writer<'_, '_> {
                 Item::Piece(_) => false,
             })
         }
-        !rows.iter().any(|&r| structural(self, r))
+        !rows.iter().any(|&r| structural(self, r)) && rows.iter().any(|&r| self.worded_cells(r) >= 2)
+    }
+
+    /// How many kept cells of a row hold a letter or digit.
+    fn worded_cells(&self, r: usize) -> usize {
+        self.row_cells(r).iter().filter_map(|(_, kept)| *kept).filter(|&k| self.worded(k)).count()
+    }
+
+    /// Whether a kept element's text holds a letter or digit (links and images aside).
+    fn worded(&self, e: usize) -> bool {
+        self.el(e).children.iter().any(|c| match *c {
+            Item::El(x) => self.worded(x),
+            Item::Piece(p) => self.tree.pieces[p].text.chars().any(char::is_alphanumeric),
+        })
     }
 
     /// The columns a cell spans (its `colspan`).

@@ -142,6 +142,18 @@ fn a_table_has_its_header_row_and_colspan_expanded_with_empty_cells() {
 }
 
 #[test]
+fn a_table_with_words_in_one_column_or_only_punctuation_is_written_as_blocks() {
+    // An article beside an emptied sidebar cell, and a row of icons split by `|`: no row has
+    // words in two cells, so neither is a data table.
+    let doc = parse(
+        "<table><tr><td><img src=a.gif></td><td><p>The article.</p><p>Its second paragraph.</p></td></tr></table>\
+         <table><tr><td><img src=rss.gif></td><td>|</td></tr></table>",
+    );
+    let md = checked(&doc, &all_dom(&doc), Options::default());
+    assert_eq!(md, "The article.\n\nIts second paragraph.\n\n\\|\n");
+}
+
+#[test]
 fn a_code_block_is_fenced_with_its_language_and_text_is_escaped() {
     let doc = parse(
         "<p>Use *this* with [care] &amp; 1. <code>a_b</code></p>\
