@@ -15,14 +15,15 @@
 //!   must not grow with the count.
 //!
 //! - the targets of issue 25 (`cargo bench -- targets` runs only these; `targets general`, issue
-//!   37's: the general model against tuned readability, one thread): `extract` with the tuned
+//!   37's: the general model against tuned readability, one thread; `targets markdown`, issue
+//!   42's: `--format markdown` against `txt`, one thread): `extract` with the tuned
 //!   readability and TCCB settings over the WCXB dev pages as a folder beside trafilatura's CLI
 //!   with `--parallel 2` (found through `CETUNE_BENCH_TRAFILATURA`, else `CETUNE_BENCH_VENV`'s
 //!   `bin/trafilatura`; skipped with a message without either), parsing for one view only, the
 //!   peak memory of `optimise` on WCXB dev against its HTML, and the first README command on a
 //!   clean clone (with `CETUNE_BENCH_CLEAN_CLONE=1`: it builds everything from scratch).
 //!   `cargo bench -- targets parse extract` runs only those parts (of `extract`, `parse`,
-//!   `optimise`, `clone`); `CETUNE_BENCH_RUNS=1` times each extract and parse row once.
+//!   `optimise`, `clone`, `general`, `markdown`); `CETUNE_BENCH_RUNS=1` times each extract and parse row once.
 //!
 //! - `cargo bench -- external`: the external extractors' JSON-lines protocol, cost per page with
 //!   a trivial Python worker (issue 27; runs only this).
@@ -457,6 +458,36 @@ fn targets_bench(shared: &Path, tmp: &Path, parts: &[&str]) {
                 rd.1
             ),
             "<= 1.5x",
+        );
+    }
+    // Issue 42: `--format markdown` against `txt`, `-e full`, one thread, on the same pages.
+    if part("markdown") {
+        let one = |format: &str| {
+            let out = tmp.join("out-markdown/");
+            let runs: Vec<(f64, f64)> = (0..runs)
+                .map(|_| {
+                    let _ = std::fs::remove_dir_all(&out);
+                    let cpu = children_cpu();
+                    let args = ["extract", "-e", "full", "--format", format, "--threads", "1", "-q", "--out"];
+                    let wall = run_cli(&[&args[..], &[out.to_str().unwrap(), pages.to_str().unwrap()]].concat()).0;
+                    (wall, children_cpu() - cpu)
+                })
+                .collect();
+            medians(runs)
+        };
+        let txt = one("txt");
+        let md = one("markdown");
+        trow(
+            &format!("extract --format markdown vs txt, -e full, {n} WCXB dev pages, one thread (issue 42)"),
+            "-",
+            format!(
+                "{:.2}x CPU ({:.2}x wall): markdown {:.2} s CPU, txt {:.2} s CPU",
+                md.1 / txt.1,
+                md.0 / txt.0,
+                md.1,
+                txt.1
+            ),
+            "<= 1.2x",
         );
     }
     if part("extract") {

@@ -173,7 +173,7 @@ impl Extractor {
                 let o = cetune::collect::Outcome {
                     url: url.map(str::to_string).or_else(|| cetune::collect::page::head_url(html)),
                     markdown: Some(structure(&|| cetune::structure::markdown(&doc, &sel, out.opts))?),
-                    metadata: Some(cetune::structure::meta::read(html, doc.lang.as_deref())),
+                    metadata: Some(cetune::structure::meta::read(html, doc.lang.as_deref(), doc.url.as_deref())),
                     language: doc.lang.clone(),
                     confidence,
                     text,

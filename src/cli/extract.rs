@@ -253,7 +253,7 @@ fn structured_outcome(
         markdown: layout.markdown.then(|| crate::structure::markdown(doc, &sel, layout.opts)),
         html: layout.html.then(|| crate::structure::html(doc, &sel, layout.opts)),
         metadata: match (&doc.html, layout.metadata) {
-            (Some(h), true) => Some(crate::structure::meta::read(h, doc.lang.as_deref())),
+            (Some(h), true) => Some(crate::structure::meta::read(h, doc.lang.as_deref(), doc.url.as_deref())),
             _ => None,
         },
         ..Default::default()

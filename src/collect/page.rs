@@ -215,7 +215,7 @@ fn extract(
                 out.html = Some(crate::structure::html(&doc, &sel, layout.opts));
             }
             if layout.metadata {
-                out.metadata = Some(crate::structure::meta::read(html, doc.lang.as_deref()));
+                out.metadata = Some(crate::structure::meta::read(html, doc.lang.as_deref(), doc.url.as_deref()));
             }
             out.segments = catch_unwind(AssertUnwindSafe(|| ex.segments(&doc).map(|s| s.to_json(&doc)))).ok().flatten();
         }

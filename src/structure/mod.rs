@@ -30,8 +30,10 @@ pub struct Options {
 }
 
 /// What a page must be parsed with, beyond its extractor's needs, for the structured outputs:
-/// the DOM, the map from source words to DOM units, and the elements' attributes.
-pub const NEEDS: Needs = Needs { dom: true, words: true, markup: true, ..Needs::NONE };
+/// the DOM and the elements' attributes. A source-view selection also needs the map from source
+/// words to DOM units: [`Tree::build`] makes it from the source its extractor parsed, so a DOM
+/// or block view (most families) never pays for a second reading of the page.
+pub const NEEDS: Needs = Needs { dom: true, markup: true, ..Needs::NONE };
 
 /// One kept unit of the selection's view.
 #[derive(Debug, Clone, Copy)]
@@ -79,9 +81,16 @@ impl<'a> Tree<'a> {
         let dom = &doc.dom;
         // Source view: each canonical word's first DOM unit.
         let word_unit = if sel.view == View::Source {
+            let built;
+            let map = if doc.words.is_built() {
+                &doc.words
+            } else {
+                built = crate::document::WordMap::build(&dom.texts, &doc.source.words);
+                &built
+            };
             let mut inv = vec![NONE; doc.source.words.len()];
             for u in 0..dom.texts.len() {
-                for &w in doc.words.words_of(u) {
+                for &w in map.words_of(u) {
                     if let Some(slot) = inv.get_mut(w as usize)
                         && *slot == NONE
                     {

@@ -232,6 +232,11 @@ fn a_combination_keeping_pieces_of_several_regions_lays_out_each() {
         "## Storm hits the coast\n\n> We have never seen anything like it, said a resident who has lived there for forty years.\n\n\
          | Town | Homes |\n| --- | --- |\n| Eastport | 1200 |\n\n1. Report fallen lines to the utility.\n"
     );
+    // Parsed as `extract` parses for a combination (its needs and the structured outputs', no
+    // word map): the tree makes the map itself and lays the page out the same.
+    let lean = Document::parse_for(page, &Limits::default(), Needs { source: true, ..NEEDS }).0;
+    assert!(!lean.words.is_built());
+    assert_eq!(markdown(&lean, &sel, Options::default()), md);
     // And the real combinations on the page: the words hold whatever they keep.
     for name in ["combine", "lqf-then-accb", "vote-soft", "readability", "boilerpipe", "justext", "lqf", "blocks"] {
         let space = crate::extract::space(name).unwrap();
