@@ -352,16 +352,12 @@ fn json_ld(f: &mut Found, v: &serde_json::Value, depth: u32) {
             if let Some(h) = text("headline").or_else(|| if content { text("name") } else { None }) {
                 f.add(TITLE, rank, h, "json-ld");
             }
-            match o.get("author") {
-                Some(a) => match name_of(a) {
-                    Some(n) => f.add(AUTHOR, rank, &n, "json-ld"),
-                    None => {
-                        if let Some(id) = id_of(a) {
-                            f.author_ids.push((rank, id));
-                        }
-                    }
-                },
-                None => {}
+            if let Some(a) = o.get("author") {
+                match (name_of(a), id_of(a)) {
+                    (Some(n), _) => f.add(AUTHOR, rank, &n, "json-ld"),
+                    (None, Some(id)) => f.author_ids.push((rank, id)),
+                    (None, None) => {}
+                }
             }
             if let Some(d) = text("datePublished").and_then(crate::feeds::feed::iso_date) {
                 f.add(DATE, rank, &d, "json-ld");
@@ -422,17 +418,19 @@ fn marked<'a>(f: &mut Found, tag: &str, attrs: &str, content: impl Fn() -> Optio
     let date_class =
         ["date", "publish", "posted", "dateline", "byline", "meta", "time"].iter().any(|w| names.contains(w))
             && !["update", "modif", "reading", "read-time", "readtime"].iter().any(|w| names.contains(w));
-    if !(rel_author || author_class || date_class) || (tag == "a" && !rel_author && !author_class) {
+    let author = rel_author || author_class;
+    // A link is read for its author only (a date in a link is an archive's, not the page's).
+    if !(author || (date_class && tag != "a")) {
         return;
     }
-    if rel_author || author_class {
-        if f.fields[AUTHOR].iter().all(|(r, _)| *r > 6)
-            && let Some(n) = content().map(|c| one_line(short(c))).and_then(|t| person(&t))
-        {
-            f.add(AUTHOR, if rel_author { 6 } else { 7 }, &n, if rel_author { "rel author" } else { "byline" });
-        }
+    if author
+        && f.fields[AUTHOR].iter().all(|(r, _)| *r > 6)
+        && let Some(n) = content().map(|c| one_line(short(c))).and_then(|t| person(&t))
+    {
+        f.add(AUTHOR, if rel_author { 6 } else { 7 }, &n, if rel_author { "rel author" } else { "byline" });
     }
     if date_class
+        && tag != "a"
         && f.fields[DATE].iter().all(|(r, _)| *r > 6)
         && let Some(d) = content().and_then(|c| human_date(&one_line(short(c))))
     {
