@@ -427,66 +427,56 @@ fn targets_bench(shared: &Path, tmp: &Path, parts: &[&str]) {
             .collect();
         medians(runs)
     };
-    // Issue 37: the general model (no --params: the default) against tuned readability, one
-    // thread, on the same pages; CPU time is the steadier measure on a shared machine.
-    if part("general") {
-        let one = |setting: &[&str]| {
-            let out = tmp.join("out-general/");
-            let runs: Vec<(f64, f64)> = (0..runs)
-                .map(|_| {
-                    let _ = std::fs::remove_dir_all(&out);
-                    let cpu = children_cpu();
-                    let args =
-                        [&["extract"], setting, &["--threads", "1", "-q", "--out", out.to_str().unwrap()]].concat();
-                    let wall = run_cli(&[&args[..], &[pages.to_str().unwrap()]].concat()).0;
-                    (wall, children_cpu() - cpu)
-                })
-                .collect();
-            medians(runs)
-        };
-        let best = reference.join("readability/best.yaml");
-        let rd = one(&["--params", best.to_str().unwrap()]);
-        let general = one(&[]);
+    // One-thread `extract` of the pages with `setting` (medians of wall and CPU seconds); CPU
+    // time is the steadier measure on a shared machine.
+    let one_thread = |setting: &[&str]| {
+        let out = tmp.join("out-one-thread/");
+        let runs: Vec<(f64, f64)> = (0..runs)
+            .map(|_| {
+                let _ = std::fs::remove_dir_all(&out);
+                let cpu = children_cpu();
+                let args = [&["extract"], setting, &["--threads", "1", "-q", "--out", out.to_str().unwrap()]].concat();
+                let wall = run_cli(&[&args[..], &[pages.to_str().unwrap()]].concat()).0;
+                (wall, children_cpu() - cpu)
+            })
+            .collect();
+        medians(runs)
+    };
+    // A row comparing two such runs: `a` against `b`.
+    let versus = |what: String, (a_name, a): (&str, (f64, f64)), (b_name, b): (&str, (f64, f64)), target: &str| {
         trow(
-            &format!("extract with the general model vs tuned readability, {n} WCXB dev pages, one thread (issue 37)"),
+            &what,
             "-",
             format!(
-                "{:.2}x CPU ({:.2}x wall): general {:.2} s CPU, readability {:.2} s CPU",
-                general.1 / rd.1,
-                general.0 / rd.0,
-                general.1,
-                rd.1
+                "{:.2}x CPU ({:.2}x wall): {a_name} {:.2} s CPU, {b_name} {:.2} s CPU",
+                a.1 / b.1,
+                a.0 / b.0,
+                a.1,
+                b.1
             ),
+            target,
+        )
+    };
+    // Issue 37: the general model (no --params: the default) against tuned readability.
+    if part("general") {
+        let best = reference.join("readability/best.yaml");
+        let rd = one_thread(&["--params", best.to_str().unwrap()]);
+        let general = one_thread(&[]);
+        versus(
+            format!("extract with the general model vs tuned readability, {n} WCXB dev pages, one thread (issue 37)"),
+            ("general", general),
+            ("readability", rd),
             "<= 1.5x",
         );
     }
-    // Issue 42: `--format markdown` against `txt`, `-e full`, one thread, on the same pages.
+    // Issue 42: `--format markdown` against `txt`, `-e full`, on the same pages.
     if part("markdown") {
-        let one = |format: &str| {
-            let out = tmp.join("out-markdown/");
-            let runs: Vec<(f64, f64)> = (0..runs)
-                .map(|_| {
-                    let _ = std::fs::remove_dir_all(&out);
-                    let cpu = children_cpu();
-                    let args = ["extract", "-e", "full", "--format", format, "--threads", "1", "-q", "--out"];
-                    let wall = run_cli(&[&args[..], &[out.to_str().unwrap(), pages.to_str().unwrap()]].concat()).0;
-                    (wall, children_cpu() - cpu)
-                })
-                .collect();
-            medians(runs)
-        };
-        let txt = one("txt");
-        let md = one("markdown");
-        trow(
-            &format!("extract --format markdown vs txt, -e full, {n} WCXB dev pages, one thread (issue 42)"),
-            "-",
-            format!(
-                "{:.2}x CPU ({:.2}x wall): markdown {:.2} s CPU, txt {:.2} s CPU",
-                md.1 / txt.1,
-                md.0 / txt.0,
-                md.1,
-                txt.1
-            ),
+        let txt = one_thread(&["-e", "full", "--format", "txt"]);
+        let md = one_thread(&["-e", "full", "--format", "markdown"]);
+        versus(
+            format!("extract --format markdown vs txt, -e full, {n} WCXB dev pages, one thread (issue 42)"),
+            ("markdown", md),
+            ("txt", txt),
             "<= 1.2x",
         );
     }
