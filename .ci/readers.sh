@@ -8,7 +8,10 @@
 #    L3S-GN1 and WCXB dev: 366 pages);
 # 3. .ci/feed_check.py: feeds read from their formats (lxml) against what `cetune goldset
 #    from-feed` wrote: gold texts and title/author/date of the real mirrors of ../shared/feeds and
-#    of the synthetic blog set laid out as a mirror.
+#    of the synthetic blog set laid out as a mirror;
+# 4. .ci/markdown_check.py: `cetune extract --format markdown` of 200 WCXB dev and 100 L3S-GN1
+#    pages (full and readability) read back by markdown-it-py: it parses, its words are the txt
+#    output's, headings and tables match the source page's (with render_check.py's walk).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 py=$(bash .ci/venv.sh)
@@ -28,6 +31,17 @@ done
 for set in cleaneval-dev cleanportaleval l3s-s120 wcxb-s120; do
     "$bin" extract --extractor full --goldset "$tmp/$set" --dump "$tmp/full-$set" --quiet >/dev/null
     "$py" .ci/render_check.py "$tmp/$set" "$tmp/full-$set" || status=1
+done
+# The structured output: a sample of each set, two families, txt and Markdown dumps.
+"$bin" goldset sample "$tmp/wcxb-dev" --n 200 --seed 1 --out "$tmp/wcxb-s200" >/dev/null
+"$bin" goldset sample "$tmp/l3s-gn1" --n 100 --seed 1 --out "$tmp/l3s-s100" >/dev/null
+for set in wcxb-s200 l3s-s100; do
+    for ex in full readability; do
+        "$bin" extract --extractor "$ex" --goldset "$tmp/$set" --dump "$tmp/txt-$ex-$set" --quiet >/dev/null
+        "$bin" extract --extractor "$ex" --goldset "$tmp/$set" --dump "$tmp/md-$ex-$set" --format markdown \
+            --quiet >/dev/null
+        "$py" .ci/markdown_check.py "$tmp/$set" "$tmp/txt-$ex-$set" "$tmp/md-$ex-$set" || status=1
+    done
 done
 "$py" .ci/feed_check.py --make-mirror goldsets/blogs "$tmp/blogs-mirror"
 "$bin" goldset from-feed "$tmp/blogs-mirror" --out "$tmp/blogs-feed" --quiet

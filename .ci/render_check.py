@@ -89,8 +89,17 @@ def hidden(el):
     return "display:none" in style or "visibility:hidden" in style
 
 
+def parse(page):
+    return html5lib.parse(page, treebuilder="lxml", namespaceHTMLElements=False)
+
+
 def render(page):
-    root = html5lib.parse(page, treebuilder="lxml", namespaceHTMLElements=False)
+    return render_tree(parse(page))
+
+
+def render_tree(root):
+    """The rendered text of a parsed page or of one element of it (markdown_check.py reads
+    headings and table cells with it)."""
     out = []
     # An explicit stack instead of recursion: real pages nest deeper than Python's limit.
     stack = [("open", root.getroot() if hasattr(root, "getroot") else root)]

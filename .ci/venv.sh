@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prints the python of a throwaway venv with lxml, html5lib and PyYAML (created once per CI run under
+# Prints the python of a throwaway venv with lxml, html5lib, PyYAML and markdown-it-py (created once per CI run under
 # /tmp). Exits 1 when it cannot be built: the independent readers must run, never be skipped.
 set -euo pipefail
 venv=${CETUNE_CI_VENV:-/tmp/cetune-ci-venv}
@@ -11,5 +11,9 @@ if ! "$venv/bin/python" -c 'import lxml.html, html5lib, yaml' 2>/dev/null; then
     rm -rf "$venv"
     python3 -m venv "$venv" >&2 || { echo "cannot create a venv at $venv" >&2; exit 1; }
     "$venv/bin/pip" install --quiet lxml html5lib pyyaml >&2 || { echo "cannot install lxml, html5lib and pyyaml into $venv" >&2; exit 1; }
+fi
+# markdown_check.py's CommonMark reader, added to a venv made before it was needed.
+if ! "$venv/bin/python" -c 'import markdown_it' 2>/dev/null; then
+    "$venv/bin/pip" install --quiet markdown-it-py >&2 || { echo "cannot install markdown-it-py into $venv" >&2; exit 1; }
 fi
 echo "$venv/bin/python"

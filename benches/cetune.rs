@@ -15,14 +15,15 @@
 //!   must not grow with the count.
 //!
 //! - the targets of issue 25 (`cargo bench -- targets` runs only these; `targets general`, issue
-//!   37's: the general model against tuned readability, one thread): `extract` with the tuned
+//!   37's: the general model against tuned readability, one thread; `targets markdown`, issue
+//!   42's: `--format markdown` against `txt`, one thread): `extract` with the tuned
 //!   readability and TCCB settings over the WCXB dev pages as a folder beside trafilatura's CLI
 //!   with `--parallel 2` (found through `CETUNE_BENCH_TRAFILATURA`, else `CETUNE_BENCH_VENV`'s
 //!   `bin/trafilatura`; skipped with a message without either), parsing for one view only, the
 //!   peak memory of `optimise` on WCXB dev against its HTML, and the first README command on a
 //!   clean clone (with `CETUNE_BENCH_CLEAN_CLONE=1`: it builds everything from scratch).
 //!   `cargo bench -- targets parse extract` runs only those parts (of `extract`, `parse`,
-//!   `optimise`, `clone`); `CETUNE_BENCH_RUNS=1` times each extract and parse row once.
+//!   `optimise`, `clone`, `general`, `markdown`); `CETUNE_BENCH_RUNS=1` times each extract and parse row once.
 //!
 //! - `cargo bench -- external`: the external extractors' JSON-lines protocol, cost per page with
 //!   a trivial Python worker (issue 27; runs only this).
@@ -426,37 +427,57 @@ fn targets_bench(shared: &Path, tmp: &Path, parts: &[&str]) {
             .collect();
         medians(runs)
     };
-    // Issue 37: the general model (no --params: the default) against tuned readability, one
-    // thread, on the same pages; CPU time is the steadier measure on a shared machine.
-    if part("general") {
-        let one = |setting: &[&str]| {
-            let out = tmp.join("out-general/");
-            let runs: Vec<(f64, f64)> = (0..runs)
-                .map(|_| {
-                    let _ = std::fs::remove_dir_all(&out);
-                    let cpu = children_cpu();
-                    let args =
-                        [&["extract"], setting, &["--threads", "1", "-q", "--out", out.to_str().unwrap()]].concat();
-                    let wall = run_cli(&[&args[..], &[pages.to_str().unwrap()]].concat()).0;
-                    (wall, children_cpu() - cpu)
-                })
-                .collect();
-            medians(runs)
-        };
-        let best = reference.join("readability/best.yaml");
-        let rd = one(&["--params", best.to_str().unwrap()]);
-        let general = one(&[]);
+    // One-thread `extract` of the pages with `setting` (medians of wall and CPU seconds); CPU
+    // time is the steadier measure on a shared machine.
+    let one_thread = |setting: &[&str]| {
+        let out = tmp.join("out-one-thread/");
+        let runs: Vec<(f64, f64)> = (0..runs)
+            .map(|_| {
+                let _ = std::fs::remove_dir_all(&out);
+                let cpu = children_cpu();
+                let args = [&["extract"], setting, &["--threads", "1", "-q", "--out", out.to_str().unwrap()]].concat();
+                let wall = run_cli(&[&args[..], &[pages.to_str().unwrap()]].concat()).0;
+                (wall, children_cpu() - cpu)
+            })
+            .collect();
+        medians(runs)
+    };
+    // A row comparing two such runs: `a` against `b`.
+    let versus = |what: String, (a_name, a): (&str, (f64, f64)), (b_name, b): (&str, (f64, f64)), target: &str| {
         trow(
-            &format!("extract with the general model vs tuned readability, {n} WCXB dev pages, one thread (issue 37)"),
+            &what,
             "-",
             format!(
-                "{:.2}x CPU ({:.2}x wall): general {:.2} s CPU, readability {:.2} s CPU",
-                general.1 / rd.1,
-                general.0 / rd.0,
-                general.1,
-                rd.1
+                "{:.2}x CPU ({:.2}x wall): {a_name} {:.2} s CPU, {b_name} {:.2} s CPU",
+                a.1 / b.1,
+                a.0 / b.0,
+                a.1,
+                b.1
             ),
+            target,
+        )
+    };
+    // Issue 37: the general model (no --params: the default) against tuned readability.
+    if part("general") {
+        let best = reference.join("readability/best.yaml");
+        let rd = one_thread(&["--params", best.to_str().unwrap()]);
+        let general = one_thread(&[]);
+        versus(
+            format!("extract with the general model vs tuned readability, {n} WCXB dev pages, one thread (issue 37)"),
+            ("general", general),
+            ("readability", rd),
             "<= 1.5x",
+        );
+    }
+    // Issue 42: `--format markdown` against `txt`, `-e full`, on the same pages.
+    if part("markdown") {
+        let txt = one_thread(&["-e", "full", "--format", "txt"]);
+        let md = one_thread(&["-e", "full", "--format", "markdown"]);
+        versus(
+            format!("extract --format markdown vs txt, -e full, {n} WCXB dev pages, one thread (issue 42)"),
+            ("markdown", md),
+            ("txt", txt),
+            "<= 1.2x",
         );
     }
     if part("extract") {

@@ -17,6 +17,7 @@
 //! - [`eval`]: tokens, LCS, precision/recall/F1;
 //! - [`objective`]: where documents meet settings: scoring a setting over a corpus in parallel;
 //! - [`evolve`]: the evolutionary loop (knows nothing about HTML);
+//! - [`structure`]: Markdown and clean HTML of the kept elements, and the page's metadata;
 //! - [`store`], [`report`]: run folders, CSV, tables and plots;
 //! - [`study`]: the run lifecycle (start, resume, checkpoints, Ctrl-C, final reports);
 //! - [`paths`]: the output-folder safety rule;
@@ -46,6 +47,7 @@ pub mod params;
 pub mod paths;
 pub mod report;
 pub mod store;
+pub mod structure;
 #[cfg(feature = "cli")]
 pub mod study;
 pub mod yaml;

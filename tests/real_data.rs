@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 /// Imports a shared set once per test binary; returns the native folder. One import at a time:
 /// two tests importing the same set into the same folder at once (more than one test thread)
 /// would each see the other's half-written folder.
-fn imported(format: &str, name: &str) -> PathBuf {
+pub(crate) fn imported(format: &str, name: &str) -> PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     static IMPORTING: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let root = DIR.get_or_init(|| tmp("real"));

@@ -24,4 +24,5 @@ mod robust;
 mod route;
 mod safety;
 mod stats;
+mod structure;
 mod yaml;

@@ -29,9 +29,21 @@ class Extractor:
     @property
     def params(self) -> dict[str, Value]:
         """Every parameter's value, in the order of the space."""
-    def extract(self, html: Page, url: Optional[str] = None) -> str:
-        """The main text of one page; RuntimeError when the extractor fails on it. ``url`` (else
-        the one the page declares in its head) goes to an external extractor's worker."""
+    def extract(
+        self,
+        html: Page,
+        url: Optional[str] = None,
+        format: str = "txt",
+        links: bool = False,
+        images: bool = False,
+    ) -> Any:
+        """The main text of one page (``format="txt"``), its kept elements as Markdown
+        (``"markdown"``) or a clean HTML fragment (``"html"``), links and images included when
+        asked for, or a dict (``"json"``: ``url``, ``text``, ``markdown``, ``words``,
+        ``language`` and the metadata fields ``title``, ``author``, ``date``, ``sitename``,
+        ``canonical_url``, ``metadata_language``, each ``{"value", "source"}`` or None);
+        RuntimeError when the extractor fails on it. ``url`` (else the one the page declares in
+        its head) goes to an external extractor's worker."""
     def extract_result(self, html: Page, url: Optional[str] = None) -> Extracted:
         """As ``extract``, with the page's confidence (an estimate of its F1; None without a
         confidence model given as ``Extractor(..., confidence="best.confidence.json")``) and words."""
@@ -40,9 +52,13 @@ class Extractor:
         pages: Iterable[Page],
         threads: Optional[int] = None,
         urls: Optional[Iterable[Optional[str]]] = None,
-    ) -> list[str]:
-        """The main text of each page, in order, extracted in parallel with the GIL released;
-        ``urls`` (any iterable of str or None, one per page) as ``extract``'s ``url``."""
+        format: str = "txt",
+        links: bool = False,
+        images: bool = False,
+    ) -> list[Any]:
+        """The main text (or ``extract``'s other formats) of each page, in order, extracted in
+        parallel with the GIL released; ``urls`` (any iterable of str or None, one per page) as
+        ``extract``'s ``url``."""
 
 class Extracted:
     """One page's result: ``str()`` of it is the text."""

@@ -93,11 +93,57 @@ impl Extracted {
     }
 }
 
+/// What `extract` returns: the text, the Markdown, the clean HTML, or a JSON record (text,
+/// Markdown and the page's metadata).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Txt,
+    Markdown,
+    Html,
+    Json,
+}
+
+impl Format {
+    fn of(s: &str) -> PyResult<Format> {
+        match s {
+            "txt" => Ok(Format::Txt),
+            "markdown" => Ok(Format::Markdown),
+            "html" => Ok(Format::Html),
+            "json" => Ok(Format::Json),
+            _ => Err(PyValueError::new_err(format!("unknown format '{s}' (known: txt, markdown, html, json)"))),
+        }
+    }
+}
+
+/// How `extract` writes a page: the format, and links and images in Markdown and HTML.
+#[derive(Debug, Clone, Copy)]
+struct Output {
+    format: Format,
+    opts: cetune::structure::Options,
+}
+
+impl Output {
+    /// Plain text, no links or images.
+    const TEXT: Output =
+        Output { format: Format::Txt, opts: cetune::structure::Options { links: false, images: false } };
+
+    fn layout(&self) -> cetune::structure::Layout {
+        cetune::structure::Layout {
+            markdown: matches!(self.format, Format::Markdown | Format::Json),
+            html: self.format == Format::Html,
+            metadata: self.format == Format::Json,
+            opts: self.opts,
+        }
+    }
+}
+
 impl Extractor {
-    /// The text of one decoded page (its URL, when known, goes to an external worker) and its
-    /// confidence with a model, or why there is none.
-    fn run_with_confidence(&self, html: &str, url: Option<&str>) -> Result<(String, Option<f64>), String> {
-        let needs = self.ex.needs();
+    /// The output of one decoded page (its URL, when known, goes to an external worker) and its
+    /// confidence with a model, or why there is none: the text, Markdown or HTML, or a JSON
+    /// record's text.
+    fn run_with_confidence(&self, html: &str, url: Option<&str>, out: Output) -> Result<(String, Option<f64>), String> {
+        let layout = out.layout();
+        let needs = self.ex.needs() | layout.needs();
         let limits = &self.limits;
         let parsed =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| Document::parse_for(html, limits, needs)));
@@ -105,21 +151,54 @@ impl Extractor {
         if doc.html.is_some() {
             doc.url = url.map(str::to_string).or_else(|| cetune::collect::page::head_url(html)).map(Into::into);
         }
-        let run = || match &self.model {
-            Some(m) => {
-                let (text, signals) = cetune::confidence::extract_with_signals(self.ex.as_ref(), &doc);
-                (text, Some(m.predict(&signals)))
-            }
-            None => (extract::extract_text(self.ex.as_ref(), &doc), None),
+        let run = || {
+            let sel = extract::extract_selection(self.ex.as_ref(), &doc);
+            let text = doc.render(&sel);
+            let confidence = self.model.as_ref().map(|m| m.predict(&cetune::confidence::signals(&doc, &sel, &text)));
+            (sel, text, confidence)
         };
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(run))
-            .map_err(|p| extract::failure(p.as_ref()).unwrap_or_else(|| "the extractor failed on this page".into()))
+        let (sel, text, confidence) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run))
+            .map_err(|p| extract::failure(p.as_ref()).unwrap_or_else(|| "the extractor failed on this page".into()))?;
+        let structure = |f: &dyn Fn() -> String| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+                .map_err(|_| "the structured output failed on this page".to_string())
+        };
+        let written = match out.format {
+            Format::Txt => text,
+            Format::Markdown => structure(&|| cetune::structure::markdown(&doc, &sel, out.opts))?,
+            Format::Html => structure(&|| cetune::structure::html(&doc, &sel, out.opts))?,
+            Format::Json => {
+                let mut words = 0;
+                cetune::eval::words::for_each_token(&text, Default::default(), |_| words += 1);
+                let o = cetune::collect::Outcome {
+                    url: url.map(str::to_string).or_else(|| cetune::collect::page::head_url(html)),
+                    markdown: Some(structure(&|| cetune::structure::markdown(&doc, &sel, out.opts))?),
+                    metadata: Some(cetune::structure::meta::read(html, doc.lang.as_deref(), doc.url.as_deref())),
+                    language: doc.lang.clone(),
+                    confidence,
+                    text,
+                    words,
+                    ..Default::default()
+                };
+                String::from_utf8_lossy(&cetune::collect::output::json_record(&o, true)).into_owned()
+            }
+        };
+        Ok((written, confidence))
     }
 
-    /// The text of one decoded page, or why there is none.
-    fn run(&self, html: &str, url: Option<&str>) -> Result<String, String> {
-        self.run_with_confidence(html, url).map(|(text, _)| text)
+    /// The output of one decoded page, or why there is none.
+    fn run(&self, html: &str, url: Option<&str>, out: Output) -> Result<String, String> {
+        self.run_with_confidence(html, url, out).map(|(written, _)| written)
     }
+}
+
+/// A JSON record's text as a Python dict (without the collection's `id` and `error`).
+fn record_py<'py>(py: Python<'py>, line: &str) -> PyResult<Bound<'py, PyAny>> {
+    let d = py.import("json")?.call_method1("loads", (line,))?;
+    for k in ["id", "error"] {
+        d.del_item(k)?;
+    }
+    Ok(d)
 }
 
 #[pymethods]
@@ -166,12 +245,30 @@ impl Extractor {
         Ok(d)
     }
 
-    /// extract(html, url=None) -> str: the main text of one page (`str` or `bytes`); `url`
-    /// (else the one the page declares in its head) goes to an external extractor's worker.
-    #[pyo3(signature = (html, url=None))]
-    fn extract(&self, py: Python<'_>, html: &Bound<'_, PyAny>, url: Option<&str>) -> PyResult<String> {
+    /// extract(html, url=None, format="txt", links=False, images=False) -> str | dict: the main
+    /// text of one page (`str` or `bytes`), or its kept elements as Markdown (`format="markdown"`)
+    /// or a clean HTML fragment (`"html"`), links and images included when asked for, or a dict
+    /// (`"json"`: `url`, `text`, `markdown`, `words`, `language` and the metadata fields `title`,
+    /// `author`, `date`, `sitename`, `canonical_url`, `metadata_language`, each `{"value",
+    /// "source"}` or None); `url` (else the one the page declares in its head) goes to an
+    /// external extractor's worker.
+    #[pyo3(signature = (html, url=None, format="txt", links=false, images=false))]
+    fn extract<'py>(
+        &self,
+        py: Python<'py>,
+        html: &Bound<'py, PyAny>,
+        url: Option<&str>,
+        format: &str,
+        links: bool,
+        images: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let out = Output { format: Format::of(format)?, opts: cetune::structure::Options { links, images } };
         let page = Page::of(html)?;
-        py.detach(|| self.run(&page.text(), url)).map_err(PyRuntimeError::new_err)
+        let r = py.detach(|| self.run(&page.text(), url, out)).map_err(PyRuntimeError::new_err)?;
+        match out.format {
+            Format::Json => record_py(py, &r),
+            _ => Ok(PyString::new(py, &r).into_any()),
+        }
     }
 
     /// extract_result(html, url=None) -> Extracted: as `extract`, with the page's confidence
@@ -180,24 +277,30 @@ impl Extractor {
     fn extract_result(&self, py: Python<'_>, html: &Bound<'_, PyAny>, url: Option<&str>) -> PyResult<Extracted> {
         let page = Page::of(html)?;
         let (text, confidence) =
-            py.detach(|| self.run_with_confidence(&page.text(), url)).map_err(PyRuntimeError::new_err)?;
+            py.detach(|| self.run_with_confidence(&page.text(), url, Output::TEXT)).map_err(PyRuntimeError::new_err)?;
         let mut words = 0;
         cetune::eval::words::for_each_token(&text, cetune::eval::words::TokenRule::default(), |_| words += 1);
         Ok(Extracted { text, confidence, words })
     }
 
-    /// extract_many(pages, threads=None, urls=None) -> list[str]: the main text of each page,
-    /// in order, extracted in parallel on `threads` threads (default: one per core) with the GIL
-    /// released; `urls`, one per page (or None), as `extract`'s `url`. A page the extractor fails
-    /// on raises RuntimeError naming its index.
-    #[pyo3(signature = (pages, threads=None, urls=None))]
-    fn extract_many(
+    /// extract_many(pages, threads=None, urls=None, format="txt", links=False, images=False)
+    /// -> list: the main text (or `extract`'s other formats) of each page, in order, extracted in
+    /// parallel on `threads` threads (default: one per core) with the GIL released; `urls`, one
+    /// per page (or None), as `extract`'s `url`. A page the extractor fails on raises
+    /// RuntimeError naming its index.
+    #[pyo3(signature = (pages, threads=None, urls=None, format="txt", links=false, images=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn extract_many<'py>(
         &self,
-        py: Python<'_>,
-        pages: &Bound<'_, PyAny>,
+        py: Python<'py>,
+        pages: &Bound<'py, PyAny>,
         threads: Option<usize>,
-        urls: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Vec<String>> {
+        urls: Option<&Bound<'py, PyAny>>,
+        format: &str,
+        links: bool,
+        images: bool,
+    ) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        let out = Output { format: Format::of(format)?, opts: cetune::structure::Options { links, images } };
         let mut texts = Vec::new();
         for p in pages.try_iter()? {
             texts.push(Page::of(&p?)?);
@@ -228,13 +331,23 @@ impl Extractor {
             .num_threads(threads.unwrap_or(0))
             .build()
             .map_err(|e| PyValueError::new_err(format!("threads: {e}")))?;
-        let out: Vec<Result<String, String>> = py.detach(|| {
+        let results: Vec<Result<String, String>> = py.detach(|| {
             use rayon::prelude::*;
-            pool.install(|| texts.into_par_iter().zip(&urls).map(|(t, u)| self.run(&t.text(), u.as_deref())).collect())
+            pool.install(|| {
+                texts.into_par_iter().zip(&urls).map(|(t, u)| self.run(&t.text(), u.as_deref(), out)).collect()
+            })
         });
-        out.into_iter()
+        let format = out.format;
+        results
+            .into_iter()
             .enumerate()
-            .map(|(i, r)| r.map_err(|m| PyRuntimeError::new_err(format!("page {i}: {m}"))))
+            .map(|(i, r)| {
+                let r = r.map_err(|m| PyRuntimeError::new_err(format!("page {i}: {m}")))?;
+                match format {
+                    Format::Json => record_py(py, &r),
+                    _ => Ok(PyString::new(py, &r).into_any()),
+                }
+            })
             .collect()
     }
 

@@ -39,6 +39,13 @@ pub struct Args {
     /// ending in `/`) gets one .txt per page, mirroring the input tree.
     #[arg(long, value_name = "FILE|DIR/")]
     out: Option<PathBuf>,
+    /// With --format markdown, html or json: write links as links (`[text](href)`, `<a href>`).
+    #[arg(long)]
+    links: bool,
+    /// With --format markdown, html or json: write the images inside kept blocks
+    /// (`![alt](src)`, `<img src alt>`).
+    #[arg(long)]
+    images: bool,
     /// Print the posts of each page as JSON lines (`id`, `url`, `post`, `title`, `date`,
     /// `author`, `body`, `comments`), for extractors that segment pages (`blogbuster`).
     #[arg(long)]
@@ -118,20 +125,26 @@ pub fn run(a: Args) -> Result<()> {
             let bar = Progress::new(set.docs.len() as u64, "extract", a.quiet);
             let failures = Mutex::new(Vec::new());
             let unwritten = Mutex::new(Vec::<String>::new());
-            let json = match a.format.as_deref() {
-                None | Some("txt" | "text") => false,
-                Some("ids-json") => true,
+            let (json, structured) = match a.format.as_deref() {
+                None | Some("txt" | "text") => (false, None),
+                Some("ids-json") => (true, None),
+                Some(f @ ("markdown" | "html" | "json")) => (false, Some(f.parse::<OutFormat>()?)),
                 Some(f) => {
                     return Err(Error::config(format!(
-                        "--format {f} does not apply to --dump (expected text or ids-json)"
+                        "--format {f} does not apply to --dump (expected text, ids-json, markdown, html or json)"
                     )));
                 }
             };
+            if (a.links || a.images) && structured.is_none() {
+                return Err(Error::config("--links and --images apply to --format markdown, html or json"));
+            }
+            let layout = structured.map(|f| f.layout(structure_options(&a)));
+            let more = crate::document::Needs::LANG | layout.map_or(crate::document::Needs::NONE, |l| l.needs());
             let texts = Mutex::new(std::collections::BTreeMap::new());
             let mut ids = std::collections::HashSet::new();
             let shared = set.docs.iter().any(|d| !ids.insert(&d.id));
             let languages = Mutex::new(Vec::new());
-            extract_set(&set, ex.as_ref(), crate::document::Needs::LANG, &|d, text, doc| {
+            extract_set(&set, ex.as_ref(), more, &|d, text, doc| {
                 if let (Some(doc), Ok(mut l)) = (doc, languages.lock()) {
                     let lang = doc.lang.clone().unwrap_or_default();
                     l.push([
@@ -142,7 +155,18 @@ pub fn run(a: Args) -> Result<()> {
                         doc.decoding.to_string(),
                     ]);
                 }
-                let path = out.join(&set.packages[d.package]).join(format!("{}.txt", d.id));
+                let ext = structured.map_or("txt", OutFormat::extension);
+                let path = out.join(&set.packages[d.package]).join(format!("{}.{ext}", d.id));
+                // The structured outputs lay out the kept units of the same page (extracted again).
+                let bytes = match (structured, layout, doc, &text) {
+                    (Some(f), Some(layout), Some(doc), Ok(t)) => {
+                        let o = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            structured_outcome(ex.as_ref(), doc, layout, t, d)
+                        }));
+                        o.map(|o| f.page_bytes(&o)).unwrap_or_default()
+                    }
+                    _ => text.as_deref().unwrap_or("").as_bytes().to_vec(),
+                };
                 let written = if json {
                     let key = if shared { format!("{}/{}", set.packages[d.package], d.id) } else { d.id.clone() };
                     if let Ok(mut t) = texts.lock() {
@@ -152,7 +176,7 @@ pub fn run(a: Args) -> Result<()> {
                 } else {
                     // Never through a symlinked package folder or file (it could point into the gold set).
                     crate::paths::create_dir_in(out, std::path::Path::new(&set.packages[d.package]))
-                        .and_then(|_| crate::paths::write_atomic(&path, text.as_deref().unwrap_or("").as_bytes()))
+                        .and_then(|_| crate::paths::write_atomic(&path, &bytes))
                         .map_err(|e| e.to_string())
                 };
                 let problem = match (text, written) {
@@ -204,6 +228,38 @@ pub fn run(a: Args) -> Result<()> {
     }
 }
 
+/// `--links` and `--images`, which apply only to the structured formats.
+fn structure_options(a: &Args) -> crate::structure::Options {
+    crate::structure::Options { links: a.links, images: a.images }
+}
+
+/// A gold-set document's outcome with the structured outputs of `layout`, for the dump.
+fn structured_outcome(
+    ex: &dyn crate::extract::Extractor,
+    doc: &crate::document::Document,
+    layout: crate::structure::Layout,
+    text: &str,
+    d: &crate::goldset::GoldDoc,
+) -> collect::Outcome {
+    let sel = crate::extract::extract_selection(ex, doc);
+    let mut words = 0;
+    crate::eval::words::for_each_token(text, Default::default(), |_| words += 1);
+    collect::Outcome {
+        id: d.id.clone(),
+        url: d.url.clone(),
+        text: text.to_string(),
+        words,
+        language: doc.lang.clone(),
+        markdown: layout.markdown.then(|| crate::structure::markdown(doc, &sel, layout.opts)),
+        html: layout.html.then(|| crate::structure::html(doc, &sel, layout.opts)),
+        metadata: match (&doc.html, layout.metadata) {
+            (Some(h), true) => Some(crate::structure::meta::read(h, doc.lang.as_deref(), doc.url.as_deref())),
+            _ => None,
+        },
+        ..Default::default()
+    }
+}
+
 /// Everything `extract` reads besides a gold set: pages (`-`: standard input), the list of
 /// pages, the parameter file, the wrapper files.
 fn reads(a: &Args) -> crate::paths::Reads {
@@ -239,6 +295,10 @@ fn collection(
         None if one_page => OutFormat::Txt,
         None => OutFormat::Jsonl,
     };
+    let structured = matches!(out_format, OutFormat::Markdown | OutFormat::Html | OutFormat::Json);
+    if (a.links || a.images) && !structured {
+        return Err(Error::config("--links and --images apply to --format markdown, html or json"));
+    }
     // Every file the command reads (standard input too) is an input the output may not replace.
     let read = reads(a);
     let to_folder = a.out.as_ref().is_some_and(|o| o.is_dir() || o.to_string_lossy().ends_with('/'));
@@ -249,11 +309,14 @@ fn collection(
         Some(_) if to_folder && out_format == OutFormat::Jsonl && a.format.is_some() => {
             return Err(Error::config("--format jsonl writes one file: give --out FILE, not a folder"));
         }
-        Some(o) if to_folder => Box::new(output::Folder::create(o, a.force, &read)?),
+        Some(o) if to_folder => Box::new(output::Folder::create(o, a.force, &read)?.with_format(match out_format {
+            f @ (OutFormat::Markdown | OutFormat::Html | OutFormat::Json) => f,
+            _ => OutFormat::Txt,
+        })),
         Some(o) => Box::new(output::Stream::file(o, out_format, a.force, &read)?.with_headers(!one_page)),
         None => Box::new(output::Stream::stdout(out_format).with_headers(!one_page)),
     };
-    let errors_on_stderr = to_folder || out_format == OutFormat::Txt;
+    let errors_on_stderr = to_folder || matches!(out_format, OutFormat::Txt | OutFormat::Markdown | OutFormat::Html);
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
     let _ = ctrlc::set_handler(move || {
@@ -263,16 +326,17 @@ fn collection(
         eprintln!("\ncetune: interrupted: writing the pages in flight, then stopping (Ctrl-C again stops at once)");
     });
     // Only JSONL lines carry the page's language: other outputs never detect it.
-    let more = if out_format == OutFormat::Jsonl && !to_folder {
+    let more = if (out_format == OutFormat::Jsonl && !to_folder) || out_format == OutFormat::Json {
         crate::document::Needs::LANG
     } else {
         crate::document::Needs::NONE
     };
+    let layout = out_format.layout(structure_options(a));
     let min_confidence = a.min_confidence.or(model.as_ref().map(|m| m.threshold));
     let marks = collect::Marks { min_words: a.min_words, min_confidence };
     let confidence = model.map(Arc::new);
-    let opts =
-        collect::Options { limits, unordered: a.unordered, window: (threads * 16).max(64), more, marks, confidence };
+    let window = (threads * 16).max(64);
+    let opts = collect::Options { limits, unordered: a.unordered, window, more, layout, marks, confidence };
     let bar = Progress::counter("extract", "pages", a.quiet || one_page);
     // The total and the time left, once the inputs are counted: a second reading of the same
     // arguments that walks names only, beside the run (None for JSONL, WARC, standard input).

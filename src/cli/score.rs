@@ -36,6 +36,11 @@ pub struct Args {
     /// Also score documents whose gold is empty.
     #[arg(long)]
     keep_empty: bool,
+    /// Score a gold field (title, author, date) of the documents that carry it instead of the
+    /// body: OUTPUT is then a dump of `extract --format json` (each record's field value), or
+    /// `<id>.txt` files or an ids-json file of the field's values.
+    #[arg(long, default_value = "body", value_parser = super::values::field())]
+    field: String,
 }
 
 /// The name of an output in a table: its file name.
@@ -47,8 +52,15 @@ pub fn output_name(p: &Path) -> String {
 pub fn run(a: Args) -> Result<()> {
     let measure = a.measure;
     let gs = a.goldset.clone().unwrap_or_else(super::common::default_goldset);
-    let set = native::open(&gs, a.keep_empty)?;
-    let outputs = external::read(&a.output)?;
+    let mut set = native::open(&gs, a.keep_empty)?;
+    let measure = super::common::field_mode(&mut set, &a.field, measure)?;
+    let outputs = match a.field.as_str() {
+        "body" => external::read(&a.output)?,
+        f => match external::read_field(&a.output, f)? {
+            Some(o) => o,
+            None => external::read(&a.output)?,
+        },
+    };
     let name = a.name.clone().unwrap_or_else(|| output_name(&a.output));
     let out = match &a.out {
         Some(out) => out.clone(),
@@ -70,10 +82,14 @@ pub fn run(a: Args) -> Result<()> {
     };
     write_per_document(&out.join("per-document.csv"), &set, &docs, &scored.scores)?;
     write_per_package(&out.join("per-package.csv"), &set.packages, &summary)?;
+    let field = if a.field == "body" { String::new() } else { format!(", field {}", a.field) };
     let mut md = table.markdown(
-        &format!("F1 on {} ({} documents){}", set.name, docs.len(), measure_note(measure)),
+        &format!("F1 on {} ({} documents){}{field}", set.name, docs.len(), measure_note(measure)),
         set.credit.as_deref(),
     );
+    if a.field != "body" {
+        md += &format!("\n{}\n", super::common::field_accuracy(&a.field, &scored.scores));
+    }
     md += &format!(
         "\nmedian F1 {:.3}; documents with F1 = 0: {}; errors: {} (of which without output: {}); outputs matching no document: {}\n",
         summary.median_f1,

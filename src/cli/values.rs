@@ -217,11 +217,14 @@ pub fn feed_input_format() -> Closed<InputFormat> {
 
 /// `--format` of `extract`: the output format (`text` and `ids-json` with `--dump`).
 pub fn out_format() -> Closed<String> {
-    const NAMES: [&str; 4] = ["txt", "jsonl", "text", "ids-json"];
+    const NAMES: [&str; 7] = ["txt", "jsonl", "markdown", "html", "json", "text", "ids-json"];
     closed(
         &[
             ("txt", "the text of each page (the default for one page)"),
             ("jsonl", "one JSON line a page: id, url, text, words, language, error (the default otherwise)"),
+            ("markdown", "the kept elements as Markdown: headings, lists, tables, code, quotes (.md files)"),
+            ("html", "the kept elements as a clean HTML fragment (.html files)"),
+            ("json", "one JSON object a page: id, url, text, markdown, words, language, error (.json files)"),
             ("text", "with --dump: one OUT/<package>/<id>.txt per document (the default)"),
             ("ids-json", "with --dump: one OUT/extract.json, {id: text}, as the benchmarks' scorers read it"),
         ],
@@ -229,7 +232,9 @@ pub fn out_format() -> Closed<String> {
             if NAMES.contains(&s) {
                 Ok(s.to_string())
             } else {
-                Err(format!("unknown output format '{s}' (known: txt, jsonl; with --dump: text, ids-json)"))
+                Err(format!(
+                    "unknown output format '{s}' (known: txt, jsonl, markdown, html, json; with --dump: text, ids-json)"
+                ))
             }
         },
     )

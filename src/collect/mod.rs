@@ -12,8 +12,8 @@
 //! - `output.rs`: the writers (a text or JSONL stream, or one `.txt` per page in a folder).
 //!
 //! Imports from the crate: `document`, `extract`, `eval`, `goldset` (page decoding), `limits`,
-//! `confidence` (each page's confidence, when a model is given),
-//! `paths` (the output safety rule) and `error`.
+//! `structure` (Markdown, HTML, metadata), `confidence` (each page's confidence, when a model
+//! is given), `paths` (the output safety rule) and `error`.
 
 pub mod inputs;
 pub mod output;
@@ -43,6 +43,8 @@ pub struct Options {
     /// What the output reads of a page beyond the extractor's needs (the language, for JSONL):
     /// each page is parsed for the extractor's needs and these ([`crate::document::Needs`]).
     pub more: crate::document::Needs,
+    /// The structured outputs written beside the text ([`crate::structure`]).
+    pub layout: crate::structure::Layout,
     /// How pages are marked (never dropped): empty below a word count, low confidence below a
     /// threshold.
     pub marks: Marks,
@@ -134,7 +136,7 @@ pub fn run(
         opts.window.max(1),
         !opts.unordered,
         stop,
-        |item| page::process_with(item, ex, &limits, opts.more, opts.confidence.as_deref()),
+        |item| page::process_with(item, ex, &limits, opts.more, opts.layout, opts.confidence.as_deref()),
         |mut out: Outcome| {
             opts.marks.mark(&mut out);
             s.pages += 1;

@@ -25,6 +25,44 @@ pub enum OutFormat {
     /// One JSON object a line per post of each page (`extract --segments`): `id`, `url`, `post`,
     /// `title`, `date`, `author`, `body`, `comments`.
     Segments,
+    /// The Markdown of the kept elements ([`crate::structure`]), as `Txt` writes text.
+    Markdown,
+    /// The clean HTML fragment of the kept elements, as `Txt` writes text.
+    Html,
+    /// One JSON object a line: `Jsonl`'s fields with `markdown` beside `text`.
+    Json,
+}
+
+impl OutFormat {
+    /// The extension of a page's file in an output folder or dump.
+    pub fn extension(self) -> &'static str {
+        match self {
+            OutFormat::Markdown => "md",
+            OutFormat::Html => "html",
+            OutFormat::Json => "json",
+            _ => "txt",
+        }
+    }
+
+    /// The structured outputs this format writes.
+    pub fn layout(self, opts: crate::structure::Options) -> crate::structure::Layout {
+        crate::structure::Layout {
+            markdown: matches!(self, OutFormat::Markdown | OutFormat::Json),
+            html: self == OutFormat::Html,
+            metadata: self == OutFormat::Json,
+            opts,
+        }
+    }
+
+    /// What a page's file in an output folder holds.
+    pub fn page_bytes(self, o: &Outcome) -> Vec<u8> {
+        match self {
+            OutFormat::Markdown => o.markdown.clone().unwrap_or_default().into_bytes(),
+            OutFormat::Html => o.html.clone().unwrap_or_default().into_bytes(),
+            OutFormat::Json => json_record(o, false),
+            _ => o.text.clone().into_bytes(),
+        }
+    }
 }
 
 impl std::str::FromStr for OutFormat {
@@ -33,7 +71,10 @@ impl std::str::FromStr for OutFormat {
         match s {
             "txt" => Ok(OutFormat::Txt),
             "jsonl" => Ok(OutFormat::Jsonl),
-            _ => Err(Error::config(format!("unknown output format '{s}' (known: txt, jsonl)"))),
+            "markdown" => Ok(OutFormat::Markdown),
+            "html" => Ok(OutFormat::Html),
+            "json" => Ok(OutFormat::Json),
+            _ => Err(Error::config(format!("unknown output format '{s}' (known: txt, jsonl, markdown, html, json)"))),
         }
     }
 }
@@ -78,6 +119,56 @@ pub fn jsonl_line(o: &Outcome) -> Vec<u8> {
     let mut line = serde_json::to_vec(&v).unwrap_or_default();
     line.push(b'\n');
     line
+}
+
+/// The `--format json` record of an outcome: `id`, `url`, `text`, `markdown`, `words`,
+/// `language`, `error`, `confidence`, `empty`, `low_confidence`, then the metadata fields `title`, `author`, `date`, `sitename`,
+/// `canonical_url` (each `{"value", "source"}` or null); one line with its newline when `line`, else pretty-printed (a page's
+/// file in a folder).
+pub fn json_record(o: &Outcome, line: bool) -> Vec<u8> {
+    /// The fields in the documented order.
+    #[derive(serde::Serialize)]
+    struct Record<'a> {
+        id: &'a str,
+        url: Option<&'a str>,
+        text: &'a str,
+        markdown: Option<&'a str>,
+        words: usize,
+        language: Option<&'a str>,
+        error: Option<&'a str>,
+        confidence: Option<f64>,
+        empty: bool,
+        low_confidence: bool,
+        title: Option<&'a Field>,
+        author: Option<&'a Field>,
+        date: Option<&'a Field>,
+        sitename: Option<&'a Field>,
+        canonical_url: Option<&'a Field>,
+        metadata_language: Option<&'a Field>,
+    }
+    use crate::structure::meta::Field;
+    let m = o.metadata.as_ref();
+    let v = Record {
+        id: &o.id,
+        url: o.url.as_deref(),
+        text: &o.text,
+        markdown: o.markdown.as_deref(),
+        words: o.words,
+        language: o.language.as_deref(),
+        error: o.error.as_deref(),
+        confidence: o.confidence.map(round4),
+        empty: o.empty,
+        low_confidence: o.low_confidence,
+        title: m.and_then(|m| m.title.as_ref()),
+        author: m.and_then(|m| m.author.as_ref()),
+        date: m.and_then(|m| m.date.as_ref()),
+        sitename: m.and_then(|m| m.sitename.as_ref()),
+        canonical_url: m.and_then(|m| m.url.as_ref()),
+        metadata_language: m.and_then(|m| m.language.as_ref()),
+    };
+    let mut out = if line { serde_json::to_vec(&v) } else { serde_json::to_vec_pretty(&v) }.unwrap_or_default();
+    out.push(b'\n');
+    out
 }
 
 /// A confidence as written: four decimals.
@@ -182,9 +273,15 @@ impl Sink for Stream {
         let bytes = match self.format {
             OutFormat::Jsonl => jsonl_line(o),
             OutFormat::Segments => segment_lines(o),
-            OutFormat::Txt if o.error.is_some() => return Ok(()),
+            OutFormat::Json => json_record(o, true),
+            OutFormat::Txt | OutFormat::Markdown | OutFormat::Html if o.error.is_some() => return Ok(()),
             OutFormat::Txt if self.headers => format!("==> {} <==\n{}\n\n", o.id, o.text).into_bytes(),
             OutFormat::Txt => format!("{}\n", o.text).into_bytes(),
+            f => {
+                let page = String::from_utf8(f.page_bytes(o)).unwrap_or_default();
+                let page = page.trim_end();
+                if self.headers { format!("==> {} <==\n{page}\n\n", o.id) } else { format!("{page}\n") }.into_bytes()
+            }
         };
         let w: &mut dyn Write = match &mut self.staged {
             Some((w, _)) => w,
@@ -216,6 +313,8 @@ pub struct Folder {
     used: std::collections::HashSet<String>,
     /// `(id, relative file)` of every page written, then its [`index_marks`].
     index: Vec<Vec<String>>,
+    /// What each page's file holds, and its extension.
+    format: OutFormat,
 }
 
 impl Folder {
@@ -238,14 +337,22 @@ impl Folder {
             .map_err(|e| Error::config(format!("cannot create output folder: {e}")).with_path(root))?;
         crate::paths::probe_writable(root)?;
         let used = std::collections::HashSet::from([INDEX.to_string()]);
-        Ok(Folder { root: root.to_path_buf(), used, index: Vec::new() })
+        Ok(Folder { root: root.to_path_buf(), used, index: Vec::new(), format: OutFormat::Txt })
     }
 
-    /// The first free name for `rel`: `rel.txt`, then `rel-2.txt`, `rel-3.txt`, …
+    /// Each page's file holds `format` (`.md`, `.html`, `.json`; text in `.txt` otherwise).
+    pub fn with_format(mut self, format: OutFormat) -> Folder {
+        self.format = format;
+        self
+    }
+
+    /// The first free name for `rel`: `rel.txt`, then `rel-2.txt`, `rel-3.txt`, … (`.md`,
+    /// `.html`, `.json` for those formats)
     fn unique(&mut self, rel: &Path) -> PathBuf {
         let base = rel.file_name().map_or("page".into(), |n| n.to_string_lossy().into_owned());
+        let ext = self.format.extension();
         for k in 1.. {
-            let name = if k == 1 { format!("{base}.txt") } else { format!("{base}-{k}.txt") };
+            let name = if k == 1 { format!("{base}.{ext}") } else { format!("{base}-{k}.{ext}") };
             let candidate = rel.with_file_name(name);
             if self.used.insert(candidate.to_string_lossy().to_lowercase()) {
                 return candidate;
@@ -263,7 +370,7 @@ impl Sink for Folder {
         let rel = self.unique(&o.rel);
         let dir = crate::paths::create_dir_in(&self.root, rel.parent().unwrap_or(Path::new("")))?;
         let name = rel.file_name().unwrap_or_default();
-        crate::paths::write_atomic(&dir.join(name), o.text.as_bytes())?;
+        crate::paths::write_atomic(&dir.join(name), &self.format.page_bytes(o))?;
         let mut row = vec![o.id.clone(), rel.to_string_lossy().replace('\\', "/")];
         row.extend(index_marks(o));
         self.index.push(row);

@@ -8,6 +8,7 @@ use crate::eval::words::{TokenRule, for_each_token};
 use crate::extract::Extractor;
 use crate::goldset::decode;
 use crate::limits::Limits;
+use crate::structure::Layout;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -43,22 +44,32 @@ pub struct Outcome {
     /// The posts of the page with their fields, one JSON object each, when the extractor
     /// segments pages (`Extractor::segments`).
     pub segments: Option<Vec<serde_json::Value>>,
+    /// The Markdown of the kept elements, when the run asks for it ([`crate::structure`]).
+    pub markdown: Option<String>,
+    /// The clean HTML fragment of the kept elements, when the run asks for it.
+    pub html: Option<String>,
+    /// The page's metadata, when the run asks for it.
+    pub metadata: Option<crate::structure::meta::Metadata>,
 }
 
 /// Reads, parses and extracts one page; the parse builds what `ex` needs and `more` (the
 /// language is detected only when `more` asks for it).
 pub fn process(item: Item, ex: &dyn Extractor, limits: &Limits, more: Needs) -> Outcome {
-    process_with(item, ex, limits, more, None)
+    process_with(item, ex, limits, more, Layout::default(), None)
 }
 
-/// [`process`], with the page's confidence from `model` when one is given.
+/// [`process`], with the structured outputs of `layout` (the page is then parsed with
+/// [`crate::structure::NEEDS`] too) and the page's confidence from `model` when one is given.
 pub fn process_with(
     item: Item,
     ex: &dyn Extractor,
     limits: &Limits,
     more: Needs,
+    layout: Layout,
     model: Option<&crate::confidence::Model>,
 ) -> Outcome {
+    let more = if layout.any() { more | crate::structure::NEEDS } else { more };
+    let more = if layout.metadata { more | Needs::LANG } else { more };
     let started = Instant::now();
     let mut out = Outcome { id: item.id, url: item.url, rel: item.rel, ..Default::default() };
     let html = match item.payload {
@@ -81,7 +92,7 @@ pub fn process_with(
     }
     match html {
         Ok(html) if looks_binary(&html) => out.error = Some(format!("{}: binary data, not an HTML page", out.id)),
-        Ok(html) => extract(&html, ex, limits, more, model, &mut out),
+        Ok(html) => extract(&html, ex, limits, more, layout, model, &mut out),
         Err(e) => out.error = Some(e.to_string()),
     }
     out.ms = started.elapsed().as_secs_f64() * 1000.0;
@@ -172,6 +183,7 @@ fn extract(
     ex: &dyn Extractor,
     limits: &Limits,
     more: Needs,
+    layout: Layout,
     model: Option<&crate::confidence::Model>,
     out: &mut Outcome,
 ) {
@@ -184,18 +196,27 @@ fn extract(
     doc.origin = Some(out.url.clone().unwrap_or_else(|| out.id.clone()));
     out.notes = notes;
     out.language = doc.lang.clone();
-    let run = || match model {
-        Some(m) => {
-            let (text, signals) = crate::confidence::extract_with_signals(ex, &doc);
-            (text, Some(m.predict(&signals)))
-        }
-        None => (crate::extract::extract_text(ex, &doc), None),
+    // One extraction gives the text, the structured outputs and the confidence signals.
+    let run = || {
+        let sel = crate::extract::extract_selection(ex, &doc);
+        let text = doc.render(&sel);
+        let confidence = model.map(|m| m.predict(&crate::confidence::signals(&doc, &sel, &text)));
+        (sel, text, confidence)
     };
     match catch_unwind(AssertUnwindSafe(run)) {
-        Ok((text, confidence)) => {
+        Ok((sel, text, confidence)) => {
             out.confidence = confidence;
             for_each_token(&text, TokenRule::default(), |_| out.words += 1);
             out.text = text;
+            if layout.markdown {
+                out.markdown = Some(crate::structure::markdown(&doc, &sel, layout.opts));
+            }
+            if layout.html {
+                out.html = Some(crate::structure::html(&doc, &sel, layout.opts));
+            }
+            if layout.metadata {
+                out.metadata = Some(crate::structure::meta::read(html, doc.lang.as_deref(), doc.url.as_deref()));
+            }
             out.segments = catch_unwind(AssertUnwindSafe(|| ex.segments(&doc).map(|s| s.to_json(&doc)))).ok().flatten();
         }
         Err(payload) => {

@@ -38,7 +38,7 @@ pub mod wrapper;
 
 pub use blocks::Blocks;
 pub use needs::Needs;
-pub use parse::{BpBlock, Dom, Node, Para, TextInfo};
+pub use parse::{BpBlock, Dom, Node, NodeMarkup, Para, TextInfo};
 pub use scan::{Kind, Source, SourceIndex, SrcToken, TextLine};
 pub use tags::Tag;
 pub use words::WordMap;
@@ -497,6 +497,7 @@ impl Document {
             rd: self.dom.rd.clone(),
             patterns: self.dom.patterns.clone(),
             attrs: self.dom.attrs.clone(),
+            markup: self.dom.markup.clone(),
         };
         let words = self.words.restricted(&new_index);
         let readability = self.readability.clone();

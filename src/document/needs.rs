@@ -44,6 +44,10 @@ pub struct Needs {
     pub html: bool,
     /// BlogBuster's class and id pattern masks of each element ([`Dom::patterns`](super::Dom)).
     pub patterns: bool,
+    /// The attributes the structured outputs (Markdown, HTML) read of some elements: links'
+    /// `href`, images' `src` and `alt`, code's language class, cells' `colspan`, lists' `start`
+    /// ([`Dom::markup`](super::Dom)). No family reads them: asked for by name only.
+    pub markup: bool,
     /// With `wrapper`: the feed content `feedwrapper`'s facts are built from is cut to this many
     /// words (0: whole), its `summary_words` (a simulated summary feed). Two readers asking
     /// for different cuts get the larger.
@@ -67,6 +71,7 @@ impl Needs {
         wrapper: false,
         html: false,
         patterns: false,
+        markup: false,
         summary_words: 0,
     };
     /// Everything a page can hold (what `Document::parse` builds); `feedwrapper`'s package facts
@@ -87,6 +92,7 @@ impl Needs {
         wrapper: false,
         html: false,
         patterns: true,
+        markup: false,
         summary_words: 0,
     };
     /// The source view.
@@ -117,6 +123,8 @@ impl Needs {
     pub const HTML: Needs = Needs { html: true, ..Needs::NONE };
     /// BlogBuster's pattern masks.
     pub const PATTERNS: Needs = Needs { patterns: true, ..Needs::NONE };
+    /// The structured outputs' element attributes.
+    pub const MARKUP: Needs = Needs { markup: true, ..Needs::NONE };
 
     /// What either needs.
     pub const fn or(self, o: Needs) -> Needs {
@@ -135,6 +143,7 @@ impl Needs {
             wrapper: self.wrapper || o.wrapper,
             html: self.html || o.html,
             patterns: self.patterns || o.patterns,
+            markup: self.markup || o.markup,
             summary_words: if self.summary_words > o.summary_words { self.summary_words } else { o.summary_words },
         }
     }
@@ -156,7 +165,8 @@ impl Needs {
             || n.segments
             || n.features
             || n.wrapper
-            || n.patterns;
+            || n.patterns
+            || n.markup;
         n
     }
 
@@ -178,6 +188,7 @@ impl Needs {
             (n.wrapper, "wrapper"),
             (n.html, "html"),
             (n.patterns, "patterns"),
+            (n.markup, "markup"),
         ];
         let names: Vec<&str> = all.iter().filter(|(on, _)| *on).map(|(_, s)| *s).collect();
         if names.is_empty() { "nothing".into() } else { names.join("+") }

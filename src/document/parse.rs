@@ -317,9 +317,69 @@ pub struct Dom {
     /// `feedwrapper`'s attributes of each node (id, class, position; empty for text nodes),
     /// kept only when [`Needs::wrapper`] asks for them (else empty).
     pub attrs: Vec<NodeAttrs>,
+    /// The structured outputs' attributes of the elements that have some ([`NodeMarkup`]), by
+    /// node index, increasing; kept only when [`Needs::markup`] asks for them (else empty).
+    pub markup: Vec<(u32, NodeMarkup)>,
+}
+
+/// What the structured outputs (Markdown, HTML) read of an element besides its tag: only the
+/// attributes they render or need to lay out a table or a list.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NodeMarkup {
+    /// A link's `href`.
+    pub href: Option<String>,
+    /// An image's `src`.
+    pub src: Option<String>,
+    /// An image's `alt`.
+    pub alt: Option<String>,
+    /// The language of `pre` or `code`, from a class `language-xxx` or `lang-xxx`.
+    pub lang: Option<String>,
+    /// A table cell's `colspan` (0 or 1 when absent or not a number; at most 1,000).
+    pub colspan: u16,
+    /// An ordered list's `start`.
+    pub start: Option<u32>,
+}
+
+impl NodeMarkup {
+    /// The attributes of element `name` that the structured outputs read, or `None` when it has
+    /// none of them.
+    fn of(name: &str, attr: &dyn Fn(&str) -> Option<String>) -> Option<NodeMarkup> {
+        let m = match name {
+            "a" => NodeMarkup { href: attr("href").map(|h| h.trim().to_string()), ..Default::default() },
+            "img" => NodeMarkup {
+                src: attr("src").map(|s| s.trim().to_string()),
+                alt: attr("alt").map(|a| a.split_whitespace().collect::<Vec<_>>().join(" ")),
+                ..Default::default()
+            },
+            "pre" | "code" => NodeMarkup {
+                lang: attr("class").and_then(|c| {
+                    c.split_whitespace().find_map(|k| {
+                        let k = k.strip_prefix("language-").or_else(|| k.strip_prefix("lang-"))?;
+                        let ok = !k.is_empty() && k.len() <= 32;
+                        ok.then(|| k.chars().filter(|c| c.is_alphanumeric() || "+-#._".contains(*c)).collect())
+                    })
+                }),
+                ..Default::default()
+            },
+            "td" | "th" => NodeMarkup {
+                colspan: attr("colspan").and_then(|c| c.trim().parse::<u16>().ok()).map_or(1, |c| c.clamp(1, 1000)),
+                ..Default::default()
+            },
+            "ol" => NodeMarkup { start: attr("start").and_then(|s| s.trim().parse().ok()), ..Default::default() },
+            _ => return None,
+        };
+        let any = m.href.is_some() || m.src.is_some() || m.lang.is_some() || m.colspan > 1 || m.start.is_some();
+        any.then_some(m)
+    }
 }
 
 impl Dom {
+    /// The structured outputs' attributes of node `i` (none when it has none, or when the page
+    /// was parsed without [`Needs::markup`]).
+    pub fn markup_of(&self, i: u32) -> Option<&NodeMarkup> {
+        self.markup.binary_search_by_key(&i, |(n, _)| *n).ok().map(|k| &self.markup[k].1)
+    }
+
     /// Text unit indices inside the subtree of node `i`.
     pub fn units_in(&self, i: usize) -> impl Iterator<Item = u32> + '_ {
         self.nodes[i..self.nodes[i].end as usize].iter().filter(|n| n.is_text()).map(|n| n.text)
@@ -495,6 +555,7 @@ fn tree_within(html: &str, deadline: Option<std::time::Instant>) -> (Html, Optio
 fn flatten(doc: &Html, needs: Needs) -> Dom {
     let (want_paras, want_bp, want_rd, want_patterns, want_attrs) =
         (needs.paras, needs.bp_blocks, needs.readability, needs.patterns, needs.wrapper);
+    let want_markup = needs.markup;
     let mut dom = Dom::default();
     // `feedwrapper`'s positions: element children seen so far of each open element of the
     // parsed tree (hidden ones counted, as in the paper's paths; a counter per open element, so
@@ -599,6 +660,9 @@ fn flatten(doc: &Html, needs: Needs) -> Dom {
                         }
                         if want_patterns {
                             dom.patterns.push(super::patterns::masks(el.attrs()));
+                        }
+                        if want_markup && let Some(m) = NodeMarkup::of(t.name(), &|a| attr(el, a).map(str::to_string)) {
+                            dom.markup.push(((dom.nodes.len() - 1) as u32, m));
                         }
                         if want_attrs {
                             let (id, class) = (el.attr("id").unwrap_or(""), el.attr("class").unwrap_or(""));

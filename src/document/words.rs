@@ -74,6 +74,12 @@ impl WordMap {
         map
     }
 
+    /// Whether the map was built (a page parsed without [`Needs::words`](super::Needs) has an
+    /// empty one).
+    pub fn is_built(&self) -> bool {
+        !self.starts.is_empty()
+    }
+
     /// The canonical words of DOM unit `u`.
     pub fn words_of(&self, u: usize) -> &[u32] {
         match (self.starts.get(u), self.starts.get(u + 1)) {

@@ -438,9 +438,14 @@ fn space_reads(space: &ParamSpace) -> Option<Needs> {
 
 /// Runs an extractor on a document and renders the kept text.
 pub fn extract_text(ex: &dyn Extractor, doc: &Document) -> String {
+    doc.render(&extract_selection(ex, doc))
+}
+
+/// Runs an extractor on a document: the units it keeps (what the structured outputs lay out).
+pub fn extract_selection(ex: &dyn Extractor, doc: &Document) -> Selection {
     let mut sel = Selection::new(ex.view());
     ex.extract(doc, &mut sel);
-    doc.render(&sel)
+    sel
 }
 
 #[cfg(test)]

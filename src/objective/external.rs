@@ -51,6 +51,58 @@ pub fn read(path: &Path) -> Result<Outputs> {
     Ok(Outputs { path: path.to_path_buf(), texts })
 }
 
+/// The values of one metadata field (`title`, `author`, `date`, ...) in a folder of
+/// `extract --format json` records (`<package>/<id>.json`, as `--dump` writes them): each
+/// record's `FIELD.value` (empty when the field is null), keyed as [`read`] keys texts. `None`
+/// when the folder holds no `.json` file.
+pub fn read_field(path: &Path, field: &str) -> Result<Option<Outputs>> {
+    if !path.is_dir() {
+        return Ok(None);
+    }
+    let mut files = BTreeMap::new();
+    walk_ext(path, path, "json", &mut files)?;
+    if files.is_empty() {
+        return Ok(None);
+    }
+    let texts = files
+        .into_iter()
+        .map(|(k, bytes)| {
+            let v = bytes.and_then(|b| {
+                let rec: serde_json::Value = crate::goldset::decode::json_lossy(&b)
+                    .map_err(|e| format!("{}.json: not a JSON record: {e}", path.join(&k).display()))?;
+                Ok(rec.get(field).and_then(|f| f.get("value")).and_then(|v| v.as_str()).unwrap_or("").to_string())
+            });
+            (k, v)
+        })
+        .collect();
+    Ok(Some(Outputs { path: path.to_path_buf(), texts }))
+}
+
+fn walk_ext(
+    root: &Path,
+    dir: &Path,
+    ext: &str,
+    out: &mut BTreeMap<String, std::result::Result<Vec<u8>, String>>,
+) -> Result<()> {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .map_err(|e| Error::io(dir, "read", e))?
+        .collect::<std::io::Result<Vec<_>>>()
+        .map_err(|e| Error::io(dir, "read", e))?;
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        let p = e.path();
+        let ft = e.file_type().map_err(|err| Error::io(&p, "read", err))?;
+        if ft.is_dir() {
+            walk_ext(root, &p, ext, out)?;
+        } else if let Some(rel) =
+            p.strip_prefix(root).ok().and_then(|r| r.to_str()).and_then(|r| r.strip_suffix(&format!(".{ext}")))
+        {
+            out.insert(rel.replace(std::path::MAIN_SEPARATOR, "/"), read_bounded(&p).map_err(|e| e.to_string()));
+        }
+    }
+    Ok(())
+}
+
 fn kind(v: &serde_json::Value) -> &'static str {
     match v {
         serde_json::Value::Bool(_) => "a boolean",
