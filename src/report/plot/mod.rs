@@ -31,12 +31,16 @@ pub(crate) fn compact_svg(svg: &str) -> String {
 }
 
 mod history;
+mod parallel;
 mod pareto;
+mod slice;
 mod space;
 mod structure;
 
 pub use history::{GenRow, HistoryInfo, render_history};
+pub use parallel::{render_parallel, top_points};
 pub use pareto::{ParetoInfo, render_pareto};
+pub use slice::{live_genes, render_slices};
 pub use space::{Axis, Shade, SpaceInfo, SpacePoint, render_space};
 pub use structure::{StructureInfo, render_structure};
 
