@@ -51,7 +51,9 @@ fn the_html_report_is_self_contained() {
     let at = |h: &str| html.find(&format!("<h2>{h}</h2>")).unwrap();
     assert!(at("Best against the default") < at("Documents won and lost"));
     assert!(at("Documents won and lost") < at("Fitness by generation"));
-    assert!(at("Files of the run") < at("Settings") && html[at("Settings")..].contains("<details><summary>The run&#39;s"));
+    assert!(
+        at("Files of the run") < at("Settings") && html[at("Settings")..].contains("<details><summary>The run&#39;s")
+    );
     assert_eq!(
         html.matches("<table").count(),
         html.matches("<div class=\"wrap").count(),
