@@ -30,6 +30,8 @@ fn the_html_report_is_self_contained() {
         "<a href=\"top.csv\">top.csv</a>",
         "<a href=\"documents.csv\">documents.csv</a>",
         "<table class=\"sortable\">",
+        ">gold</a><a href=\"../",
+        "\">diff</a>",
         "<h2>Settings</h2>",
         "<h2>Table 2: the top individuals</h2>",
         "<h2>Fitness by generation</h2>",
@@ -70,6 +72,15 @@ fn the_html_report_is_self_contained() {
     for external in ["src=", "<link", "href=\"http", "url(", "href=\"/"] {
         assert!(!html.contains(external), "report.html is not self-contained: {external}");
     }
+    // The word diffs the documents' table links to: gold words missed, words extracted beyond it.
+    let diffs: Vec<_> = std::fs::read_dir(run.join("diffs")).unwrap().flatten().collect();
+    assert!(!diffs.is_empty());
+    let one = std::fs::read_dir(diffs[0].path()).unwrap().flatten().next().unwrap().path();
+    let diff = std::fs::read_to_string(one).unwrap();
+    assert!(
+        diff.contains("<h2>best setting (F1 ") && diff.contains("<h2>default (F1 ") && diff.contains("<del>"),
+        "{diff}"
+    );
     let importance = crate::util::read_csv(&run.join("importance.csv"));
     assert_eq!(importance[0], ["parameter", "eta2", "bins", "individuals"]);
     assert_eq!(importance.len(), 3, "t and min_chars");

@@ -657,6 +657,7 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
     let (paired, documents) = paired_with_default(&problem, &s.space, &corpus, &s.base, &best, measure)?;
     s.record.paired = Some(paired);
     reports::write_documents(&s.dir, &documents)?;
+    reports::write_diffs(&s.dir, &corpus, &best, &s.base, &documents)?;
     let active = crate::params::combine::split_active(&s.space, &best).0;
     s.record.best = Some(BestRecord {
         fitness: f.value,

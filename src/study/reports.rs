@@ -195,6 +195,102 @@ pub fn write_documents(dir: &Path, rows: &[DocumentRow]) -> Result<()> {
     crate::report::csv::write(&dir.join(DOCUMENTS), out)
 }
 
+/// Documents of the worst (best minus default) that get a word diff in `diffs/`.
+const DIFFS: usize = 10;
+
+/// Words of a text a diff aligns at most (the rest is left out, said so on the page).
+const DIFF_WORDS: usize = 3000;
+
+/// The word diff of a document for the report's links: `diffs/<package>/<id>.html`.
+fn diff_path(dir: &Path, package: &str, id: &str) -> std::path::PathBuf {
+    dir.join("diffs").join(crate::paths::component(package)).join(format!("{}.html", crate::paths::component(id)))
+}
+
+/// Writes, for the [`DIFFS`] documents on which the best setting did worst against the default,
+/// a page with the gold text aligned word by word with each setting's output (kept and missed
+/// words marked). A setting that cannot be built here (a fitted family's, whose model is fitted
+/// after the run) gets no diffs.
+pub fn write_diffs(
+    dir: &Path,
+    corpus: &crate::objective::corpus::Corpus,
+    best: &Setting,
+    default: &Setting,
+    docs: &[DocumentRow],
+) -> Result<()> {
+    let (Ok(b), Ok(d)) = (crate::extract::build(best), crate::extract::build(default)) else { return Ok(()) };
+    let mut order: Vec<usize> =
+        (0..docs.len().min(corpus.entries.len())).filter(|&i| (docs[i].best - docs[i].default).is_finite()).collect();
+    order.sort_by(|&x, &y| (docs[x].best - docs[x].default).total_cmp(&(docs[y].best - docs[y].default)));
+    for &i in order.iter().take(DIFFS) {
+        let (e, row) = (&corpus.entries[i], &docs[i]);
+        let Some(doc) = &e.doc else { continue };
+        let gold: Vec<&str> = e.gold_text.split_whitespace().collect();
+        let mut page = format!(
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{t}</title>\n\
+             <style>body{{font-family:sans-serif;max-width:1000px;margin:1em auto;padding:0 1em;line-height:1.5}}\
+             del{{background:#fdd;color:#900}}ins{{background:#dfd;color:#060;text-decoration:none}}\
+             p.w{{overflow-wrap:anywhere}}</style>\n</head>\n<body>\n<h1>{t}</h1>\n\
+             <p>Each output aligned with the gold text word by word (longest common subsequence of the words \
+             split at white space; the score's own tokens may split punctuation apart): \
+             <del>struck red</del> words were extracted but are not in the gold text, <ins>green</ins> gold words \
+             were missed, plain words are both.</p>\n",
+            t = crate::report::html::escape(&format!(
+                "{} / {}: best {:.4}, default {:.4}",
+                row.package, row.id, row.best, row.default
+            ))
+        );
+        for (name, ex, f1) in [("best setting", &b, row.best), ("default", &d, row.default)] {
+            let text = crate::extract::extract_text(ex.as_ref(), doc);
+            let out: Vec<&str> = text.split_whitespace().collect();
+            page += &format!("<h2>{name} (F1 {f1:.4})</h2>\n<p class=\"w\">{}</p>\n", word_diff(&gold, &out));
+            if gold.len() > DIFF_WORDS || out.len() > DIFF_WORDS {
+                page +=
+                    &format!("<p>(the first {DIFF_WORDS} words of each text are aligned; the rest is left out)</p>\n");
+            }
+        }
+        page += "</body>\n</html>\n";
+        let path = diff_path(dir, &row.package, &row.id);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, "create", e))?;
+        }
+        crate::report::write_atomic(&path, page.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// The words of `gold` and `out` (their first [`DIFF_WORDS`]) as HTML: common words plain, words
+/// only in `out` in `<del>`, words only in `gold` in `<ins>`, along a longest common subsequence.
+fn word_diff(gold: &[&str], out: &[&str]) -> String {
+    let (g, o) = (&gold[..gold.len().min(DIFF_WORDS)], &out[..out.len().min(DIFF_WORDS)]);
+    let (n, m) = (g.len(), o.len());
+    // lcs[i][j]: the common subsequence of g[i..] and o[j..] (u16: at most DIFF_WORDS).
+    let mut lcs = vec![0u16; (n + 1) * (m + 1)];
+    let at = |i: usize, j: usize| i * (m + 1) + j;
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            lcs[at(i, j)] =
+                if g[i] == o[j] { lcs[at(i + 1, j + 1)] + 1 } else { lcs[at(i + 1, j)].max(lcs[at(i, j + 1)]) };
+        }
+    }
+    let esc = crate::report::html::escape;
+    let (mut i, mut j, mut s) = (0, 0, String::new());
+    while i < n || j < m {
+        if i < n && j < m && g[i] == o[j] {
+            s += &esc(g[i]);
+            (i, j) = (i + 1, j + 1);
+        } else if j < m && (i == n || lcs[at(i, j + 1)] >= lcs[at(i + 1, j)]) {
+            s += &format!("<del>{}</del>", esc(o[j]));
+            j += 1;
+        } else {
+            s += &format!("<ins>{}</ins>", esc(g[i]));
+            i += 1;
+        }
+        s.push(' ');
+    }
+    s
+}
+
 /// The rows of [`DOCUMENTS`] (none when the run has no such file: it ended before it was written,
 /// or was made by an older cetune).
 fn read_documents(dir: &Path) -> Result<Vec<DocumentRow>> {
@@ -256,6 +352,9 @@ fn documents_bodies(dir: &Path, record: &RunRecord, docs: &[DocumentRow]) -> Vec
                 if let Some(h) = href(dir, &gold_root.join(&d.package).join(format!("{}.{ext}", d.id))) {
                     links.push((label.to_string(), h));
                 }
+            }
+            if let Some(h) = href(dir, &diff_path(dir, &d.package, &d.id)) {
+                links.push(("diff".to_string(), h));
             }
             vec![
                 Cell::text(&d.package),
@@ -687,6 +786,15 @@ pub fn paired_line(p: &crate::store::PairedRecord) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_word_diff_marks_extra_and_missed_words_along_the_common_subsequence() {
+        let gold = ["the", "river", "rose", "<fast>"];
+        let out = ["menu", "the", "river", "<fast>", "ads"];
+        assert_eq!(word_diff(&gold, &out), "<del>menu</del> the river <ins>rose</ins> &lt;fast&gt; <del>ads</del> ");
+        assert_eq!(word_diff(&[], &["a"]), "<del>a</del> ");
+        assert_eq!(word_diff(&["a"], &[]), "<ins>a</ins> ");
+    }
 
     #[test]
     fn settings_are_rounded_to_what_they_mean() {
