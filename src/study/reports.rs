@@ -217,6 +217,9 @@ pub fn write_diffs(
     default: &Setting,
     docs: &[DocumentRow],
 ) -> Result<()> {
+    if crate::objective::fit::needs_fit(best) || crate::objective::fit::needs_fit(default) {
+        return Ok(());
+    }
     let (Ok(b), Ok(d)) = (crate::extract::build(best), crate::extract::build(default)) else { return Ok(()) };
     let mut order: Vec<usize> =
         (0..docs.len().min(corpus.entries.len())).filter(|&i| (docs[i].best - docs[i].default).is_finite()).collect();
@@ -241,7 +244,11 @@ pub fn write_diffs(
             ))
         );
         for (name, ex, f1) in [("best setting", &b, row.best), ("default", &d, row.default)] {
-            let text = crate::extract::extract_text(ex.as_ref(), doc);
+            // An extractor that fails on the page (the score counted it 0) shows no words.
+            let text = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                crate::extract::extract_text(ex.as_ref(), doc)
+            }))
+            .unwrap_or_default();
             let out: Vec<&str> = text.split_whitespace().collect();
             page += &format!("<h2>{name} (F1 {f1:.4})</h2>\n<p class=\"w\">{}</p>\n", word_diff(&gold, &out));
             if gold.len() > DIFF_WORDS || out.len() > DIFF_WORDS {
