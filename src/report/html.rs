@@ -1,6 +1,8 @@
-//! The HTML report of a run: one self-contained page (inline SVG and CSS, no script, no link to
-//! anything outside the file), built as a pure function of its sections so it can be tested
-//! without a run folder. What goes into it is chosen by `study::write_reports`.
+//! The HTML report of a run: one self-contained page (inline SVG, CSS and one small inline script
+//! that sorts tables; nothing loaded from outside the file; links only to files beside it), built as
+//! a pure function of its sections so it can be tested without a run folder. What goes into it is
+//! chosen by `study::write_reports`. Every table sits in a container that scrolls sideways on a
+//! narrow screen, so the page itself never does.
 
 /// What a section shows.
 #[derive(Debug, Clone, PartialEq)]
@@ -15,6 +17,39 @@ pub enum Body {
     Text(String),
     /// Preformatted text, folded away under a summary line.
     Folded(String, String),
+    /// A table folded away under a summary line: summary, header, rows.
+    FoldedTable(String, Vec<String>, Vec<Vec<String>>),
+    /// The page's lead: a first line in large type, then the lines that qualify it.
+    Headline(Vec<String>),
+    /// A table the reader sorts by clicking a column's header, in a container of at most
+    /// `max_height` pixels that scrolls (0: no limit); cells may link to a file.
+    Sortable {
+        /// Column names.
+        head: Vec<String>,
+        /// Rows of cells.
+        rows: Vec<Vec<Cell>>,
+        /// Height of the scrolling container in pixels (0: as tall as the table).
+        max_height: u32,
+    },
+    /// Links to files beside the page: (label, relative address).
+    Links(Vec<(String, String)>),
+}
+
+/// A cell of a [`Body::Sortable`] table: its text (numbers sort as numbers) and links (label,
+/// relative address).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Cell {
+    /// Shown text.
+    pub text: String,
+    /// Links shown after the text.
+    pub links: Vec<(String, String)>,
+}
+
+impl Cell {
+    /// A cell of plain text.
+    pub fn text(t: impl Into<String>) -> Cell {
+        Cell { text: t.into(), links: Vec::new() }
+    }
 }
 
 /// A titled part of the page.
@@ -50,14 +85,28 @@ fn inline_svg(svg: &str) -> &str {
     }
 }
 
-const STYLE: &str = "body{font-family:sans-serif;margin:2em auto;max-width:1250px;padding:0 1em;color:#222}\
-h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}\
+const STYLE: &str = "body{font-family:sans-serif;margin:1em auto;max-width:1200px;padding:0 1em;color:#222;line-height:1.35}\
+h1{font-size:1.3em;margin:.3em 0}h2{font-size:1.15em;margin-top:1.6em;border-bottom:1px solid #ccc}\
+.wrap{overflow-x:auto;max-width:100%}.wrap.tall{overflow-y:auto}\
 table{border-collapse:collapse;margin:.5em 0;font-size:.9em}\
-td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}\
-th{background:#f3f3f3}td.n{text-align:right;font-variant-numeric:tabular-nums}\
+td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top;overflow-wrap:anywhere}\
+th{background:#f3f3f3;position:sticky;top:0}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\
+th.sort{cursor:pointer}th.sort:after{content:' \\2195';color:#999}td a{margin-left:.4em;font-size:.85em}\
 .plot svg{max-width:100%;height:auto;display:block;margin:.5em 0}\
-.bar{background:#3b528b;height:1em;display:inline-block;vertical-align:middle}\
-pre{background:#f6f6f6;padding:.5em;overflow:auto;font-size:.85em}nav a{margin-right:1em}";
+.bar{background:#3b528b;height:1em;display:inline-block;vertical-align:middle}td.barcell{width:40%;min-width:6em}\
+.headline{border-left:5px solid #3b528b;background:#f4f6fb;padding:.5em 1em;margin:.6em 0}\
+.headline p{margin:.25em 0}.headline p.lead{font-size:1.15em;font-weight:bold}\
+pre{background:#f6f6f6;padding:.5em;overflow:auto;font-size:.85em;white-space:pre-wrap}\
+nav{font-size:.85em}nav a{margin-right:.8em;white-space:nowrap;display:inline-block}\
+ul.links{columns:16em;padding-left:1.2em}details{margin:.5em 0}summary{cursor:pointer}";
+
+/// Sorts a `table.sortable` by the clicked header's column: numbers as numbers (a cell's
+/// `data-v` when it has one), text as text; a second click reverses.
+const SCRIPT: &str = "document.querySelectorAll('table.sortable th').forEach(function(th,i){th.classList.add('sort');\
+th.addEventListener('click',function(){var t=th.closest('table'),b=t.tBodies[0],r=Array.from(b.rows),\
+d=th.dataset.dir==='a'?'d':'a';th.dataset.dir=d;var v=function(x){var c=x.cells[i],s=c?(c.dataset.v||c.textContent):'',\
+n=parseFloat(s);return isNaN(n)?s:n;};r.sort(function(x,y){var a=v(x),c=v(y),o=(typeof a==='number'&&typeof c==='number')?a-c:\
+String(a).localeCompare(String(c));return d==='a'?o:-o;});r.forEach(function(x){b.appendChild(x);});});});";
 
 /// Whether a cell reads as a number (aligned right).
 fn numeric(s: &str) -> bool {
@@ -84,40 +133,96 @@ pub fn page(title: &str, sections: &[Section]) -> String {
         }
         s += "</section>\n";
     }
-    s += "<p><small>Written by cetune; self-contained: no scripts, no external files.</small></p>\n</body>\n</html>\n";
+    s += "<p><small>Written by cetune; self-contained: nothing is loaded from outside this file.</small></p>\n";
+    if sections.iter().any(|sec| sec.body.iter().any(|b| matches!(b, Body::Sortable { .. }))) {
+        s += &format!("<script>{SCRIPT}</script>\n");
+    }
+    s + "</body>\n</html>\n"
+}
+
+/// A table's rows of plain-text cells.
+fn plain_rows(rows: &[Vec<String>]) -> String {
+    let mut s = String::new();
+    for r in rows {
+        s += "<tr>";
+        for c in r {
+            let class = if numeric(c) { " class=\"n\"" } else { "" };
+            s += &format!("<td{class}>{}</td>", escape(c));
+        }
+        s += "</tr>\n";
+    }
     s
+}
+
+fn head_row(head: &[String]) -> String {
+    let mut s = String::from("<tr>");
+    for h in head {
+        s += &format!("<th>{}</th>", escape(h));
+    }
+    s + "</tr>\n"
 }
 
 fn body(b: &Body) -> String {
     match b {
         Body::Table(head, rows) => {
-            let mut s = String::from("<table>\n<tr>");
-            for h in head {
-                s += &format!("<th>{}</th>", escape(h));
+            format!("<div class=\"wrap\"><table>\n{}{}</table></div>\n", head_row(head), plain_rows(rows))
+        }
+        Body::FoldedTable(summary, head, rows) => format!(
+            "<details><summary>{}</summary><div class=\"wrap\"><table>\n{}{}</table></div></details>\n",
+            escape(summary),
+            head_row(head),
+            plain_rows(rows)
+        ),
+        Body::Headline(lines) => {
+            let mut s = String::from("<div class=\"headline\">");
+            for (k, l) in lines.iter().enumerate() {
+                s += &format!("<p{}>{}</p>", if k == 0 { " class=\"lead\"" } else { "" }, escape(l));
             }
-            s += "</tr>\n";
+            s + "</div>\n"
+        }
+        Body::Sortable { head, rows, max_height } => {
+            let (class, style) = if *max_height > 0 {
+                (" tall", format!(" style=\"max-height:{max_height}px\""))
+            } else {
+                ("", String::new())
+            };
+            let mut s = format!(
+                "<div class=\"wrap{class}\"{style}><table class=\"sortable\">\n<thead>{}</thead>\n<tbody>\n",
+                head_row(head).trim_end()
+            );
             for r in rows {
                 s += "<tr>";
                 for c in r {
-                    let class = if numeric(c) { " class=\"n\"" } else { "" };
-                    s += &format!("<td{class}>{}</td>", escape(c));
+                    let class = if numeric(&c.text) { " class=\"n\"" } else { "" };
+                    s += &format!("<td{class}>{}", escape(&c.text));
+                    for (label, href) in &c.links {
+                        s += &format!("<a href=\"{}\">{}</a>", escape(href), escape(label));
+                    }
+                    s += "</td>";
                 }
                 s += "</tr>\n";
             }
-            s + "</table>\n"
+            s + "</tbody></table></div>\n"
+        }
+        Body::Links(links) => {
+            let mut s = String::from("<ul class=\"links\">");
+            for (label, href) in links {
+                s += &format!("<li><a href=\"{}\">{}</a></li>", escape(href), escape(label));
+            }
+            s + "</ul>\n"
         }
         Body::Svg(svg) => format!("<div class=\"plot\">{}</div>\n", inline_svg(svg)),
         Body::Bars(bars) => {
-            let mut s = String::from("<table>\n");
+            let mut s = String::from("<div class=\"wrap\"><table>\n");
             for (label, x) in bars {
                 let x = if x.is_finite() { x.clamp(0.0, 1.0) } else { 0.0 };
                 s += &format!(
-                    "<tr><td>{}</td><td class=\"n\">{x:.3}</td><td style=\"width:320px\"><span class=\"bar\" style=\"width:{:.1}%\"></span></td></tr>\n",
+                    "<tr><td>{}</td><td class=\"n\">{x:.3}</td><td class=\"barcell\"><span class=\"bar\" style=\"width:{:.1}%\"></span></td></tr>\n",
                     escape(label),
                     x * 100.0
                 );
             }
-            s + "</table>\n"
+            s + "</table></div>\n"
         }
         Body::Text(t) => format!("<p>{}</p>\n", escape(t)),
         Body::Folded(summary, text) => {
@@ -155,5 +260,40 @@ mod tests {
         for external in ["<script", "src=", "http://", "https://", "<link"] {
             assert!(!html.contains(external), "{external}");
         }
+    }
+
+    #[test]
+    fn the_lead_sortable_tables_and_links_render_escaped_and_the_sorter_comes_with_them() {
+        let cell = Cell { text: "d<1>".into(), links: vec![("gold".into(), "../gs/p/d 1.txt".into())] };
+        let sections = vec![Section {
+            title: "Lead".into(),
+            body: vec![
+                Body::Headline(vec!["best & more".into(), "second".into()]),
+                Body::Sortable {
+                    head: vec!["doc".into(), "Δ".into()],
+                    rows: vec![vec![cell, Cell::text("-0.5")]],
+                    max_height: 300,
+                },
+                Body::FoldedTable("s".into(), vec!["k".into()], vec![vec!["v".into()]]),
+                Body::Links(vec![("top.csv".into(), "top.csv".into())]),
+            ],
+        }];
+        let html = page("t", &sections);
+        assert!(
+            html.contains("<div class=\"headline\"><p class=\"lead\">best &amp; more</p><p>second</p></div>"),
+            "{html}"
+        );
+        assert!(
+            html.contains("<div class=\"wrap tall\" style=\"max-height:300px\"><table class=\"sortable\">"),
+            "{html}"
+        );
+        assert!(
+            html.contains("<td>d&lt;1&gt;<a href=\"../gs/p/d 1.txt\">gold</a></td><td class=\"n\">-0.5</td>"),
+            "{html}"
+        );
+        assert!(html.contains("<details><summary>s</summary><div class=\"wrap\"><table>"), "{html}");
+        assert!(html.contains("<li><a href=\"top.csv\">top.csv</a></li>"));
+        assert_eq!(html.matches("<script>").count(), 1, "the sorter, once");
+        assert!(!page("t", &[]).contains("<script"), "no sortable table, no script");
     }
 }

@@ -654,7 +654,10 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
             gap: f.value - v,
         });
     }
-    s.record.paired = Some(paired_with_default(&problem, &s.space, &corpus, &s.base, &best, measure)?);
+    let (paired, documents) = paired_with_default(&problem, &s.space, &corpus, &s.base, &best, measure)?;
+    s.record.paired = Some(paired);
+    reports::write_documents(&s.dir, &documents)?;
+    reports::write_diffs(&s.dir, &corpus, &best, &s.base, &documents)?;
     let active = crate::params::combine::split_active(&s.space, &best).0;
     s.record.best = Some(BestRecord {
         fitness: f.value,
@@ -810,7 +813,8 @@ fn active_label(space: &ParamSpace, setting: &Setting) -> String {
 }
 
 /// The best setting paired with the run's default on the tuning documents (per-document F1,
-/// 2000 paired bootstrap resamples, seed 1, and the Wilcoxon signed-rank test).
+/// 2000 paired bootstrap resamples, seed 1, and the Wilcoxon signed-rank test), and the
+/// per-document scores it pairs (for `documents.csv`).
 fn paired_with_default(
     problem: &ExtractionProblem,
     space: &ParamSpace,
@@ -818,7 +822,7 @@ fn paired_with_default(
     base: &Setting,
     best: &Setting,
     measure: crate::eval::Measure,
-) -> Result<store::PairedRecord> {
+) -> Result<(store::PairedRecord, Vec<reports::DocumentRow>)> {
     let all: Vec<usize> = (0..corpus.entries.len()).collect();
     let f1 = |s: &Setting| -> Result<Vec<f64>> {
         if crate::objective::fit::needs_fit(s) {
@@ -831,7 +835,18 @@ fn paired_with_default(
     let (b, d) = (f1(best)?, f1(base)?);
     let p = crate::eval::paired::paired(&b, &d, 2000, 1);
     let mean = |v: &[f64]| if v.is_empty() { 0.0 } else { v.iter().sum::<f64>() / v.len() as f64 };
-    Ok(store::PairedRecord {
+    let documents = corpus
+        .entries
+        .iter()
+        .zip(b.iter().zip(&d))
+        .map(|(e, (&best, &default))| reports::DocumentRow {
+            package: corpus.packages.get(e.package).cloned().unwrap_or_default(),
+            id: e.id.clone(),
+            best,
+            default,
+        })
+        .collect();
+    let record = store::PairedRecord {
         baseline: format!("default ({})", active_label(space, base)),
         baseline_f1: mean(&d),
         best_f1: mean(&b),
@@ -843,5 +858,6 @@ fn paired_with_default(
         equal: p.ties,
         p: p.p,
         verdict: p.verdict(),
-    })
+    };
+    Ok((record, documents))
 }

@@ -263,6 +263,21 @@ fn a_finished_run_pairs_its_best_with_the_default() {
     assert!(top.contains(&super::reports::paired_line(&p)), "{top}");
     let html = std::fs::read_to_string(root.join("run/report.html")).unwrap();
     assert!(html.contains("Best against the default"));
+    // The paired per-document scores are kept, and the report lists them worst first.
+    let docs = std::fs::read_to_string(root.join("run/documents.csv")).unwrap();
+    assert_eq!(docs.lines().next(), Some("package,id,best_f1,default_f1,difference"));
+    assert_eq!(docs.lines().count(), 7, "{docs}");
+    let diffs: Vec<f64> = docs.lines().skip(1).map(|l| l.rsplit(',').next().unwrap().parse().unwrap()).collect();
+    assert!((diffs.iter().sum::<f64>() / 6.0 - p.mean_diff).abs() < 1e-5, "{diffs:?} vs {}", p.mean_diff);
+    assert_eq!(diffs.iter().filter(|d| **d < 0.0).count(), p.worse);
+    let table = &html[html.find("<h2>Documents won and lost</h2>").unwrap()..];
+    let shown: Vec<f64> = table
+        .split("<tr>")
+        .skip(2)
+        .take(6)
+        .map(|r| r.rsplit("<td class=\"n\">").next().unwrap().split('<').next().unwrap().parse().unwrap())
+        .collect();
+    assert!(shown.windows(2).all(|w| w[0] <= w[1]), "worst first: {shown:?}");
     std::fs::remove_dir_all(&root).unwrap();
 }
 
@@ -298,6 +313,6 @@ fn a_running_run_keeps_a_live_report_that_the_final_report_replaces() {
     let page = std::fs::read_to_string(root.join("run/report.html")).unwrap();
     assert!(page.contains("<meta http-equiv=\"refresh\" content=\"10\">"), "{page}");
     assert!(page.contains("Running: generation 4 of at most 5 done") && page.contains("<svg"), "{page}");
-    assert!(page.contains("default (0.") && !page.contains("<script"));
+    assert!(page.contains("default (0.") && page.contains("<div class=\"wrap\"><table>"));
     std::fs::remove_dir_all(&root).unwrap();
 }

@@ -28,12 +28,16 @@ const SKIP: &str = "CETUNE_SKIP_BROWSER";
 const REQUIRE: &str = "CETUNE_REQUIRE_BROWSER";
 
 /// The checks, named as `cargo test` filters see them.
-const CHECKS: [(&str, fn()); 2] = [
+const CHECKS: [(&str, fn()); 3] = [
     (
         "annotate::the_app_in_a_real_browser_prefills_toggles_and_saves_the_kept_blocks",
         annotate::the_app_in_a_real_browser_prefills_toggles_and_saves_the_kept_blocks,
     ),
     ("report::the_html_report_renders_in_a_browser", report::the_html_report_renders_in_a_browser),
+    (
+        "report::the_report_fits_1280_by_800_with_the_headline_and_worst_documents_above_the_fold",
+        report::the_report_fits_1280_by_800_with_the_headline_and_worst_documents_above_the_fold,
+    ),
 ];
 
 /// The browser programs that are not installed (`chromium`, `chromedriver`).

@@ -32,13 +32,17 @@ pub(crate) fn compact_svg(svg: &str) -> String {
 
 mod calibration;
 mod history;
+mod parallel;
 mod pareto;
+mod slice;
 mod space;
 mod structure;
 
 pub use calibration::{CalibrationInfo, bins as calibration_bins, render_calibration};
 pub use history::{GenRow, HistoryInfo, render_history};
+pub use parallel::{render_parallel, top_points};
 pub use pareto::{ParetoInfo, render_pareto};
+pub use slice::{live_genes, render_slices};
 pub use space::{Axis, Shade, SpaceInfo, SpacePoint, render_space};
 pub use structure::{StructureInfo, render_structure};
 
