@@ -277,3 +277,39 @@ fn an_external_fallback_that_fails_on_a_page_is_an_error_row_for_that_page() {
     }
     assert!(r.stdout.contains("fallback: 2 of 2 pages (100.0 %) fell back"), "{}", r.stdout);
 }
+
+/// `compare --confidence`: a model judges the compared setting it was fitted for (the run's
+/// best), with the report `evaluate` gives and the files named after its row; a model fitted for
+/// none of them is one line naming the file, exit 2.
+#[test]
+fn compare_reports_how_well_a_confidence_predicts_the_setting_it_was_fitted_for() {
+    let d = tmp("confidence-compare");
+    let gs = Path::new(env!("CARGO_MANIFEST_DIR")).join("goldsets/default");
+    let run = d.join("run");
+    let args = ["optimise", "-e", "lqf", "--goldset", s(&gs), "--out", s(&run), "--seed", "1", "--population", "4"];
+    let r = cetune(&[&args[..], &["--max-generations", "1", "-q"]].concat());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let model = d.join("best.confidence.json");
+    let best = run.join("best.yaml");
+    let r = cetune(&["confidence", "--params", s(&best), "--goldset", s(&gs), "--out", s(&model), "-q"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = d.join("cmp");
+    let args = ["compare", "--goldset", s(&gs), "--run", s(&run), "--run-top", "1", "--out", s(&out), "-q"];
+    let r = cetune(&[&args[..], &["--confidence", s(&model)]].concat());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("### The confidence of top 1"), "{}", r.stdout);
+    assert!(r.stdout.contains("Spearman(confidence, page F1)"), "{}", r.stdout);
+    let rows = read_csv(&out.join("confidence-1.csv"));
+    assert_eq!(rows[0], ["package", "id", "f1", "confidence"]);
+    assert!(rows.len() > 10, "{rows:?}");
+    assert!(out.join("calibration-1.svg").is_file() && out.join("calibration-1.csv").is_file());
+    assert!(std::fs::read_to_string(out.join("compare.md")).unwrap().contains("The confidence of top 1"));
+    // A model of another setting (the family's defaults) judges no compared row.
+    let other = d.join("lqf.confidence.json");
+    let r = cetune(&["confidence", "-e", "lqf", "--set", "t=0.99", "--goldset", s(&gs), "--out", s(&other), "-q"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = cetune(&[&args[..], &["--confidence", s(&other), "--force"]].concat());
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("lqf.confidence.json") && r.stderr.contains("fitted for"), "{}", r.stderr);
+    assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+}

@@ -58,6 +58,12 @@ pub struct Args {
     /// pages (seeded; 0: none); also the resamples of the paired intervals (default 2000).
     #[arg(long, value_name = "N", default_value_t = 0)]
     bootstrap: usize,
+    /// A confidence model (`cetune confidence`) of one of the compared settings: how well it
+    /// predicts that setting's page F1 (Spearman, the mean F1 below and above its threshold, the
+    /// pages of F1 < 0.25 caught) and its calibration, as `evaluate --confidence` reports it
+    /// (`confidence-<row>.csv`, `calibration-<row>.*`); repeatable.
+    #[arg(long, value_name = "MODEL")]
+    confidence: Vec<PathBuf>,
     /// Output folder; default RUN_DIR/compare-<gold set name> (with `-<measure>` for bow and
     /// shingle4); with several runs or outputs results/compare-<gold set name>-<timestamp>.
     #[arg(long)]
@@ -189,6 +195,34 @@ pub fn run(a: Args) -> Result<()> {
         Some(b) if b.is_file() => reads.add(b, "the baseline"),
         _ => {}
     }
+    // Each confidence model judges the compared settings it was fitted for.
+    let mut judged: Vec<(usize, crate::confidence::Model)> = Vec::new();
+    for p in &a.confidence {
+        if a.field != "body" {
+            return Err(Error::config("--confidence estimates the body's F1: drop --field"));
+        }
+        reads.add(p, "a confidence model");
+        let fits: Vec<(usize, crate::confidence::Model)> = rows
+            .iter()
+            .enumerate()
+            .filter_map(|(i, (_, src))| match src {
+                Source::Setting(s) => crate::confidence::Model::read(p, s).ok().map(|m| (i, m)),
+                Source::Output(_) => None,
+            })
+            .collect();
+        if fits.is_empty() {
+            // Why it fits none: the error of reading it for the first compared setting.
+            let first = rows.iter().find_map(|(_, src)| match src {
+                Source::Setting(s) => Some(s),
+                Source::Output(_) => None,
+            });
+            return Err(match first.map(|s| crate::confidence::Model::read(p, s)) {
+                Some(Err(e)) => e,
+                _ => Error::config("--confidence judges a setting: compare a --run").with_path(p),
+            });
+        }
+        judged.extend(fits);
+    }
     let settings: Vec<&Setting> = rows
         .iter()
         .filter_map(|(_, s)| match s {
@@ -286,6 +320,23 @@ pub fn run(a: Args) -> Result<()> {
         lines.sort_by(|x, y| y.1.mean.total_cmp(&x.1.mean));
         md += &paired_markdown(&rows[b].0, &lines, resamples);
         write_paired_csv(&out.join("paired.csv"), &rows[b].0, &lines, measure)?;
+    }
+    for (i, m) in &judged {
+        // The row's extractor: settings are built in row order, outputs have none.
+        let k = rows[..*i].iter().filter(|(_, s)| matches!(s, Source::Setting(_))).count();
+        md += &format!("\n### The confidence of {}\n", rows[*i].0);
+        let stem = format!("-{}", i + 1);
+        md += &super::evaluate::confidence_report(
+            &out,
+            &stem,
+            &set,
+            &docs,
+            extractors[k].as_ref(),
+            &scores[*i],
+            m,
+            None,
+            a.quiet,
+        )?;
     }
     write_atomic(&out.join("compare.md"), md.as_bytes())?;
     drop(locks);

@@ -103,7 +103,7 @@ pub fn run(a: Args) -> Result<()> {
         md += &fallback_report(&out, &set, &docs, ex.as_ref(), without.as_ref(), &scores, measure, a.quiet)?;
     }
     if let Some(m) = &model {
-        md += &confidence_report(&out, &set, &docs, ex.as_ref(), &scores, m, a.min_confidence, a.quiet)?;
+        md += &confidence_report(&out, "", &set, &docs, ex.as_ref(), &scores, m, a.min_confidence, a.quiet)?;
     }
     write_atomic(&out.join("summary.md"), md.as_bytes())?;
     print!("{md}");
@@ -240,11 +240,14 @@ fn fallback_report(
     ))
 }
 
-/// `evaluate --confidence`: each page's confidence beside its F1 (`confidence.csv`: package, id,
-/// f1, confidence), and how well the one predicts the other, as lines for `summary.md`.
+/// `evaluate --confidence` (and `compare --confidence`, `stem` naming the compared row): each
+/// page's confidence beside its F1 (`confidence<stem>.csv`: package, id, f1, confidence), the
+/// calibration (`calibration<stem>.csv/.svg/.png`) and how well the one predicts the other, as
+/// lines for the summary.
 #[allow(clippy::too_many_arguments)]
-fn confidence_report(
+pub(super) fn confidence_report(
     out: &Path,
+    stem: &str,
     set: &crate::goldset::GoldSet,
     docs: &[&crate::goldset::GoldDoc],
     ex: &dyn crate::extract::Extractor,
@@ -266,19 +269,19 @@ fn confidence_report(
             rows.push(vec![set.packages[d.package].clone(), d.id.clone(), num(s.prf.f1), num(c)]);
         }
     }
-    crate::report::csv::write(&out.join("confidence.csv"), rows)?;
+    crate::report::csv::write(&out.join(format!("confidence{stem}.csv")), rows)?;
     let q = crate::confidence::Quality::of(&conf, &f1, threshold.unwrap_or(model.threshold));
     // The calibration plot: mean F1 by tenth of confidence against the diagonal.
     let pages: Vec<(f64, f64)> = conf.iter().copied().zip(f1.iter().copied()).collect();
     let bins = crate::report::plot::calibration_bins(&pages, 10);
     let mut rows = vec![["mean_confidence", "mean_f1", "pages"].map(String::from).to_vec()];
     rows.extend(bins.iter().map(|&(c, f, k)| vec![num(c), num(f), k.to_string()]));
-    crate::report::csv::write(&out.join("calibration.csv"), rows)?;
+    crate::report::csv::write(&out.join(format!("calibration{stem}.csv")), rows)?;
     let title = format!("confidence calibration on {} ({} pages)", set.name, pages.len());
     let info = crate::report::plot::CalibrationInfo { title, pages, bins, threshold: q.threshold };
-    crate::report::plot::render_calibration(&info, &out.join("calibration"))?;
+    crate::report::plot::render_calibration(&info, &out.join(format!("calibration{stem}")))?;
     Ok(format!(
-        "\nconfidence (an estimate of each page's F1):\n{}\ncalibration (mean F1 by tenth of confidence): calibration.csv, calibration.svg, calibration.png\n",
+        "\nconfidence (an estimate of each page's F1):\n{}\ncalibration (mean F1 by tenth of confidence): calibration{stem}.csv, calibration{stem}.svg, calibration{stem}.png\n",
         q.lines()
     ))
 }
