@@ -33,7 +33,14 @@ pub struct Outputs {
 pub fn read(path: &Path) -> Result<Outputs> {
     let mut texts = BTreeMap::new();
     if path.is_dir() {
-        walk(path, path, &mut texts)?;
+        let mut files = BTreeMap::new();
+        walk_ext(path, path, "txt", &mut files)?;
+        for (k, bytes) in files {
+            let text = bytes.and_then(|b| {
+                String::from_utf8(b).map_err(|_| format!("{}: not UTF-8 text", path.join(format!("{k}.txt")).display()))
+            });
+            texts.insert(k, text);
+        }
     } else {
         let bytes = read_bounded(path)?;
         let map: BTreeMap<String, serde_json::Value> = crate::goldset::decode::json_lossy(&bytes).map_err(|e| {
@@ -78,6 +85,9 @@ pub fn read_field(path: &Path, field: &str) -> Result<Option<Outputs>> {
     Ok(Some(Outputs { path: path.to_path_buf(), texts }))
 }
 
+/// The files under `dir` named `*.EXT`, keyed by their path below `root` without the extension
+/// (`/` between folders), each read through the bounded reader (or why it could not be), in name
+/// order: the one walk of an output folder of texts and of JSON records.
 fn walk_ext(
     root: &Path,
     dir: &Path,
@@ -116,30 +126,6 @@ fn kind(v: &serde_json::Value) -> &'static str {
 /// [`MAX_TEXT_BYTES`] (a FIFO or a device is refused before it is opened, so nothing blocks).
 fn read_bounded(path: &Path) -> Result<Vec<u8>> {
     crate::paths::read_capped(path, MAX_TEXT_BYTES, "output file")
-}
-
-fn walk(root: &Path, dir: &Path, texts: &mut BTreeMap<String, std::result::Result<String, String>>) -> Result<()> {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .map_err(|e| Error::io(dir, "read", e))?
-        .collect::<std::io::Result<Vec<_>>>()
-        .map_err(|e| Error::io(dir, "read", e))?;
-    entries.sort_by_key(|e| e.file_name());
-    for e in entries {
-        let p = e.path();
-        let ft = e.file_type().map_err(|err| Error::io(&p, "read", err))?;
-        if ft.is_dir() {
-            walk(root, &p, texts)?;
-        } else if let Some(rel) =
-            p.strip_prefix(root).ok().and_then(|r| r.to_str()).and_then(|r| r.strip_suffix(".txt"))
-        {
-            let key = rel.replace(std::path::MAIN_SEPARATOR, "/");
-            let text = read_bounded(&p)
-                .map_err(|e| e.to_string())
-                .and_then(|b| String::from_utf8(b).map_err(|_| format!("{}: not UTF-8 text", p.display())));
-            texts.insert(key, text);
-        }
-    }
-    Ok(())
 }
 
 /// The scores of an output on `docs` of `set`, with the keys that matched no document.
