@@ -31,7 +31,8 @@ def test_markdown_html_and_json_keep_the_structure_beside_the_text():
     assert '<td colspan="2">All of them</td>' in html
     record = ex.extract(PAGE, format="json")
     assert record["text"] == text and record["markdown"] == md
-    assert record["title"] == {"value": "Storm hits the coast", "source": "h1"}
+    # No <h1>: the <title>, without its site-name part.
+    assert record["title"] == {"value": "Storm news", "source": "title"}
     assert record["sitename"] == {"value": "The Bugle", "source": "og:site_name"}
     assert record["author"] is None and record["date"] is None
     assert "id" not in record and "error" not in record
