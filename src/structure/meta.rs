@@ -423,16 +423,19 @@ fn marked<'a>(f: &mut Found, tag: &str, attrs: &str, content: impl Fn() -> Optio
     if !(author || (date_class && tag != "a")) {
         return;
     }
+    // The element's text, read (and decoded) once for both fields.
+    let mut text: Option<Option<String>> = None;
+    let mut text = || text.get_or_insert_with(|| content().map(|c| one_line(short(c)))).clone();
     if author
         && f.fields[AUTHOR].iter().all(|(r, _)| *r > 6)
-        && let Some(n) = content().map(|c| one_line(short(c))).and_then(|t| person(&t))
+        && let Some(n) = text().and_then(|t| person(&t))
     {
         f.add(AUTHOR, if rel_author { 6 } else { 7 }, &n, if rel_author { "rel author" } else { "byline" });
     }
     if date_class
         && tag != "a"
         && f.fields[DATE].iter().all(|(r, _)| *r > 6)
-        && let Some(d) = content().and_then(|c| human_date(&one_line(short(c))))
+        && let Some(d) = text().and_then(|t| human_date(&t))
     {
         f.add(DATE, 6, &d, "date text");
     }
