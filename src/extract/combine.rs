@@ -34,7 +34,7 @@ use crate::document::{Document, Selection, View};
 use crate::error::{Error, Result};
 use crate::params::combine::{GLOBAL, PER_MEMBER};
 use crate::params::compose::SEP;
-use crate::params::{Setting, Value};
+use crate::params::{Kind, Setting, Value};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -82,9 +82,9 @@ pub(crate) fn hash_of(x: impl Hash) -> u64 {
     h.finish()
 }
 
-/// Whether `setting` is a combination's (it names member parameters `member.name`).
+/// Whether `setting` is a combination's.
 pub fn is_combination(setting: &Setting) -> bool {
-    setting.values.iter().any(|(n, _)| n.contains(SEP))
+    setting.kind == Kind::Combination
 }
 
 /// One member of a combination setting that is on: its index among the members, its name, its
@@ -130,7 +130,11 @@ pub(crate) fn members_on(setting: &Setting) -> Result<Vec<On>> {
             Some(Value::Bool(false)) => continue,
             Some(v) => return Err(bad(format!("parameter '{}' must be true or false, got {v}", at("on")))),
         }
-        let mut own = setting.scoped(m, if external { crate::params::external::NAME } else { m });
+        let (ex, kind) = match external {
+            true => (crate::params::external::NAME, Kind::External),
+            false => (*m, Kind::Family),
+        };
+        let mut own = setting.scoped(m, ex, kind);
         own.values.retain(|(n, _)| !PER_MEMBER.contains(&n.as_str()));
         if let Some(space) = &space {
             own = space.check_setting(&own).map_err(|e| bad(format!("member '{m}': {}", e.message)))?;

@@ -355,11 +355,13 @@ fn feature_space() -> ParamSpace {
         .collect();
     ParamSpace {
         extractor: params::route::FEATURES.to_string(),
+        kind: params::Kind::Family,
         description: "the page features".into(),
         params,
         correlated: Vec::new(),
         known_good: Vec::new(),
         members: Vec::new(),
+        member_kinds: Vec::new(),
     }
 }
 
@@ -382,7 +384,7 @@ pub fn build_with(setting: &Setting, models: &fitted::Models) -> Result<Box<dyn 
     if combine::is_combination(setting) {
         return combine::build(setting, models);
     }
-    if setting.extractor == params::external::NAME {
+    if setting.kind == params::Kind::External {
         return external::build(setting);
     }
     if let Some(m) = models.here()
@@ -413,19 +415,24 @@ pub fn space_needs(space: &ParamSpace) -> Needs {
 }
 
 fn space_reads(space: &ParamSpace) -> Option<Needs> {
-    let member = |name: &str| -> Option<Needs> {
+    let member = |name: &str, kind: params::Kind| -> Option<Needs> {
         // An external member's worker reads the page's HTML; its text is aligned to the source words.
-        if space.param(&format!("{name}.{}", params::external::COMMAND)).is_some() {
+        if kind == params::Kind::External {
             return Some(Needs::SOURCE | Needs::HTML);
         }
         let sub = self::space(name).ok()?;
-        if sub.members.is_empty() { Some(mask_needs(build(&sub.defaults()).ok()?.as_ref())) } else { space_reads(&sub) }
+        match sub.kind {
+            params::Kind::Combination | params::Kind::Route => space_reads(&sub),
+            _ => Some(mask_needs(build(&sub.defaults()).ok()?.as_ref())),
+        }
     };
-    if params::route::is_route(space) {
+    if space.kind == params::Kind::Route {
         return space.members.iter().try_fold(Needs::FEATURES, |n, alias| {
             let key = format!("{alias}{}extractor", params::compose::SEP);
-            match &space.param(&key)?.default {
-                params::Value::Cat(ex) => Some(n | member(ex)?),
+            match (&space.param(&key)?.default, space.member_kind(alias)) {
+                // An external branch: everything (its needs are not told apart yet).
+                (_, params::Kind::External) => None,
+                (params::Value::Cat(ex), kind) => Some(n | member(ex, kind)?),
                 _ => None,
             }
         });
@@ -433,7 +440,7 @@ fn space_reads(space: &ParamSpace) -> Option<Needs> {
     if space.members.is_empty() {
         return build(&space.defaults()).ok().map(|ex| ex.needs());
     }
-    space.members.iter().try_fold(Needs::SOURCE, |n, m| Some(n | member(m)?))
+    space.members.iter().try_fold(Needs::SOURCE, |n, m| Some(n | member(m, space.member_kind(m))?))
 }
 
 /// Runs an extractor on a document and renders the kept text.

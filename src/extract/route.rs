@@ -138,7 +138,7 @@ pub(crate) fn used(setting: &Setting) -> Result<Used> {
         let ex = cat(&format!("{alias}{SEP}extractor"))?;
         if ex == crate::params::external::NAME {
             // An external branch: its setting (command, budgets, options) is all it has.
-            let mut own = setting.scoped(&alias, &ex);
+            let mut own = setting.scoped(&alias, &ex, crate::params::Kind::External);
             own.values.retain(|(n, _)| n != "extractor");
             branches.push((alias, ex, own));
             continue;
@@ -147,7 +147,7 @@ pub(crate) fn used(setting: &Setting) -> Result<Used> {
         if crate::params::route::is_route(&space) {
             return Err(bad(format!("branch '{alias}': '{ex}' is a route: a route cannot be inside a route")));
         }
-        let mut own = setting.scoped(&alias, &ex);
+        let mut own = setting.scoped(&alias, &ex, space.kind);
         own.values.retain(|(n, _)| n != "extractor");
         let own = space.check_setting(&own).map_err(|e| bad(format!("branch '{alias}': {}", e.message)))?;
         branches.push((alias, ex, own));

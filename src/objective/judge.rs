@@ -50,7 +50,11 @@ pub fn primary(s: &Setting) -> Result<Setting> {
         Some(crate::params::Value::Cat(e)) => e.clone(),
         _ => return Err(Error::config(format!("route '{}': branch '{alias}' names no extractor", s.extractor))),
     };
-    let mut own = s.scoped(&alias, &ex);
+    let kind = match ex == crate::params::external::NAME {
+        true => crate::params::Kind::External,
+        false => crate::extract::space(&ex)?.kind,
+    };
+    let mut own = s.scoped(&alias, &ex, kind);
     own.values.retain(|(n, _)| n != "extractor");
     own.model = None;
     Ok(own)

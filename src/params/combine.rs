@@ -8,7 +8,7 @@
 //! weights under another combinator) and the readable structure label of Table 2 and `best.yaml`.
 
 use super::compose::SEP;
-use super::space::{ParamSpace, ParamSpec, Spec};
+use super::space::{Kind, ParamSpace, ParamSpec, Spec};
 use super::value::{Setting, Value};
 use super::yaml::{At, AtFn, Builtin};
 use crate::error::Result;
@@ -50,6 +50,7 @@ pub fn complete(
     if members.names.is_empty() {
         return Err(at(members.at, "'members' is empty: a combination needs at least one member".into()));
     }
+    space.kind = Kind::Combination;
     let mut spaces: Vec<(String, ParamSpace)> = Vec::new();
     for m in &members.names {
         let name = m.value.as_str();
@@ -197,6 +198,7 @@ pub fn complete(
             }
         }
     }
+    space.member_kinds = spaces.iter().map(|(_, s)| s.kind).collect();
     space.members = spaces.into_iter().map(|(n, _)| n).collect();
     Ok(())
 }

@@ -3,7 +3,7 @@
 //! `accb.r` is parameter `r` of the member `accb`; a combination of extractors is one space over
 //! all its members' parameters, each under its member's name.
 
-use super::space::{KnownGood, ParamSpace};
+use super::space::{Kind, KnownGood, ParamSpace};
 use super::value::Setting;
 use crate::error::{Error, Result};
 
@@ -37,11 +37,13 @@ impl ParamSpace {
     pub fn compose(extractor: &str, description: &str, parts: &[ParamSpace]) -> Result<ParamSpace> {
         let mut out = ParamSpace {
             extractor: extractor.to_string(),
+            kind: Kind::Combination,
             description: description.to_string(),
             params: Vec::new(),
             correlated: Vec::new(),
             known_good: Vec::new(),
             members: Vec::new(),
+            member_kinds: Vec::new(),
         };
         for part in parts {
             for p in &part.params {
@@ -64,17 +66,19 @@ impl Setting {
     pub fn prefixed(&self, ns: &str) -> Setting {
         Setting {
             extractor: self.extractor.clone(),
+            kind: self.kind,
             values: self.values.iter().map(|(n, v)| (format!("{ns}{SEP}{n}"), v.clone())).collect(),
             model: self.model.clone(),
         }
     }
 
-    /// The setting of member `ns` (extractor `extractor`): the values named `ns.<name>`, with the
-    /// prefix removed.
-    pub fn scoped(&self, ns: &str, extractor: &str) -> Setting {
+    /// The setting of member `ns` (extractor `extractor`, of kind `kind`): the values named
+    /// `ns.<name>`, with the prefix removed.
+    pub fn scoped(&self, ns: &str, extractor: &str, kind: Kind) -> Setting {
         let prefix = format!("{ns}{SEP}");
         Setting {
             extractor: extractor.to_string(),
+            kind,
             values: self
                 .values
                 .iter()
@@ -122,13 +126,13 @@ mod tests {
         assert!(names.contains(&"accb.t") && names.contains(&"lqf.t") && names.contains(&"accb.r"), "{names:?}");
         assert_eq!(pair.correlated, vec![vec!["accb.r".to_string(), "accb.t".to_string()]]);
         let s = pair.with_assignments(&pair.defaults(), &["accb.t=0.6".to_string(), "lqf.t=0.3".to_string()]).unwrap();
-        let a = s.scoped("accb", "accb");
+        let a = s.scoped("accb", "accb", Kind::Family);
         assert_eq!(a, accb.with_assignments(&accb.defaults(), &["t=0.6".to_string()]).unwrap());
-        let l = s.scoped("lqf", "lqf");
+        let l = s.scoped("lqf", "lqf", Kind::Family);
         assert_eq!(l, lqf.with_assignments(&lqf.defaults(), &["t=0.3".to_string()]).unwrap());
         // Each member's known-good individuals, lifted into the pair.
         let kg = member_known_good(&pair, &members);
         assert_eq!(kg.len(), accb.known_good.len() + lqf.known_good.len());
-        assert_eq!(kg[0].setting.scoped("accb", "accb"), accb.known_good[0].setting);
+        assert_eq!(kg[0].setting.scoped("accb", "accb", Kind::Family), accb.known_good[0].setting);
     }
 }

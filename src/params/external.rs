@@ -80,6 +80,7 @@ pub fn complete(space: &mut ParamSpace, keys: Keys, at: &AtFn) -> Result<()> {
     if space.extractor != NAME {
         return refuse(&keys, false, at);
     }
+    space.kind = super::space::Kind::External;
     complete_member(space, "", keys, at)
 }
 
@@ -149,6 +150,8 @@ pub fn member_space(combination: &mut ParamSpace, m: &str, at: &AtFn) -> Result<
         .collect();
     Ok(Some(ParamSpace {
         extractor: NAME.to_string(),
+        kind: super::space::Kind::External,
+        member_kinds: Vec::new(),
         description: format!("external member {m}"),
         params,
         correlated: Vec::new(),

@@ -18,7 +18,7 @@
 
 use super::combine;
 use super::compose::SEP;
-use super::space::{ParamSpace, ParamSpec, Spec};
+use super::space::{Kind, ParamSpace, ParamSpec, Spec};
 use super::value::{Setting, Value};
 use super::yaml::{At, AtFn, Builtin};
 use crate::error::Result;
@@ -53,12 +53,12 @@ pub fn fallback_of(setting: &Setting) -> Option<(String, f64)> {
 
 /// Whether `space` is a route's.
 pub fn is_route(space: &ParamSpace) -> bool {
-    !space.members.is_empty() && space.param("otherwise").is_some()
+    space.kind == Kind::Route
 }
 
 /// Whether `setting` is a route's (it names an `otherwise` branch).
 pub fn is_route_setting(setting: &Setting) -> bool {
-    setting.get("otherwise").is_some()
+    setting.kind == Kind::Route
 }
 
 fn rule_of(name: &str) -> Option<(usize, &str)> {
@@ -152,6 +152,7 @@ pub fn complete(
     if branches.is_empty() {
         return Err(at(branches_at, "'branches' is empty: a route needs at least one branch".into()));
     }
+    space.kind = Kind::Route;
     let mut spaces: Vec<(String, String, ParamSpace)> = Vec::new();
     for b in branches {
         let (alias, ex) = split_branch(&b.value);
@@ -326,6 +327,7 @@ pub fn complete(
             space.known_good.push(super::space::KnownGood { label: format!("{alias}: {}", kg.label), setting: s });
         }
     }
+    space.member_kinds = spaces.iter().map(|(_, _, s)| s.kind).collect();
     space.members = aliases;
     Ok(())
 }
@@ -467,25 +469,39 @@ pub fn branch_space(space: &ParamSpace, alias: &str) -> ParamSpace {
             (rest != "extractor").then(|| ParamSpec { name: rest.to_string(), ..p.clone() })
         })
         .collect();
+    let kind = space.member_kind(alias);
     let mut members: Vec<String> = Vec::new();
-    for p in &params {
-        if let Some((m, _)) = p.name.split_once(SEP)
-            && !members.iter().any(|x| x == m)
-        {
-            members.push(m.to_string());
+    if kind == Kind::Combination {
+        for p in &params {
+            if let Some((m, _)) = p.name.split_once(SEP)
+                && !members.iter().any(|x| x == m)
+            {
+                members.push(m.to_string());
+            }
         }
     }
+    // A combination's member is a worker when it carries the worker's command (see
+    // `external::member_space`), else a family.
+    let member_kinds = members
+        .iter()
+        .map(|m| match params.iter().any(|p| p.name == format!("{m}{SEP}{}", super::external::COMMAND)) {
+            true => Kind::External,
+            false => Kind::Family,
+        })
+        .collect();
     let extractor = match space.param(&format!("{prefix}extractor")).map(|p| &p.default) {
         Some(Value::Cat(e)) => e.clone(),
         _ => alias.to_string(),
     };
     ParamSpace {
         extractor,
+        kind,
         description: String::new(),
         params,
         correlated: Vec::new(),
         known_good: Vec::new(),
         members,
+        member_kinds,
     }
 }
 
@@ -597,7 +613,7 @@ pub fn describe(space: &ParamSpace, setting: &Setting) -> String {
     let get = |n: &str| setting.get(n).or_else(|| space.param(n).map(|p| &p.default)).cloned();
     let branch = |alias: &str| {
         let sub = branch_space(space, alias);
-        let own = setting.scoped(alias, &sub.extractor);
+        let own = setting.scoped(alias, &sub.extractor, sub.kind);
         if let Some(d) = combine::describe(&sub, &own) {
             return d;
         }

@@ -58,11 +58,29 @@ pub struct KnownGood {
     pub setting: Setting,
 }
 
+/// What a description (and every setting of it) is: a closed set, decided once, when its file
+/// is parsed, by the file's keys (`branches:` a route, `members:` a combination, `extractor:
+/// external` a worker), and carried by each setting; nothing reads it back from parameter names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Kind {
+    /// One family of the family table.
+    #[default]
+    Family,
+    /// Members whose outputs a combinator joins (`members:`).
+    Combination,
+    /// Branches a decision list over page features chooses between (`branches:`).
+    Route,
+    /// A worker process speaking the extractor protocol (`extractor: external`).
+    External,
+}
+
 /// The parameter description of one extractor.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ParamSpace {
     /// The registry name of the extractor.
     pub extractor: String,
+    /// What it is.
+    pub kind: Kind,
     /// A one-paragraph description.
     pub description: String,
     /// The parameters, in file order.
@@ -74,6 +92,9 @@ pub struct ParamSpace {
     /// For a combination of extractors (`members:` in its YAML): the member families, whose
     /// parameters are namespaced `member.name`; empty for a single family.
     pub members: Vec<String>,
+    /// The kind of each of `members`, in the same order (a route's branch may be a family, a
+    /// combination or a worker; a combination's member a family or a worker).
+    pub member_kinds: Vec<Kind>,
 }
 
 impl Spec {
@@ -217,6 +238,11 @@ fn round_decimal(x: f64, d: usize) -> f64 {
 }
 
 impl ParamSpace {
+    /// The kind of member (or branch) `name`: [`Kind::Family`] when it is not one.
+    pub fn member_kind(&self, name: &str) -> Kind {
+        self.members.iter().position(|m| m == name).and_then(|i| self.member_kinds.get(i).copied()).unwrap_or_default()
+    }
+
     /// The parameter called `name`.
     pub fn param(&self, name: &str) -> Option<&ParamSpec> {
         self.params.iter().find(|p| p.name == name)
@@ -226,6 +252,7 @@ impl ParamSpace {
     pub fn defaults(&self) -> Setting {
         Setting {
             extractor: self.extractor.clone(),
+            kind: self.kind,
             values: self.params.iter().map(|p| (p.name.clone(), p.default.clone())).collect(),
             model: None,
         }

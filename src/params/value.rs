@@ -33,6 +33,8 @@ impl fmt::Display for Value {
 pub struct Setting {
     /// The extractor this setting configures.
     pub extractor: String,
+    /// What that extractor is (its description's kind).
+    pub kind: super::space::Kind,
     /// `(name, value)` in the order of the parameter space.
     pub values: Vec<(String, Value)>,
     /// A fitted model the setting applies (a sidecar file its settings file names with

@@ -441,11 +441,13 @@ fn build_space(
     }
     let mut space = ParamSpace {
         extractor: extractor.to_string(),
+        kind: super::space::Kind::Family,
         description,
         params,
         correlated: Vec::new(),
         known_good: Vec::new(),
         members: Vec::new(),
+        member_kinds: Vec::new(),
     };
     let mut seen: Vec<&str> = Vec::new();
     for group in &correlated {
@@ -763,6 +765,36 @@ mod tests {
             let back = parse(&text).unwrap();
             assert_eq!((&back.setting, &back.space.params), (&s, &space.params), "{text}");
         }
+    }
+
+    /// What a file is comes from its keys, once, and every setting of it carries that: a family
+    /// whose parameter is spelt with a dot is no combination, a route is one without its
+    /// `otherwise` value, and each member or branch knows its own kind.
+    #[test]
+    fn a_files_kind_comes_from_its_keys_and_its_settings_carry_it() {
+        use crate::params::Kind;
+        let combo = parse("extractor: c\nmembers: [lqf, accb]\nparameters: []\n").unwrap();
+        assert_eq!((combo.space.kind, combo.setting.kind), (Kind::Combination, Kind::Combination));
+        assert_eq!(combo.space.member_kinds, [Kind::Family, Kind::Family]);
+        let route = parse("extractor: r\nbranches: [lqf, pair=combine]\nrules: 1\nparameters: []\n").unwrap();
+        assert_eq!((route.space.kind, route.setting.kind), (Kind::Route, Kind::Route));
+        assert_eq!(
+            (route.space.member_kind("lqf"), route.space.member_kind("pair")),
+            (Kind::Family, Kind::Combination)
+        );
+        let mut no_otherwise = route.setting.clone();
+        no_otherwise.values.retain(|(n, _)| n != "otherwise");
+        assert!(super::super::route::is_route_setting(&no_otherwise));
+        let ext = parse("extractor: external\ncommand: my-worker\n").unwrap();
+        assert_eq!(ext.setting.kind, Kind::External);
+        let family = parse("extractor: lqf\nvalues: {t: 0.3}\n").unwrap();
+        assert_eq!(family.setting.kind, Kind::Family);
+        let mut dotted = family.setting.clone();
+        dotted.values.push(("a.b".into(), crate::params::Value::Int(1)));
+        assert!(!crate::extract::combine::is_combination(&dotted));
+        // A run's settings file of a compiled-in combination reads back as one.
+        let best = parse("extractor: combine\nvalues: {}\n").unwrap();
+        assert_eq!(best.setting.kind, Kind::Combination);
     }
 
     #[test]
