@@ -251,7 +251,7 @@ fn main() {
             })
             .collect(),
     );
-    extract::combine::set_cache_limit(0);
+    corpus.share_memo(0);
     let uncached = median(
         (1..=3)
             .map(|k| {
@@ -260,7 +260,7 @@ fn main() {
             })
             .collect(),
     );
-    extract::combine::set_cache_limit(extract::combine::DEFAULT_CACHE_MB << 20);
+    corpus.share_memo(cetune::objective::corpus::MEMO_MB << 20);
     row(
         "one combine individual (6 members, one changed), 120 L3S docs: warm with member cache / without",
         format!("{:.1} ms / {:.1} ms", cached * 1e3, uncached * 1e3),

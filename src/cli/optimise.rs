@@ -114,7 +114,7 @@ pub struct Args {
     #[arg(long, help_heading = LIMITS)]
     threads: Option<usize>,
     /// Bound of a combination's member-output cache, in MB (0: no caching).
-    #[arg(long, value_name = "MB", default_value_t = crate::extract::combine::DEFAULT_CACHE_MB, help_heading = LIMITS)]
+    #[arg(long, value_name = "MB", default_value_t = crate::objective::corpus::MEMO_MB, help_heading = LIMITS)]
     member_cache_mb: usize,
     #[command(flatten, next_help_heading = LIMITS)]
     limits: super::common::LimitArgs,
@@ -173,13 +173,13 @@ fn config(a: &Args) -> Result<Config> {
 
 /// Runs `optimise`.
 pub fn run(a: Args) -> Result<()> {
-    crate::extract::combine::set_cache_limit(a.member_cache_mb.saturating_mul(1 << 20));
     let opts = study::Options {
         quiet: a.quiet,
         top: a.top,
         ctrl_c: true,
         limits: a.limits.limits()?,
         plot_worst: a.plot_worst,
+        member_cache_mb: Some(a.member_cache_mb),
         ..Default::default()
     };
     let summary = match &a.resume {

@@ -24,6 +24,7 @@ pub mod budget;
 pub mod entities;
 pub mod hidden;
 pub mod lang;
+pub mod memo;
 pub mod needs;
 pub mod page_features;
 pub mod parse;
@@ -188,9 +189,9 @@ pub struct Document {
     pub stoplist: &'static str,
     /// readability-lxml's transformed tree of both passes (`readability.rs`), of the full page.
     pub readability: std::sync::Arc<readability::Facts>,
-    /// A number unique to this parse within the process (0: none), so results computed on the
-    /// document can be cached by it (the combinations' member outputs).
-    pub id: u64,
+    /// Outputs computed on this page that other extractors reuse (a combination's member
+    /// outputs, a route's branch outputs), bounded in bytes.
+    pub memo: memo::Memo,
     /// The §3a blocks with their text hashes and, when the loader knows the page's package,
     /// which reference pages hold them (Baisa's multi-file cleaner).
     pub blocks: Blocks,
@@ -222,9 +223,6 @@ pub fn norm_host(host: &str) -> String {
     let h = h.split(':').next().unwrap_or("").to_ascii_lowercase();
     h.strip_prefix("www.").unwrap_or(&h).to_string()
 }
-
-/// The next document id.
-static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 impl Document {
     /// Parses a decoded page (line endings already normalised) into both views and detects
@@ -321,7 +319,6 @@ impl Document {
         dom.nodes.shrink_to_fit();
         dom.texts.shrink_to_fit();
         dom.info.shrink_to_fit();
-        let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let blocks = if needs.blocks { Blocks::of(&dom) } else { Blocks::default() };
         let features = std::sync::Arc::new(if needs.features {
             page_features::compute(&dom, source.words.len(), html)
@@ -338,7 +335,7 @@ impl Document {
                 words,
                 stoplist,
                 readability,
-                id,
+                memo: memo::Memo::default(),
                 blocks,
                 features,
                 segments,
@@ -510,7 +507,8 @@ impl Document {
                 words,
                 stoplist: self.stoplist,
                 readability,
-                id: 0,
+                // A transient page (a serial member's input): nothing to reuse.
+                memo: memo::Memo::with_limit(0),
                 blocks,
                 features: self.features.clone(),
                 segments: self.segments.clone(),

@@ -24,8 +24,8 @@
 //! The setting of a combination (its description is completed by `params::combine`) names every
 //! member's parameters as `member.name`; [`build`] reads the members from it. A member's output on
 //! a page depends only on its own setting (and, in a pipeline, on the members before it), so
-//! outputs are cached across individuals in one bounded LRU ([`set_cache_limit`], statistics in
-//! [`cache_stats`]): an individual that changes one member re-runs only that member.
+//! outputs are kept across individuals in the page's memo (`document::memo`, bounded per page):
+//! an individual that changes one member re-runs only that member.
 //!
 //! Imports from the crate: `document`, `params` and `error`.
 
@@ -35,10 +35,8 @@ use crate::error::{Error, Result};
 use crate::params::combine::{GLOBAL, PER_MEMBER};
 use crate::params::compose::SEP;
 use crate::params::{Kind, Setting, Value};
-use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// How the members' masks are combined.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -365,7 +363,7 @@ fn run(m: &Member, doc: &Document) -> Vec<f32> {
 /// The keep-mask of `ex` on `doc` over its canonical words, cached under `key` like a member's
 /// output (a route's branches).
 pub(crate) fn cached_mask(doc: &Document, key: u64, ex: &dyn Extractor) -> Arc<Vec<f32>> {
-    cached(doc.id, key, || {
+    cached(doc, key, || {
         let mut sel = Selection::new(ex.view());
         ex.extract(doc, &mut sel);
         doc.mask(&sel).into_iter().map(|k| if k { 1.0 } else { 0.0 }).collect()
@@ -375,7 +373,7 @@ pub(crate) fn cached_mask(doc: &Document, key: u64, ex: &dyn Extractor) -> Arc<V
 /// The units `ex` keeps of `doc` in its own view (exact as `f32` below 2^24 units), cached under
 /// `key`: a route's block-view branch, whose hidden blocks hold no canonical word for a mask.
 pub(crate) fn cached_units(doc: &Document, key: u64, ex: &dyn Extractor) -> Arc<Vec<f32>> {
-    cached(doc.id, hash_of(("units", key)), || {
+    cached(doc, hash_of(("units", key)), || {
         let mut sel = Selection::new(ex.view());
         ex.extract(doc, &mut sel);
         sel.units.iter().map(|&u| u as f32).collect()
@@ -383,13 +381,13 @@ pub(crate) fn cached_units(doc: &Document, key: u64, ex: &dyn Extractor) -> Arc<
 }
 
 fn output(m: &Member, doc: &Document) -> Arc<Vec<f32>> {
-    cached(doc.id, m.key, || run(m, doc))
+    cached(doc, m.key, || run(m, doc))
 }
 
 /// What member `m` keeps of the page reduced to `allowed` (`chain` names the members that
 /// decided `allowed`), over the original page's words.
 fn serial_output(m: &Member, doc: &Document, allowed: &[bool], chain: u64) -> Arc<Vec<f32>> {
-    cached(doc.id, hash_of((chain, m.key)), || {
+    cached(doc, hash_of((chain, m.key)), || {
         let (reduced, back) = doc.reduced(allowed);
         let inner = run(m, &reduced);
         let mut out = vec![0.0f32; doc.source.words.len()];
@@ -400,108 +398,15 @@ fn serial_output(m: &Member, doc: &Document, allowed: &[bool], chain: u64) -> Ar
     })
 }
 
-/// A cached member output and the tick of its last use.
-type Entry = (Arc<Vec<f32>>, u64);
-
-/// The member-output cache: one LRU over (document, member identity), bounded in bytes.
-#[derive(Default)]
-struct Lru {
-    map: HashMap<(u64, u64), Entry>,
-    bytes: usize,
-    tick: u64,
-}
-
-static CACHE: Mutex<Option<Lru>> = Mutex::new(None);
-static LIMIT: AtomicUsize = AtomicUsize::new(DEFAULT_CACHE_MB << 20);
-static HITS: AtomicU64 = AtomicU64::new(0);
-static MISSES: AtomicU64 = AtomicU64::new(0);
-
-/// The default bound of the member-output cache, in MB.
-pub const DEFAULT_CACHE_MB: usize = 512;
-
-/// Sets the bound of the member-output cache in bytes (0 turns caching off).
-pub fn set_cache_limit(bytes: usize) {
-    LIMIT.store(bytes, Ordering::Relaxed);
-}
-
-/// The bound of the member-output cache in bytes.
-pub fn cache_limit() -> usize {
-    LIMIT.load(Ordering::Relaxed)
-}
-
-/// Hits and misses of the member-output cache since the process started.
-pub fn cache_stats() -> (u64, u64) {
-    (HITS.load(Ordering::Relaxed), MISSES.load(Ordering::Relaxed))
-}
-
-pub(crate) fn cached(doc: u64, key: u64, compute: impl FnOnce() -> Vec<f32>) -> Arc<Vec<f32>> {
-    let limit = LIMIT.load(Ordering::Relaxed);
-    if doc == 0 || limit == 0 {
-        return Arc::new(compute());
-    }
-    {
-        let mut guard = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-        let lru = guard.get_or_insert_with(Lru::default);
-        lru.tick += 1;
-        let tick = lru.tick;
-        if let Some((v, t)) = lru.map.get_mut(&(doc, key)) {
-            *t = tick;
-            HITS.fetch_add(1, Ordering::Relaxed);
-            return v.clone();
-        }
-    }
-    MISSES.fetch_add(1, Ordering::Relaxed);
-    let v = Arc::new(compute());
-    let mut guard = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-    guard.get_or_insert_with(Lru::default).insert((doc, key), v.clone(), limit);
-    v
-}
-
-impl Lru {
-    /// The bytes an output is counted for.
-    fn size(v: &[f32]) -> usize {
-        v.len() * 4 + 64
-    }
-
-    /// Adds an output, then keeps the cache within `limit` bytes.
-    fn insert(&mut self, key: (u64, u64), v: Arc<Vec<f32>>, limit: usize) {
-        let size = Lru::size(&v);
-        if self.map.insert(key, (v, self.tick)).is_none() {
-            self.bytes += size;
-        }
-        while self.bytes > limit && !self.map.is_empty() {
-            // Evict the least recently used half (amortised: one sort per many insertions).
-            let mut ticks: Vec<u64> = self.map.values().map(|(_, t)| *t).collect();
-            ticks.sort_unstable();
-            let cut = ticks[ticks.len() / 2];
-            self.map.retain(|_, (_, t)| *t > cut);
-            self.bytes = self.map.values().map(|(v, _)| Lru::size(v)).sum();
-        }
-    }
+/// The output under `key` of page `doc`, from the page's memo or computed by `compute`.
+pub(crate) fn cached(doc: &Document, key: u64, compute: impl FnOnce() -> Vec<f32>) -> Arc<Vec<f32>> {
+    doc.memo.get_or(key, compute)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::params::ParamSpace;
-
-    #[test]
-    fn the_member_cache_keeps_its_bound_and_the_recent_outputs() {
-        let limit = 10_000;
-        let mut lru = Lru::default();
-        for i in 0..1_000u64 {
-            lru.tick += 1;
-            let v = Arc::new(vec![0.5f32; (i % 97) as usize]);
-            lru.insert((i, 7), v, limit);
-            assert!(lru.bytes <= limit, "{} bytes after {i}", lru.bytes);
-            assert_eq!(lru.bytes, lru.map.values().map(|(v, _)| Lru::size(v)).sum::<usize>());
-            assert!(lru.map.contains_key(&(i, 7)) || Lru::size(&vec![0.0; (i % 97) as usize]) > limit / 2);
-        }
-        assert!(lru.map.len() > 10, "the bound keeps many outputs: {}", lru.map.len());
-        // An output larger than the bound is not kept.
-        lru.insert((5_000, 7), Arc::new(vec![0.0; limit]), limit);
-        assert!(lru.bytes <= limit);
-    }
 
     const PAGE: &str = "<html><body><ul><li><a href=/a>Home</a></li><li><a href=/b>News</a></li></ul>\
         <div><p>The first paragraph of the article has many words in it.</p>\
@@ -667,10 +572,10 @@ mod tests {
             ex.extract(&doc, &mut sel);
         };
         run(&["lqf.t=0.3"]);
-        let (h0, _) = cache_stats();
-        // Only lqf changes: full's output comes from the cache.
+        let (h0, _) = doc.memo.stats();
+        // Only lqf changes: full's output comes from the page's memo.
         run(&["lqf.t=0.4"]);
-        let (h1, _) = cache_stats();
+        let (h1, _) = doc.memo.stats();
         assert!(h1 > h0, "full's output must be a hit");
     }
 }

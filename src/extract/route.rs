@@ -197,16 +197,16 @@ fn read_judge(setting: &Setting, primary: &Setting) -> Result<Model> {
 /// fallback re-runs nothing.
 fn judged(doc: &Document, b: &Branch, judge: &Model) -> f64 {
     use super::combine::{cached, hash_of};
-    let signals = cached(doc.id, hash_of(("signals", b.key)), || {
+    let signals = cached(doc, hash_of(("signals", b.key)), || {
         let mut sel = Selection::new(b.ex.view());
         b.ex.extract(doc, &mut sel);
         let s = super::judge::signals(doc, &sel, &doc.render(&sel));
         // The branch's output from the same run, as `cached_units` and `cached_mask` compute it:
         // a page that stays with its branch runs the branch once.
         if b.blocks {
-            cached(doc.id, hash_of(("units", b.key)), || sel.units.iter().map(|&u| u as f32).collect());
+            cached(doc, hash_of(("units", b.key)), || sel.units.iter().map(|&u| u as f32).collect());
         } else {
-            cached(doc.id, b.key, || doc.mask(&sel).into_iter().map(|k| if k { 1.0 } else { 0.0 }).collect());
+            cached(doc, b.key, || doc.mask(&sel).into_iter().map(|k| if k { 1.0 } else { 0.0 }).collect());
         }
         s.to_vec()
     });

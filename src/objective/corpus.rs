@@ -265,6 +265,10 @@ pub struct Corpus {
     pub entries: Vec<Entry>,
 }
 
+/// The default budget of a corpus's memos, in MB, shared by its pages (`optimise
+/// --member-cache-mb`).
+pub const MEMO_MB: usize = 512;
+
 impl Corpus {
     /// Parses the given documents of `set` in parallel with every view and fact
     /// ([`Corpus::load_for`] with [`Needs::ALL`]).
@@ -289,7 +293,9 @@ impl Corpus {
             .collect();
         let needs = needs.complete();
         if !needs.blocks && !needs.wrapper {
-            return Corpus { name: set.name.clone(), packages: set.packages.clone(), entries };
+            let corpus = Corpus { name: set.name.clone(), packages: set.packages.clone(), entries };
+            corpus.share_memo(MEMO_MB << 20);
+            return corpus;
         }
         let hashes = match needs.blocks {
             true => entries.iter().map(|e| e.doc.as_ref().map(|d| d.blocks.hashes.clone())).collect(),
@@ -317,7 +323,27 @@ impl Corpus {
                 facts.attach(i, doc);
             }
         });
-        Corpus { name: set.name.clone(), packages: set.packages.clone(), entries }
+        let corpus = Corpus { name: set.name.clone(), packages: set.packages.clone(), entries };
+        corpus.share_memo(MEMO_MB << 20);
+        corpus
+    }
+
+    /// Gives every page an equal share of `bytes` for its memo (the member and branch outputs
+    /// a search reuses across individuals, `document::memo`); 0 turns the memos off.
+    pub fn share_memo(&self, bytes: usize) {
+        let pages = self.entries.iter().filter(|e| e.doc.is_some()).count().max(1);
+        for doc in self.entries.iter().filter_map(|e| e.doc.as_ref()) {
+            doc.memo.set_limit(bytes / pages);
+        }
+    }
+
+    /// Hits and misses of the pages' memos since they were parsed.
+    pub fn memo_stats(&self) -> (u64, u64) {
+        self.entries
+            .iter()
+            .filter_map(|e| e.doc.as_ref())
+            .map(|d| d.memo.stats())
+            .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
     }
 
     /// Bytes of decoded HTML of the pages read.

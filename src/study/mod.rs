@@ -87,6 +87,9 @@ pub struct Options {
     /// Draw each generation's worst fitness in the history plot (recorded in `run.yaml`; a
     /// resumed run keeps it).
     pub plot_worst: bool,
+    /// The budget of the pages' memos of member outputs, in MB, shared by the pages (`None`:
+    /// [`crate::objective::corpus::MEMO_MB`]; 0: none).
+    pub member_cache_mb: Option<usize>,
 }
 
 /// What a run ended with.
@@ -565,6 +568,8 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
     let needs = crate::extract::space_needs(&s.space);
     let corpus = Corpus::load_for(&s.set, &docs, needs, &|| bar.inc());
     let held_corpus = (!held.is_empty()).then(|| Corpus::load_for(&s.set, &held, needs, &|| bar.inc()));
+    let memo_mb = opts.member_cache_mb.unwrap_or(crate::objective::corpus::MEMO_MB);
+    corpus.share_memo(memo_mb.saturating_mul(1 << 20));
     bar.finish();
     let failed = corpus.entries.iter().filter(|e| e.doc.is_none()).count();
     crate::objective::corpus::check_some_read(&s.set, failed, docs.len())?;
@@ -588,7 +593,6 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
     let config = s.record.config.clone();
     let bar = Progress::new(config.max_generations as u64, "generation", opts.quiet);
     let started = Instant::now();
-    let cache_before = crate::extract::combine::cache_stats();
     let mut watch = Watch {
         dir: &s.dir,
         space: &s.space,
@@ -615,11 +619,9 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
     let corpora: Vec<&Corpus> = std::iter::once(&corpus).chain(held_corpus.as_ref()).collect();
     s.record.memory = memory::record(&corpora, needs.label());
     if !s.space.members.is_empty() {
-        let (hits, misses) = crate::extract::combine::cache_stats();
-        let (h0, m0) = cache_before;
-        let (hits, misses) = (hits - h0, misses - m0);
+        let (hits, misses) = corpus.memo_stats();
         let hit_rate = if hits + misses > 0 { hits as f64 / (hits + misses) as f64 } else { 0.0 };
-        let limit_mb = crate::extract::combine::cache_limit() >> 20;
+        let limit_mb = memo_mb;
         s.record.member_cache = Some(store::MemberCacheRecord { hits, misses, hit_rate, limit_mb });
     }
     if config.racing {
