@@ -195,32 +195,36 @@ pub fn family(name: &str) -> Result<&'static Family> {
         .ok_or_else(|| Error::config(format!("unknown extractor '{name}' (known: {})", names().join(", "))))
 }
 
-/// The parameter space of family `name`, from its compiled-in YAML description. Each is parsed
-/// once per process: a combination's description reads its members' spaces, and a route's its
-/// branches' and theirs, so reading a routed `best.yaml` parsed the same descriptions thousands
-/// of times (6 s).
+/// The parameter space of family or combination `name`, from its compiled-in YAML description
+/// (or the page features' space, [`params::route::FEATURES`]). A combination's description
+/// reads its members' spaces, and a route's its branches' and theirs, so reading a routed
+/// `best.yaml` parsed the same descriptions thousands of times (6 s): every compiled-in
+/// description is parsed once, on first use, into an immutable table ([`builtins`]).
 pub fn space(name: &str) -> Result<ParamSpace> {
-    static SPACES: std::sync::Mutex<Vec<(String, ParamSpace)>> = std::sync::Mutex::new(Vec::new());
-    let lock = || SPACES.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, s)) = lock().iter().find(|(n, _)| n == name) {
-        return Ok(s.clone());
+    match builtins().iter().find(|(n, _)| *n == name) {
+        Some((_, s)) => s.clone(),
+        // Not compiled in: the unknown-extractor error, which names the known ones.
+        None => family(name).and_then(|f| Err(Error::config(format!("'{}' has no description", f.name)))),
     }
-    // Parsed without the lock held: a description asks for other spaces while it is parsed.
-    let s = parse_space(name)?;
-    lock().push((name.to_string(), s.clone()));
-    Ok(s)
 }
 
-/// [`space`], parsed.
-fn parse_space(name: &str) -> Result<ParamSpace> {
-    if name == params::route::FEATURES {
-        return Ok(feature_space());
-    }
-    if let Some((n, yaml)) = COMBINATIONS.iter().find(|c| c.0 == name) {
-        return Ok(params::parse_str(yaml, Path::new(&format!("params/{n}.yaml")), &space)?.space);
-    }
-    let f = family(name)?;
-    Ok(params::parse_str(f.yaml, Path::new(&format!("params/{}.yaml", f.name)), &space)?.space)
+/// Every compiled-in description, parsed: the page features, the families, then the
+/// combinations in table order (each reads the spaces before it). Read-only once built.
+fn builtins() -> &'static [(&'static str, Result<ParamSpace>)] {
+    static TABLE: std::sync::LazyLock<Vec<(&'static str, Result<ParamSpace>)>> = std::sync::LazyLock::new(|| {
+        let mut out: Vec<(&'static str, Result<ParamSpace>)> = vec![(params::route::FEATURES, Ok(feature_space()))];
+        let texts = FAMILIES.iter().map(|f| (f.name, f.yaml)).chain(COMBINATIONS.iter().copied());
+        for (name, yaml) in texts {
+            let lookup = |n: &str| match out.iter().find(|(m, _)| *m == n) {
+                Some((_, s)) => s.clone(),
+                None => family(n).and_then(|f| Err(Error::config(format!("'{}' is read before it", f.name)))),
+            };
+            let parsed = params::parse_str(yaml, Path::new(&format!("params/{name}.yaml")), &lookup).map(|f| f.space);
+            out.push((name, parsed));
+        }
+        out
+    });
+    &TABLE
 }
 
 /// Reads a parameter file the user names (a description, or a settings file such as a run's
