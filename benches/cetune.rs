@@ -715,7 +715,9 @@ fn external_bench(tmp: &Path) {
     let per_page = |ex: &dyn extract::Extractor| {
         median(
             (0..5)
-                .map(|_| time(|| pages.iter().map(|d| extract::extract_text(ex, d).len()).sum::<usize>()).0)
+                .map(|_| {
+                    time(|| pages.iter().map(|d| extract::extract_text(ex, d).map_or(0, |t| t.len())).sum::<usize>()).0
+                })
                 .collect(),
         ) / pages.len() as f64
     };

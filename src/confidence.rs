@@ -189,7 +189,7 @@ pub fn gold_signals(
     let out = std::sync::Mutex::new(vec![None; docs.len()]);
     crate::objective::stream::extract_set(set, ex, crate::document::Needs::NONE, &|d, text, doc| {
         if let (Ok(_), Some(doc), Some(&i)) = (text, doc, at.get(&(d as *const _ as usize))) {
-            let s = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| extract_with_signals(ex, doc).1)).ok();
+            let s = crate::error::isolate(|| extract_with_signals(ex, doc)).ok().and_then(|r| r.ok()).map(|r| r.1);
             if let Ok(mut o) = out.lock() {
                 o[i] = s;
             }
@@ -213,7 +213,7 @@ pub fn gold_fell_back(
     let out = std::sync::Mutex::new(vec![None; docs.len()]);
     crate::objective::stream::extract_set(set, ex, crate::document::Needs::NONE, &|d, text, doc| {
         if let (Ok(_), Some(doc), Some(&i)) = (text, doc, at.get(&(d as *const _ as usize))) {
-            let s = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ex.fell_back(doc))).ok().flatten();
+            let s = crate::error::isolate(|| ex.fell_back(doc)).ok().and_then(|r| r.ok()).flatten();
             if let Ok(mut o) = out.lock() {
                 o[i] = s;
             }
@@ -336,7 +336,7 @@ mod tests {
     fn page_signals(html: &str, ex: &str) -> (String, Signals) {
         let ex = crate::extract::build(&crate::extract::space(ex).unwrap().defaults()).unwrap();
         let doc = Document::parse(html);
-        extract_with_signals(ex.as_ref(), &doc)
+        extract_with_signals(ex.as_ref(), &doc).unwrap()
     }
 
     #[test]
@@ -353,6 +353,7 @@ mod tests {
                 crate::extract::build(&crate::extract::space("full").unwrap().defaults()).unwrap().as_ref(),
                 &Document::parse(&html)
             )
+            .unwrap()
         );
         assert_eq!((f(&s, "kept_share"), f(&s, "start"), f(&s, "tail"), f(&s, "log_runs")), (1.0, 0.0, 0.0, 2f32.ln()));
         // 20 link words of 30.

@@ -24,11 +24,27 @@ pub enum ErrorKind {
     Bug,
 }
 
+/// What a caller may act on, finer than the [`ErrorKind`] (most errors have none): a caller
+/// that treats an error differently matches this, never the message's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cause {
+    /// A setting holds parameter `.0`, which its extractor never reads (a misspelt name, a
+    /// feature group the family does not know).
+    UnusedParameter(String),
+    /// A model file holds no model fitted with the setting's parameters: refit it.
+    StaleModel,
+    /// A run folder is locked by a live run or another command.
+    InUse,
+}
+
 /// An error with its context: `path:line:col: message`.
 #[derive(Debug, Clone)]
 pub struct Error {
     /// The coarse kind.
     pub kind: ErrorKind,
+    /// What a caller may act on, when the error is one it can ([`Cause`]; boxed, so a
+    /// `Result` stays small).
+    pub cause: Option<Box<Cause>>,
     /// The message, without location.
     pub message: String,
     /// The file the error is about.
@@ -47,7 +63,7 @@ pub type Result<T> = std::result::Result<T, Error>;
 impl Error {
     /// A new error of `kind`.
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
-        Error { kind, message: message.into(), path: None, line: None, column: None, source: None }
+        Error { kind, cause: None, message: message.into(), path: None, line: None, column: None, source: None }
     }
     /// A configuration or usage error (exit code 2).
     pub fn config(message: impl Into<String>) -> Self {
@@ -70,6 +86,15 @@ impl Error {
     /// what was looked for (`"gold set not found: not a folder"`).
     pub fn not_found(path: &Path, what: &str) -> Self {
         Self::config(what).with_path(path)
+    }
+    /// Marks the error as one a caller may act on ([`Cause`]).
+    pub fn with_cause(mut self, cause: Cause) -> Self {
+        self.cause = Some(Box::new(cause));
+        self
+    }
+    /// What a caller may act on ([`Cause`]), if anything.
+    pub fn cause(&self) -> Option<&Cause> {
+        self.cause.as_deref()
     }
     /// Keeps `err` as this error's source.
     pub fn with_source(mut self, err: impl std::error::Error + Send + Sync + 'static) -> Self {
@@ -114,6 +139,24 @@ impl fmt::Display for Error {
     }
 }
 
+/// A panic caught by [`isolate`]: a bug, in cetune or in foreign code it runs (the HTML
+/// parser), on one page. Its message is the panic's, when it had one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Panicked(pub Option<String>);
+
+/// Runs `f`, turning a panic into an error value: the one boundary where a bug on one page (in
+/// an extractor, in the HTML parser or another crate cetune calls) becomes that page's error
+/// instead of ending a crawl, a scoring run or an annotation request. Every per-page isolation
+/// goes through here; expected failures are values (`Result`) and never unwind. The panic hook
+/// has already reported the panic on stderr. `f` is asserted unwind-safe: a caller keeps
+/// nothing `f` may have left half-written (a poisoned lock is read through, as everywhere).
+pub fn isolate<T>(f: impl FnOnce() -> T) -> std::result::Result<T, Panicked> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|p| {
+        let text = p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned());
+        Panicked(text)
+    })
+}
+
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         self.source.as_deref().map(|e| e as &(dyn std::error::Error + 'static))
@@ -141,6 +184,24 @@ mod tests {
         assert_eq!(e.source().map(|s| s.to_string()).as_deref(), Some("gone"));
         assert_eq!(e.clone().source().map(|s| s.to_string()).as_deref(), Some("gone"));
         assert!(Error::input("x").source().is_none());
+    }
+
+    #[test]
+    fn isolate_turns_a_panic_into_an_error_value() {
+        assert_eq!(isolate(|| 7), Ok(7));
+        let got = isolate(|| -> u8 { panic!("page {} is broken", 3) });
+        let static_text = isolate(|| -> u8 { panic!("broken") });
+        assert_eq!(got, Err(Panicked(Some("page 3 is broken".into()))));
+        assert_eq!(static_text, Err(Panicked(Some("broken".into()))));
+    }
+
+    #[test]
+    fn a_cause_is_matched_by_type_and_keeps_the_kind() {
+        let e = Error::config("parameter 'x' is declared for extractor 'lqf' but the extractor does not use it")
+            .with_cause(Cause::UnusedParameter("x".into()));
+        assert!(matches!(e.cause(), Some(Cause::UnusedParameter(n)) if n == "x"));
+        assert_eq!(e.exit_code(), 2);
+        assert_eq!(Error::config("x").cause(), None);
     }
 
     #[test]

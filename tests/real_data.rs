@@ -200,10 +200,11 @@ fn digests(name: &str, corpus: &cetune::objective::corpus::Corpus) -> Vec<String
                 .par_iter()
                 .map(|e| {
                     let text = match &e.doc {
-                        Some(doc) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            cetune::extract::extract_text(ex.as_ref(), doc)
-                        }))
-                        .unwrap_or_else(|_| "panicked".into()),
+                        // A failure or a panic: the text the digests were taken with.
+                        Some(doc) => cetune::error::isolate(|| cetune::extract::extract_text(ex.as_ref(), doc))
+                            .ok()
+                            .and_then(|r| r.ok())
+                            .unwrap_or_else(|| "panicked".into()),
                         None => format!("error: {}", e.error.as_deref().unwrap_or("")),
                     };
                     if let Some(dir) = std::env::var_os("CETUNE_DIGESTS_DUMP") {

@@ -180,7 +180,7 @@ fn markdown_and_html_hold_the_words_of_the_text_on_every_wcxb_dev_and_l3s_page()
                         }
                         pages.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         for (f, ex) in families.iter().zip(&exs) {
-                            let sel = cetune::extract::extract_selection(ex.as_ref(), &doc);
+                            let sel = cetune::extract::extract_selection(ex.as_ref(), &doc).unwrap();
                             let text = doc.render(&sel);
                             let want: Vec<String> = text.split_whitespace().map(String::from).collect();
                             let md = cetune::structure::markdown(&doc, &sel, opts);

@@ -6,7 +6,7 @@
 //! `RuntimeError` for a page the extractor failed on.
 
 use cetune::document::Document;
-use cetune::error::{Error, ErrorKind};
+use cetune::error::{Error, ErrorKind, isolate};
 use cetune::extract;
 use cetune::limits::Limits;
 use cetune::params::{ParamSpace, Setting, Spec, Value};
@@ -145,24 +145,24 @@ impl Extractor {
         let layout = out.layout();
         let needs = self.ex.needs() | layout.needs();
         let limits = &self.limits;
-        let parsed =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| Document::parse_for(html, limits, needs)));
+        let parsed = isolate(|| Document::parse_for(html, limits, needs));
         let Ok((mut doc, _)) = parsed else { return Err("the HTML parser failed on this page".into()) };
         if doc.html.is_some() {
             doc.url = url.map(str::to_string).or_else(|| cetune::collect::page::head_url(html)).map(Into::into);
         }
         let run = || {
-            let sel = extract::extract_selection(self.ex.as_ref(), &doc);
+            let sel = extract::extract_selection(self.ex.as_ref(), &doc)?;
             let text = doc.render(&sel);
             let confidence = self.model.as_ref().map(|m| m.predict(&cetune::confidence::signals(&doc, &sel, &text)));
-            (sel, text, confidence)
+            Ok::<_, extract::Failure>((sel, text, confidence))
         };
-        let (sel, text, confidence) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run))
-            .map_err(|p| extract::failure(p.as_ref()).unwrap_or_else(|| "the extractor failed on this page".into()))?;
-        let structure = |f: &dyn Fn() -> String| {
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
-                .map_err(|_| "the structured output failed on this page".to_string())
+        let (sel, text, confidence) = match isolate(run) {
+            Ok(Ok(r)) => r,
+            Ok(Err(failure)) => return Err(failure.to_string()),
+            Err(_) => return Err("the extractor failed on this page".into()),
         };
+        let structure =
+            |f: &dyn Fn() -> String| isolate(f).map_err(|_| "the structured output failed on this page".to_string());
         let written = match out.format {
             Format::Txt => text,
             Format::Markdown => structure(&|| cetune::structure::markdown(&doc, &sel, out.opts))?,

@@ -77,8 +77,10 @@ pub fn measure(
             let per = prefills
                 .iter()
                 .map(|ex| {
-                    let pre = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| prefill(doc, &b, *ex)))
-                        .unwrap_or_else(|_| vec![false; b.len()]);
+                    let pre = crate::error::isolate(|| prefill(doc, &b, *ex))
+                        .ok()
+                        .and_then(|r| r.ok())
+                        .unwrap_or_else(|| vec![false; b.len()]);
                     let (t, runs) = toggles(&b, &pre, &gold);
                     PageEffort { blocks: b.len(), word_blocks, gold_blocks, toggles: t, runs, ceiling_f1 }
                 })

@@ -67,11 +67,11 @@ pub fn block_of_units(blocks: &[Block]) -> Vec<u32> {
 
 /// The blocks an extractor keeps: a block is kept when more than half of its canonical words are
 /// in the extractor's keep-mask (a block without canonical words is dropped).
-pub fn prefill(doc: &Document, blocks: &[Block], ex: &dyn Extractor) -> Vec<bool> {
+pub fn prefill(doc: &Document, blocks: &[Block], ex: &dyn Extractor) -> crate::extract::Fallible<Vec<bool>> {
     let mut sel = Selection::new(ex.view());
-    ex.extract(doc, &mut sel);
+    ex.extract(doc, &mut sel)?;
     let mask = doc.mask(&sel);
-    blocks
+    Ok(blocks
         .iter()
         .map(|b| {
             let (mut all, mut kept) = (0usize, 0usize);
@@ -83,7 +83,7 @@ pub fn prefill(doc: &Document, blocks: &[Block], ex: &dyn Extractor) -> Vec<bool
             }
             kept * 2 > all
         })
-        .collect()
+        .collect())
 }
 
 /// The blocks a gold text keeps: the page's evaluation tokens, block after block, are aligned
@@ -163,6 +163,6 @@ mod tests {
         let g = "a title HERE. The first paragraph has quite few words in it Second line another";
         assert_eq!(gold_blocks(&b, g, TokenRule::default()), keep);
         let full = crate::extract::build(&crate::extract::space("full").unwrap().defaults()).unwrap();
-        assert_eq!(prefill(&doc, &b, full.as_ref()), [true; 5]);
+        assert_eq!(prefill(&doc, &b, full.as_ref()).unwrap(), [true; 5]);
     }
 }

@@ -150,7 +150,7 @@ pub fn new_set(inputs: &[PathBuf], out: &Path, o: &Options) -> Result<Report> {
             rep.skipped.push((what, "binary data, not an HTML page".into()));
             continue;
         }
-        let units = std::panic::catch_unwind(|| Document::parse_limited(&html, &o.limits).0.dom.texts.len());
+        let units = crate::error::isolate(|| Document::parse_limited(&html, &o.limits).0.dom.texts.len());
         match units {
             Err(_) => {
                 rep.skipped.push((what, "the HTML parser failed on this page".into()));

@@ -218,12 +218,14 @@ impl App {
         let html = read_page(page, &self.cfg.limits)?;
         let doc = parse_page(page, &html, &self.cfg.limits)?;
         let ex = &self.cfg.prefill;
-        let p = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let p = crate::error::isolate(|| {
             let b = blocks(&doc);
-            let pre = prefill(&doc, &b, ex.as_ref());
-            (block_of_units(&b), b, pre)
-        }))
-        .map_err(|_| "the extractor failed on this page".to_string())?;
+            let pre = prefill(&doc, &b, ex.as_ref())?;
+            Ok((block_of_units(&b), b, pre))
+        })
+        .ok()
+        .and_then(|r: crate::extract::Fallible<_>| r.ok())
+        .ok_or_else(|| "the extractor failed on this page".to_string())?;
         let parsed = Arc::new(Parsed { html, unit_block: p.0, blocks: p.1, prefill: p.2 });
         self.cache.insert(0, (i, parsed.clone()));
         self.cache.truncate(4);
@@ -473,7 +475,7 @@ fn read_page(p: &PageFile, limits: &Limits) -> std::result::Result<String, Strin
 
 /// Parses a page's text: the document, or why it cannot be annotated.
 fn parse_page(p: &PageFile, html: &str, limits: &Limits) -> std::result::Result<Document, String> {
-    let doc = std::panic::catch_unwind(|| Document::parse_limited(html, limits).0)
+    let doc = crate::error::isolate(|| Document::parse_limited(html, limits).0)
         .map_err(|_| format!("{}: the HTML parser failed on this page", p.page.display()))?;
     if doc.dom.texts.is_empty() {
         return Err(format!("{}: no text on the page", p.page.display()));

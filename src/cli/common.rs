@@ -173,7 +173,7 @@ pub fn field_mode(
 /// no segments (it then scores 0 on the field, which is a result, not an error).
 pub fn field_extractor(setting: &Setting, field: &str) -> Result<Box<dyn crate::extract::Extractor>> {
     let ex = crate::extract::build(setting)?;
-    if field != "body" && ex.segments(&crate::document::Document::parse("")).is_none() {
+    if field != "body" && matches!(ex.segments(&crate::document::Document::parse("")), Ok(None)) {
         eprintln!("cetune: note: {} gives no segments: it scores 0 on field '{field}'", setting.extractor);
     }
     crate::extract::segments::FieldView::wrap(ex, field)

@@ -352,7 +352,7 @@ pub fn run(a: Args) -> Result<()> {
 fn lock_run(run: &Path) -> Result<Option<crate::store::RunLock>> {
     match crate::store::RunLock::acquire(run) {
         Ok(l) => Ok(Some(l)),
-        Err(e) if e.message.contains("in use by") => Err(e),
+        Err(e) if e.cause() == Some(&crate::error::Cause::InUse) => Err(e),
         Err(_) => Ok(None),
     }
 }

@@ -160,10 +160,8 @@ pub fn run(a: Args) -> Result<()> {
                 // The structured outputs lay out the kept units of the same page (extracted again).
                 let bytes = match (structured, layout, doc, &text) {
                     (Some(f), Some(layout), Some(doc), Ok(t)) => {
-                        let o = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            structured_outcome(ex.as_ref(), doc, layout, t, d)
-                        }));
-                        o.map(|o| f.page_bytes(&o)).unwrap_or_default()
+                        let o = crate::error::isolate(|| structured_outcome(ex.as_ref(), doc, layout, t, d));
+                        o.ok().and_then(|r| r.ok()).map(|o| f.page_bytes(&o)).unwrap_or_default()
                     }
                     _ => text.as_deref().unwrap_or("").as_bytes().to_vec(),
                 };
@@ -240,11 +238,11 @@ fn structured_outcome(
     layout: crate::structure::Layout,
     text: &str,
     d: &crate::goldset::GoldDoc,
-) -> collect::Outcome {
-    let sel = crate::extract::extract_selection(ex, doc);
+) -> crate::extract::Fallible<collect::Outcome> {
+    let sel = crate::extract::extract_selection(ex, doc)?;
     let mut words = 0;
     crate::eval::words::for_each_token(text, Default::default(), |_| words += 1);
-    collect::Outcome {
+    Ok(collect::Outcome {
         id: d.id.clone(),
         url: d.url.clone(),
         text: text.to_string(),
@@ -257,7 +255,7 @@ fn structured_outcome(
             _ => None,
         },
         ..Default::default()
-    }
+    })
 }
 
 /// Everything `extract` reads besides a gold set: pages (`-`: standard input), the list of
@@ -286,7 +284,7 @@ fn collection(
     let out_format = match &a.format {
         Some(_) if a.segments => return Err(Error::config("--segments writes its own JSON lines: drop --format")),
         None if a.segments => {
-            if ex.segments(&crate::document::Document::parse("")).is_none() {
+            if matches!(ex.segments(&crate::document::Document::parse("")), Ok(None)) {
                 return Err(Error::config("--segments: this extractor does not segment pages (blogbuster does)"));
             }
             OutFormat::Segments

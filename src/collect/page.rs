@@ -4,12 +4,12 @@
 
 use super::inputs::{Item, Payload};
 use crate::document::{Document, Needs};
+use crate::error::isolate;
 use crate::eval::words::{TokenRule, for_each_token};
 use crate::extract::Extractor;
 use crate::goldset::decode;
 use crate::limits::Limits;
 use crate::structure::Layout;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -188,7 +188,7 @@ fn extract(
     out: &mut Outcome,
 ) {
     let needs = ex.needs() | more;
-    let Ok((mut doc, notes)) = catch_unwind(|| Document::parse_for(html, limits, needs)) else {
+    let Ok((mut doc, notes)) = isolate(|| Document::parse_for(html, limits, needs)) else {
         out.error = Some(format!("{}: the HTML parser failed on this page", out.id));
         return;
     };
@@ -198,13 +198,13 @@ fn extract(
     out.language = doc.lang.clone();
     // One extraction gives the text, the structured outputs and the confidence signals.
     let run = || {
-        let sel = crate::extract::extract_selection(ex, &doc);
+        let sel = crate::extract::extract_selection(ex, &doc)?;
         let text = doc.render(&sel);
         let confidence = model.map(|m| m.predict(&crate::confidence::signals(&doc, &sel, &text)));
-        (sel, text, confidence)
+        Ok::<_, crate::extract::Failure>((sel, text, confidence))
     };
-    match catch_unwind(AssertUnwindSafe(run)) {
-        Ok((sel, text, confidence)) => {
+    match isolate(run) {
+        Ok(Ok((sel, text, confidence))) => {
             out.confidence = confidence;
             for_each_token(&text, TokenRule::default(), |_| out.words += 1);
             out.text = text;
@@ -217,13 +217,11 @@ fn extract(
             if layout.metadata {
                 out.metadata = Some(crate::structure::meta::read(html, doc.lang.as_deref(), doc.url.as_deref()));
             }
-            out.segments = catch_unwind(AssertUnwindSafe(|| ex.segments(&doc).map(|s| s.to_json(&doc)))).ok().flatten();
+            out.segments =
+                isolate(|| ex.segments(&doc).map(|s| s.map(|s| s.to_json(&doc)))).ok().and_then(|r| r.ok()).flatten();
         }
-        Err(payload) => {
-            let why =
-                crate::extract::failure(payload.as_ref()).unwrap_or_else(|| "the extractor failed on this page".into());
-            out.error = Some(format!("{}: {why}", out.id))
-        }
+        Ok(Err(failure)) => out.error = Some(format!("{}: {failure}", out.id)),
+        Err(_) => out.error = Some(format!("{}: the extractor failed on this page", out.id)),
     }
 }
 

@@ -75,9 +75,18 @@ impl Memo {
 
     /// The output under `key`, computed by `compute` (outside the lock) when it is not kept.
     pub fn get_or(&self, key: u64, compute: impl FnOnce() -> Vec<f32>) -> Arc<Vec<f32>> {
+        match self.try_get_or(key, || Ok::<_, std::convert::Infallible>(compute())) {
+            Ok(v) => v,
+            Err(never) => match never {},
+        }
+    }
+
+    /// [`Memo::get_or`] for a computation that can fail: a failure is passed on and not kept
+    /// (the page is asked again).
+    pub fn try_get_or<E>(&self, key: u64, compute: impl FnOnce() -> Result<Vec<f32>, E>) -> Result<Arc<Vec<f32>>, E> {
         let limit = self.limit();
         if limit == 0 {
-            return Arc::new(compute());
+            return compute().map(Arc::new);
         }
         {
             let mut lru = self.lru.lock().unwrap_or_else(|e| e.into_inner());
@@ -86,13 +95,13 @@ impl Memo {
             if let Some((v, t)) = lru.map.get_mut(&key) {
                 *t = tick;
                 self.hits.fetch_add(1, Ordering::Relaxed);
-                return v.clone();
+                return Ok(v.clone());
             }
         }
         self.misses.fetch_add(1, Ordering::Relaxed);
-        let v = Arc::new(compute());
+        let v = Arc::new(compute()?);
         self.lru.lock().unwrap_or_else(|e| e.into_inner()).insert(key, v.clone(), limit);
-        v
+        Ok(v)
     }
 }
 
@@ -157,6 +166,11 @@ mod tests {
             vec![]
         });
         assert_eq!(ran, 2);
+        // A failure is passed on and not kept.
+        m.set_limit(DEFAULT_LIMIT);
+        assert_eq!(m.try_get_or(9, || Err("worker down")), Err("worker down"));
+        assert_eq!(*m.try_get_or::<&str>(9, || Ok(vec![2.0])).unwrap(), vec![2.0]);
+        m.set_limit(0);
         // A copy of the page starts empty with the same bound.
         assert_eq!(m.clone().stats(), (0, 0));
         assert_eq!(m.clone().limit(), 0);

@@ -107,11 +107,10 @@ impl Extractor for BaisaDiff {
         true
     }
 
-    fn extract(&self, doc: &Document, out: &mut Selection) {
+    fn extract(&self, doc: &Document, out: &mut Selection) -> super::Fallible {
         let b = &doc.blocks;
         if b.refs == 0 || b.of_unit.len() != doc.dom.texts.len() {
-            self.density.extract(doc, out);
-            return;
+            return self.density.extract(doc, out);
         }
         let k = self.k.min(u32::from(b.refs));
         let m = self.m.min(k);
@@ -131,6 +130,7 @@ impl Extractor for BaisaDiff {
                 out.units.extend(doc.dom.units_in(node).filter(|&u| !removed[u as usize]));
             }
         });
+        Ok(())
     }
 }
 
@@ -157,7 +157,7 @@ mod tests {
     }
 
     fn text(sets: &[&str], doc: &Document) -> String {
-        extract_text(with("baisa_diff", sets).as_ref(), doc)
+        extract_text(with("baisa_diff", sets).as_ref(), doc).unwrap()
     }
 
     #[test]

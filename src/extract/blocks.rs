@@ -105,9 +105,10 @@ impl Extractor for Blocks {
         crate::document::Needs::SEGMENTS
     }
 
-    fn extract(&self, doc: &Document, out: &mut Selection) {
+    fn extract(&self, doc: &Document, out: &mut Selection) -> super::Fallible {
         let (cand, p) = self.scores(doc);
         out.units.extend(cand.iter().zip(&p).filter(|(_, p)| **p >= self.t).map(|(b, _)| *b));
+        Ok(())
     }
 
     /// The probability of each visible word's block (hidden blocks hold no canonical word).

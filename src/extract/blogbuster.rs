@@ -414,13 +414,13 @@ impl Extractor for BlogBuster {
         View::Dom
     }
 
-    fn extract(&self, doc: &Document, out: &mut Selection) {
+    fn extract(&self, doc: &Document, out: &mut Selection) -> super::Fallible {
         let posts = self.posts(doc);
         if posts.is_empty() {
             if self.fallback_full {
                 out.units.extend(0..doc.dom.texts.len() as u32);
             }
-            return;
+            return Ok(());
         }
         let mut keep: Vec<usize> = Vec::new();
         for p in &posts {
@@ -441,9 +441,10 @@ impl Extractor for BlogBuster {
             keep.extend(self.comment_blocks(doc));
         }
         out.units.extend(Self::units(doc, keep).units);
+        Ok(())
     }
 
-    fn segments(&self, doc: &Document) -> Option<Segments> {
+    fn segments(&self, doc: &Document) -> super::Fallible<Option<Segments>> {
         let found = self.posts(doc);
         let comments = self.comment_blocks(doc);
         let n = found.len();
@@ -464,7 +465,7 @@ impl Extractor for BlogBuster {
                 }
             })
             .collect();
-        Some(Segments { posts })
+        Ok(Some(Segments { posts }))
     }
 }
 
@@ -475,7 +476,7 @@ mod tests {
 
     fn segments(sets: &[&str], html: &str) -> Vec<(String, Option<String>, Option<String>)> {
         let doc = Document::parse(html);
-        let seg = with("blogbuster", sets).segments(&doc).unwrap();
+        let seg = with("blogbuster", sets).segments(&doc).unwrap().unwrap();
         seg.posts
             .iter()
             .map(|p| {
@@ -594,7 +595,7 @@ mod tests {
         let page = r#"<div class="post"><div class="post-body">Body</div></div>
             <dl id="comments-block"><dd class="comment-body">Nice one</dd></dl>"#;
         let doc = Document::parse(page);
-        let seg = with("blogbuster", &[]).segments(&doc).unwrap();
+        let seg = with("blogbuster", &[]).segments(&doc).unwrap().unwrap();
         assert_eq!(doc.render(seg.posts[0].comments.as_ref().unwrap()), "Nice one");
         assert_eq!(run("blogbuster", &["output=body"], page), "Body");
         assert_eq!(run("blogbuster", &["output=body", "comments=true"], page), "Body\nNice one");

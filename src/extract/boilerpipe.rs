@@ -235,13 +235,14 @@ impl Extractor for Boilerpipe {
     fn needs(&self) -> crate::document::Needs {
         crate::document::Needs::BP_BLOCKS
     }
-    fn extract(&self, doc: &Document, out: &mut Selection) {
+    fn extract(&self, doc: &Document, out: &mut Selection) -> super::Fallible {
         let content = self.content(&doc.dom.bp_blocks);
         for (u, info) in doc.dom.info.iter().enumerate() {
             if info.bp_block != NONE && content[info.bp_block as usize] {
                 out.units.push(u as u32);
             }
         }
+        Ok(())
     }
 }
 

@@ -66,7 +66,7 @@ impl Extractor for Bte {
     fn needs(&self) -> crate::document::Needs {
         crate::document::Needs::SOURCE
     }
-    fn extract(&self, doc: &Document, out: &mut Selection) {
+    fn extract(&self, doc: &Document, out: &mut Selection) -> super::Fallible {
         let tokens = &doc.source.tokens;
         let from = if self.start_at_body { doc.source.body_start.min(tokens.len()) } else { 0 };
         // Whitespace is not a token: Space entries are skipped, not scored 0.
@@ -80,6 +80,7 @@ impl Extractor for Bte {
             out.units.extend(tokens[i..=j].iter().filter(|t| t.kind == Kind::Word).map(|t| t.word));
             out.units.dedup(); // a word split by inline tags has several tokens
         }
+        Ok(())
     }
 }
 

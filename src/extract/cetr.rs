@@ -323,7 +323,7 @@ impl Extractor for Cetr {
         crate::document::Needs::SOURCE_INDEX
     }
 
-    fn extract(&self, doc: &Document, out: &mut Selection) {
+    fn extract(&self, doc: &Document, out: &mut Selection) -> super::Fallible {
         SCRATCH.with(|cell| {
             let s = &mut *cell.borrow_mut();
             self.lines(doc, s);
@@ -352,6 +352,7 @@ impl Extractor for Cetr {
                 }
             }
         });
+        Ok(())
     }
 }
 

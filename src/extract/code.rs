@@ -46,7 +46,7 @@ impl Extractor for Code {
     fn needs(&self) -> crate::document::Needs {
         crate::document::Needs::DOM
     }
-    fn extract(&self, doc: &Document, out: &mut Selection) {
+    fn extract(&self, doc: &Document, out: &mut Selection) -> super::Fallible {
         let dom = &doc.dom;
         let (pre, code) = (tag("pre"), tag("code"));
         let (chars, _) = subtree_chars(dom);
@@ -64,6 +64,7 @@ impl Extractor for Code {
                 out.units.push(u as u32);
             }
         }
+        Ok(())
     }
 }
 

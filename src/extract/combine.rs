@@ -29,7 +29,7 @@
 //!
 //! Imports from the crate: `document`, `params` and `error`.
 
-use super::Extractor;
+use super::{Extractor, Fallible};
 use crate::document::{Document, Selection, View};
 use crate::error::{Error, Result};
 use crate::params::combine::{GLOBAL, PER_MEMBER};
@@ -204,9 +204,16 @@ pub fn build(setting: &Setting, models: &super::fitted::Models) -> Result<Box<dy
 }
 
 impl Combination {
-    /// `fallback`: the output of the first member that keeps anything on the page.
-    fn fired(&self, doc: &Document) -> Option<Arc<Vec<f32>>> {
-        self.members.iter().map(|m| output(m, doc)).find(|o| o.iter().any(|&x| x > 0.0))
+    /// `fallback`: the output of the first member that keeps anything on the page (a member
+    /// that fails before one fired fails the page: the later members are not asked).
+    fn fired(&self, doc: &Document) -> Fallible<Option<Arc<Vec<f32>>>> {
+        for m in &self.members {
+            let o = output(m, doc)?;
+            if o.iter().any(|&x| x > 0.0) {
+                return Ok(Some(o));
+            }
+        }
+        Ok(None)
     }
 }
 
@@ -217,13 +224,29 @@ impl Extractor for Combination {
 
     /// Under `fallback`, the segments of the member that fired (none when it does not segment
     /// pages); `None` for the other combinators and when no member segments pages.
-    fn segments(&self, doc: &Document) -> Option<super::segments::Segments> {
+    fn segments(&self, doc: &Document) -> Fallible<Option<super::segments::Segments>> {
         let probe = Document::default();
-        if self.kind != Combinator::Fallback || self.members.iter().all(|m| m.ex.segments(&probe).is_none()) {
-            return None;
+        if self.kind != Combinator::Fallback {
+            return Ok(None);
         }
-        let m = self.members.iter().find(|m| output(m, doc).iter().any(|&x| x > 0.0));
-        let seg = m.and_then(|m| m.ex.segments(doc)).unwrap_or_default();
+        let mut segmenting = false;
+        for m in &self.members {
+            segmenting |= m.ex.segments(&probe)?.is_some();
+        }
+        if !segmenting {
+            return Ok(None);
+        }
+        let mut fired = None;
+        for m in &self.members {
+            if output(m, doc)?.iter().any(|&x| x > 0.0) {
+                fired = Some(m);
+                break;
+            }
+        }
+        let seg = match fired {
+            Some(m) => m.ex.segments(doc)?.unwrap_or_default(),
+            None => Default::default(),
+        };
         // A segment is a selection of the member's view; the combination's view is the words.
         let to_words = |s: &Selection| {
             let mut out = Selection::new(View::Source);
@@ -241,7 +264,7 @@ impl Extractor for Combination {
                 comments: p.comments.as_ref().map(to_words),
             })
             .collect();
-        Some(super::segments::Segments { posts })
+        Ok(Some(super::segments::Segments { posts }))
     }
 
     fn needs_package(&self) -> bool {
@@ -255,14 +278,14 @@ impl Extractor for Combination {
         self.members.iter().fold(Needs::NONE, |n, m| n | super::mask_needs(m.ex.as_ref()))
     }
 
-    fn extract(&self, doc: &Document, out: &mut Selection) {
+    fn extract(&self, doc: &Document, out: &mut Selection) -> Fallible {
         let n = doc.source.words.len();
         let mut keep = match self.kind {
             Combinator::Vote => {
                 let mut sum = vec![0.0f64; n];
                 let (mut all, mut voting, mut abstained) = (0.0f64, 0.0f64, false);
                 for m in &self.members {
-                    let c = output(m, doc);
+                    let c = output(m, doc)?;
                     all += m.weight;
                     if m.abstain && c.iter().all(|&x| x <= 0.0) {
                         abstained = true;
@@ -287,14 +310,14 @@ impl Extractor for Combination {
             Combinator::Union => {
                 let mut k = vec![false; n];
                 for m in &self.members {
-                    k.iter_mut().zip(output(m, doc).iter()).for_each(|(k, &x)| *k |= x > 0.0);
+                    k.iter_mut().zip(output(m, doc)?.iter()).for_each(|(k, &x)| *k |= x > 0.0);
                 }
                 k
             }
             Combinator::Intersection => {
                 let mut k = vec![!self.members.is_empty(); n];
                 for m in &self.members {
-                    k.iter_mut().zip(output(m, doc).iter()).for_each(|(k, &x)| *k &= x > 0.0);
+                    k.iter_mut().zip(output(m, doc)?.iter()).for_each(|(k, &x)| *k &= x > 0.0);
                 }
                 k
             }
@@ -302,19 +325,20 @@ impl Extractor for Combination {
                 let mut k = vec![!self.members.is_empty(); n];
                 let mut chain = 0u64;
                 for (i, m) in self.members.iter().enumerate() {
-                    let o = if i == 0 { output(m, doc) } else { serial_output(m, doc, &k, chain) };
+                    let o = if i == 0 { output(m, doc)? } else { serial_output(m, doc, &k, chain)? };
                     k.iter_mut().zip(o.iter()).for_each(|(k, &x)| *k &= x > 0.0);
                     chain = hash_of((chain, m.key));
                 }
                 k
             }
-            Combinator::Fallback => match self.fired(doc) {
+            Combinator::Fallback => match self.fired(doc)? {
                 Some(o) => o.iter().map(|&x| x > 0.0).collect(),
                 None => vec![false; n],
             },
         };
         smooth(&mut keep, self.min_run, self.max_gap);
         doc.select_words(&keep, out);
+        Ok(())
     }
 }
 
@@ -350,57 +374,62 @@ pub fn smooth(keep: &mut [bool], min_run: usize, max_gap: usize) {
 }
 
 /// A member's keep-mask (or confidence, with `soft`) over the page's canonical words.
-fn run(m: &Member, doc: &Document) -> Vec<f32> {
+fn run(m: &Member, doc: &Document) -> Fallible<Vec<f32>> {
     let mut conf = Vec::new();
     if m.soft && m.ex.confidence(doc, &mut conf) {
-        return conf;
+        return Ok(conf);
     }
     let mut sel = Selection::new(m.ex.view());
-    m.ex.extract(doc, &mut sel);
-    doc.mask(&sel).into_iter().map(|k| if k { 1.0 } else { 0.0 }).collect()
+    m.ex.extract(doc, &mut sel)?;
+    Ok(doc.mask(&sel).into_iter().map(|k| if k { 1.0 } else { 0.0 }).collect())
 }
 
 /// The keep-mask of `ex` on `doc` over its canonical words, cached under `key` like a member's
 /// output (a route's branches).
-pub(crate) fn cached_mask(doc: &Document, key: u64, ex: &dyn Extractor) -> Arc<Vec<f32>> {
+pub(crate) fn cached_mask(doc: &Document, key: u64, ex: &dyn Extractor) -> Fallible<Arc<Vec<f32>>> {
     cached(doc, key, || {
         let mut sel = Selection::new(ex.view());
-        ex.extract(doc, &mut sel);
-        doc.mask(&sel).into_iter().map(|k| if k { 1.0 } else { 0.0 }).collect()
+        ex.extract(doc, &mut sel)?;
+        Ok(doc.mask(&sel).into_iter().map(|k| if k { 1.0 } else { 0.0 }).collect())
     })
 }
 
 /// The units `ex` keeps of `doc` in its own view (exact as `f32` below 2^24 units), cached under
 /// `key`: a route's block-view branch, whose hidden blocks hold no canonical word for a mask.
-pub(crate) fn cached_units(doc: &Document, key: u64, ex: &dyn Extractor) -> Arc<Vec<f32>> {
+pub(crate) fn cached_units(doc: &Document, key: u64, ex: &dyn Extractor) -> Fallible<Arc<Vec<f32>>> {
     cached(doc, hash_of(("units", key)), || {
         let mut sel = Selection::new(ex.view());
-        ex.extract(doc, &mut sel);
-        sel.units.iter().map(|&u| u as f32).collect()
+        ex.extract(doc, &mut sel)?;
+        Ok(sel.units.iter().map(|&u| u as f32).collect())
     })
 }
 
-fn output(m: &Member, doc: &Document) -> Arc<Vec<f32>> {
+fn output(m: &Member, doc: &Document) -> Fallible<Arc<Vec<f32>>> {
     cached(doc, m.key, || run(m, doc))
 }
 
 /// What member `m` keeps of the page reduced to `allowed` (`chain` names the members that
 /// decided `allowed`), over the original page's words.
-fn serial_output(m: &Member, doc: &Document, allowed: &[bool], chain: u64) -> Arc<Vec<f32>> {
+fn serial_output(m: &Member, doc: &Document, allowed: &[bool], chain: u64) -> Fallible<Arc<Vec<f32>>> {
     cached(doc, hash_of((chain, m.key)), || {
         let (reduced, back) = doc.reduced(allowed);
-        let inner = run(m, &reduced);
+        let inner = run(m, &reduced)?;
         let mut out = vec![0.0f32; doc.source.words.len()];
         for (i, &w) in back.iter().enumerate() {
             out[w as usize] = inner.get(i).copied().unwrap_or(0.0);
         }
-        out
+        Ok(out)
     })
 }
 
-/// The output under `key` of page `doc`, from the page's memo or computed by `compute`.
-pub(crate) fn cached(doc: &Document, key: u64, compute: impl FnOnce() -> Vec<f32>) -> Arc<Vec<f32>> {
-    doc.memo.get_or(key, compute)
+/// The output under `key` of page `doc`, from the page's memo, else `compute`'s, kept when it is
+/// not a failure (a failed page is asked again).
+pub(crate) fn cached(
+    doc: &Document,
+    key: u64,
+    compute: impl FnOnce() -> Fallible<Vec<f32>>,
+) -> Fallible<Arc<Vec<f32>>> {
+    doc.memo.try_get_or(key, compute)
 }
 
 #[cfg(test)]
@@ -420,14 +449,14 @@ mod tests {
     fn words(space: &ParamSpace, sets: &[&str], html: &str) -> String {
         let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
         let s = space.with_assignments(&space.defaults(), &sets).unwrap();
-        super::super::extract_text(super::super::build(&s).unwrap().as_ref(), &Document::parse(html))
+        super::super::extract_text(super::super::build(&s).unwrap().as_ref(), &Document::parse(html)).unwrap()
     }
 
     fn single(name: &str, sets: &[&str], html: &str) -> Vec<bool> {
         let doc = Document::parse(html);
         let ex = super::super::testutil::with(name, sets);
         let mut sel = Selection::new(ex.view());
-        ex.extract(&doc, &mut sel);
+        ex.extract(&doc, &mut sel).unwrap();
         doc.mask(&sel)
     }
 
@@ -467,7 +496,7 @@ mod tests {
         let (reduced, back) = doc.reduced(&first);
         let ex = super::super::testutil::with("lqf", &["t=0.3"]);
         let mut sel = Selection::new(ex.view());
-        ex.extract(&reduced, &mut sel);
+        ex.extract(&reduced, &mut sel).unwrap();
         let mut keep = vec![false; first.len()];
         for (i, k) in reduced.mask(&sel).into_iter().enumerate() {
             keep[back[i] as usize] = k;
@@ -546,7 +575,7 @@ mod tests {
             for k in std::iter::once(s.defaults()).chain(s.known_good.iter().map(|k| k.setting.clone())) {
                 let ex = super::super::build(&k).unwrap();
                 let mut sel = Selection::new(ex.view());
-                ex.extract(&Document::parse(PAGE), &mut sel);
+                ex.extract(&Document::parse(PAGE), &mut sel).unwrap();
             }
         }
     }
@@ -569,7 +598,7 @@ mod tests {
             let st = s.with_assignments(&s.defaults(), &sets).unwrap();
             let ex = super::super::build(&st).unwrap();
             let mut sel = Selection::new(View::Source);
-            ex.extract(&doc, &mut sel);
+            ex.extract(&doc, &mut sel).unwrap();
         };
         run(&["lqf.t=0.3"]);
         let (h0, _) = doc.memo.stats();

@@ -55,7 +55,7 @@ impl Extractor for Crunch {
     fn needs(&self) -> crate::document::Needs {
         crate::document::Needs::DOM
     }
-    fn extract(&self, doc: &Document, out: &mut Selection) {
+    fn extract(&self, doc: &Document, out: &mut Selection) -> super::Fallible {
         let nodes = &doc.dom.nodes;
         let n = nodes.len();
         let (mut links, mut nonlink, mut text) = (vec![0u64; n], vec![0u64; n], vec![0u64; n]);
@@ -106,6 +106,7 @@ impl Extractor for Crunch {
                 out.units.push(nodes[i].text);
             }
         }
+        Ok(())
     }
 }
 

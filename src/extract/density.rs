@@ -80,10 +80,11 @@ impl Extractor for Density {
     fn needs(&self) -> crate::document::Needs {
         crate::document::Needs::WORDS
     }
-    fn extract(&self, doc: &Document, out: &mut Selection) {
+    fn extract(&self, doc: &Document, out: &mut Selection) -> super::Fallible {
         if let Some(node) = self.target(doc, None) {
             out.units.extend(doc.dom.units_in(node));
         }
+        Ok(())
     }
 
     /// The soft vote: how far the descent kept a word. The target's words get 1; a word that
@@ -225,7 +226,7 @@ mod tests {
         assert!((at("Weather") - 0.25).abs() < 1e-6);
         assert_eq!((at("Home"), at("Imprint")), (0.0, 0.0));
         let mut sel = crate::document::Selection::new(ex.view());
-        ex.extract(&doc, &mut sel);
+        ex.extract(&doc, &mut sel).unwrap();
         let keep = doc.mask(&sel);
         assert!(keep.iter().zip(&c).all(|(&k, &x)| k == (x >= 0.5)));
     }

@@ -59,13 +59,13 @@ impl Extractor for Dsc {
         crate::document::Needs::SOURCE_INDEX
     }
 
-    fn extract(&self, doc: &Document, out: &mut Selection) {
+    fn extract(&self, doc: &Document, out: &mut Selection) -> super::Fallible {
         // The scored tokens and their running tag counts are the page's (computed at parse time).
         let tokens = &doc.source.tokens;
         let (at, tags) = (&doc.source.index.scored, &doc.source.index.tags_before);
         let n = at.len();
         if n == 0 {
-            return;
+            return Ok(());
         }
         let theta = if self.relative { self.theta * f64::from(tags[n]) / n as f64 } else { self.theta };
         // Text windows in order of their start; overlapping or touching ones merge into a region.
@@ -96,6 +96,7 @@ impl Extractor for Dsc {
         if let Some(r) = region {
             emit(r, out);
         }
+        Ok(())
     }
 }
 

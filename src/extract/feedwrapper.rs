@@ -387,9 +387,9 @@ impl Extractor for FeedWrapper {
         self.fixed.is_none()
     }
 
-    fn extract(&self, doc: &Document, out: &mut Selection) {
+    fn extract(&self, doc: &Document, out: &mut Selection) -> super::Fallible {
         let [title, author, date, content] = self.found(doc);
-        let Some(content) = content else { return };
+        let Some(content) = content else { return Ok(()) };
         let mut nodes = vec![content];
         if self.output >= 1 {
             nodes.extend(title);
@@ -401,14 +401,15 @@ impl Extractor for FeedWrapper {
             nodes.extend(author);
         }
         out.units = units(doc, nodes).units;
+        Ok(())
     }
 
-    fn segments(&self, doc: &Document) -> Option<Segments> {
+    fn segments(&self, doc: &Document) -> super::Fallible<Option<Segments>> {
         // A post when any property is found: `--field date` replaces the gold text by the
         // date, so no content rule is learned there, while the date's rules still are.
         let [title, author, date, content] = self.found(doc);
         if [title, author, date, content].iter().all(Option::is_none) {
-            return Some(Segments::default());
+            return Ok(Some(Segments::default()));
         }
         let post = Post {
             body: units(doc, content),
@@ -417,7 +418,7 @@ impl Extractor for FeedWrapper {
             author: author.map(|t| units(doc, [t])),
             comments: None,
         };
-        Some(Segments { posts: vec![post] })
+        Ok(Some(Segments { posts: vec![post] }))
     }
 }
 
@@ -464,18 +465,18 @@ mod tests {
     fn learns_the_content_and_title_rules_from_the_other_pages() {
         let doc = setup(5, 2);
         let ex = super::super::testutil::with("feedwrapper", &["output=title+content"]);
-        let text = super::super::extract_text(ex.as_ref(), &doc);
+        let text = super::super::extract_text(ex.as_ref(), &doc).unwrap();
         assert_eq!(text, format!("Post title number 2\n{}\nSecond paragraph of post 2.", body(2)));
-        let seg = ex.segments(&doc).unwrap();
+        let seg = ex.segments(&doc).unwrap().unwrap();
         assert_eq!(doc.render(seg.posts[0].title.as_ref().unwrap()), "Post title number 2");
     }
 
     #[test]
     fn abstains_without_two_training_pages_or_facts() {
         let ex = super::super::testutil::with("feedwrapper", &[]);
-        assert_eq!(super::super::extract_text(ex.as_ref(), &setup(2, 0)), "");
-        assert_eq!(super::super::extract_text(ex.as_ref(), &Document::parse(&page(1, "x", "y"))), "");
-        assert!(!super::super::extract_text(ex.as_ref(), &setup(3, 0)).is_empty());
+        assert_eq!(super::super::extract_text(ex.as_ref(), &setup(2, 0)).unwrap(), "");
+        assert_eq!(super::super::extract_text(ex.as_ref(), &Document::parse(&page(1, "x", "y"))).unwrap(), "");
+        assert!(!super::super::extract_text(ex.as_ref(), &setup(3, 0)).unwrap().is_empty());
     }
 
     #[test]
@@ -486,7 +487,7 @@ mod tests {
         let doc = setup(6, 0);
         for gain in ["support", "paper"] {
             let ex = super::super::testutil::with("feedwrapper", &[&format!("gain={gain}")]);
-            assert!(super::super::extract_text(ex.as_ref(), &doc).starts_with(&body(0)[..10]), "{gain}");
+            assert!(super::super::extract_text(ex.as_ref(), &doc).unwrap().starts_with(&body(0)[..10]), "{gain}");
         }
     }
 }

@@ -12,7 +12,7 @@
 //! other parameters: one line with the file and line, exit 2).
 
 use super::blocktrees::{Model, fit_key};
-use crate::error::{Error, Result};
+use crate::error::{Cause, Error, Result};
 use crate::params::Setting;
 use std::path::Path;
 use std::sync::Arc;
@@ -173,6 +173,7 @@ pub fn load(path: &Path, s: &Setting) -> Result<Models> {
             return Err(Error::config(format!(
                 "holds no model for '{place}', which the setting fits: refit it (cetune optimise) or use its own best.yaml"
             ))
+            .with_cause(Cause::StaleModel)
             .with_path(path));
         };
         let (_, m) = &file[k];
@@ -183,6 +184,7 @@ pub fn load(path: &Path, s: &Setting) -> Result<Models> {
                 "the model of '{place}' was fitted with {}, but the setting says {want}: refit it (cetune optimise) or use its own best.yaml",
                 m.fit
             ))
+            .with_cause(Cause::StaleModel)
             .with_path(path)
             .with_line(line, None));
         }
@@ -207,7 +209,7 @@ pub fn fits(path: &Path, s: &Setting) -> Result<bool> {
     }
     match load(path, s) {
         Ok(_) => Ok(true),
-        Err(e) if e.message.contains("refit it") => Ok(false),
+        Err(e) if e.cause() == Some(&Cause::StaleModel) => Ok(false),
         Err(e) => Err(e),
     }
 }

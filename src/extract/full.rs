@@ -35,8 +35,9 @@ impl Extractor for Full {
     fn needs(&self) -> crate::document::Needs {
         crate::document::Needs::DOM
     }
-    fn extract(&self, doc: &Document, out: &mut Selection) {
+    fn extract(&self, doc: &Document, out: &mut Selection) -> super::Fallible {
         out.units.extend(0..doc.dom.texts.len() as u32);
+        Ok(())
     }
 }
 

@@ -40,9 +40,10 @@ impl Extractor for FullHidden {
     fn needs(&self) -> crate::document::Needs {
         crate::document::Needs::SEGMENTS
     }
-    fn extract(&self, doc: &Document, out: &mut Selection) {
+    fn extract(&self, doc: &Document, out: &mut Selection) -> super::Fallible {
         let s = &doc.segments;
         out.units.extend((0..s.len() as u32).filter(|&b| self.hidden_text.admits(s.hidden[b as usize])));
+        Ok(())
     }
 }
 

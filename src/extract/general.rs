@@ -77,7 +77,7 @@ mod tests {
              <footer>Copyright 2026 Example News. All rights reserved. <a href='/privacy'>Privacy</a></footer></body></html>"
         );
         let (doc, _) = Document::parse_for(&html, &Limits::default(), ex.needs());
-        let text = crate::extract::extract_text(ex.as_ref(), &doc);
+        let text = crate::extract::extract_text(ex.as_ref(), &doc).unwrap();
         assert!(text.contains("Schools budget agreed") || text.contains("The committee met"), "{text}");
         assert!(!text.contains("All rights reserved"), "the footer is boilerplate: {text}");
     }

@@ -172,12 +172,12 @@ pub fn signals(doc: &Document, sel: &Selection, text: &str) -> Signals {
 
 /// Extracts `doc` with `ex` as [`crate::extract::extract_text`] does, and reads the signals of
 /// what it kept: the text is the same.
-pub fn extract_with_signals(ex: &dyn Extractor, doc: &Document) -> (String, Signals) {
+pub fn extract_with_signals(ex: &dyn Extractor, doc: &Document) -> super::Fallible<(String, Signals)> {
     let mut sel = Selection::new(ex.view());
-    ex.extract(doc, &mut sel);
+    ex.extract(doc, &mut sel)?;
     let text = doc.render(&sel);
     let s = signals(doc, &sel, &text);
-    (text, s)
+    Ok((text, s))
 }
 
 /// A fitted confidence model: the trees, the setting it was fitted for, and the threshold below

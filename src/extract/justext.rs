@@ -200,13 +200,14 @@ impl Extractor for JusText {
     fn needs(&self) -> crate::document::Needs {
         crate::document::Needs::WORDS.or(crate::document::Needs::PARAS)
     }
-    fn extract(&self, doc: &Document, out: &mut Selection) {
+    fn extract(&self, doc: &Document, out: &mut Selection) -> super::Fallible {
         let good = self.classify(&doc.dom.paras);
         for (u, info) in doc.dom.info.iter().enumerate() {
             if info.para != NONE && good[info.para as usize] {
                 out.units.push(u as u32);
             }
         }
+        Ok(())
     }
 
     /// The soft vote: the mean of the paragraph's context-free class score (good 1, near-good
@@ -269,7 +270,7 @@ mod tests {
         assert!((at("Agency") - 2.0 / 3.0).abs() < 1e-6, "short, made good by its neighbours");
         assert!(at("Home").abs() < 1e-6, "bad on its own");
         let mut sel = crate::document::Selection::new(ex.view());
-        ex.extract(&doc, &mut sel);
+        ex.extract(&doc, &mut sel).unwrap();
         let keep = doc.mask(&sel);
         assert!(keep.iter().zip(&c).all(|(&k, &x)| k == (x >= 0.5)));
     }

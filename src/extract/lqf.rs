@@ -49,12 +49,13 @@ impl Extractor for Lqf {
     fn needs(&self) -> crate::document::Needs {
         crate::document::Needs::WORDS
     }
-    fn extract(&self, doc: &Document, out: &mut Selection) {
+    fn extract(&self, doc: &Document, out: &mut Selection) -> super::Fallible {
         for (i, q) in self.quotas(doc).into_iter().enumerate() {
             if q.is_none_or(|q| q <= self.t) {
                 out.units.push(i as u32);
             }
         }
+        Ok(())
     }
 
     /// The soft vote: each word's confidence is one minus its block's link quota (1 for a block

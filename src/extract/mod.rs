@@ -45,9 +45,10 @@ use std::path::Path;
 pub trait Extractor: Send + Sync {
     /// The view whose units this extractor selects.
     fn view(&self) -> View;
-    /// Appends the kept units of `doc`, in increasing order, to `out`. The caller owns the
+    /// Appends the kept units of `doc`, in increasing order, to `out`, or says why it cannot
+    /// ([`Failure`]: an external worker's error, crash or timeout). The caller owns the
     /// selection: it is empty and of this extractor's [`Extractor::view`] when passed in.
-    fn extract(&self, doc: &Document, out: &mut Selection);
+    fn extract(&self, doc: &Document, out: &mut Selection) -> Fallible;
     /// A per-word confidence in [0, 1] over the page's canonical words, for a `soft` vote in a
     /// combination: writes it to `out` and returns true, or returns false when the family has
     /// none (the default), and the vote takes its 0/1 keep-mask.
@@ -66,36 +67,48 @@ pub trait Extractor: Send + Sync {
         false
     }
     /// For a node with a fallback (a route's `fallback`): whether page `doc` went to it, its
-    /// own branch's output judged below the threshold; `None` (the default) for the others.
-    fn fell_back(&self, doc: &Document) -> Option<bool> {
+    /// own branch's output judged below the threshold; `None` (the default) for the others. It
+    /// runs that branch, so it fails where the branch does.
+    fn fell_back(&self, doc: &Document) -> Fallible<Option<bool>> {
         let _ = doc;
-        None
+        Ok(None)
     }
     /// The posts of the page with their fields (`blogs.md` §14.3), for families that segment a
     /// page; `None` (the default) for those that do not. An empty list: the family found no post.
-    fn segments(&self, doc: &Document) -> Option<segments::Segments> {
+    fn segments(&self, doc: &Document) -> Fallible<Option<segments::Segments>> {
         let _ = doc;
-        None
+        Ok(None)
     }
 }
 
-/// Why an extractor failed on one page (an external worker's error, crash or timeout): the
-/// payload it unwinds with ([`fail`]), which the callers that turn a failed page into an error
-/// row read back with [`failure`].
-#[derive(Debug)]
-pub struct Failed(pub String);
-
-/// Ends the extraction of this page with `message` as its error row, without the panic hook's
-/// report (this is not a bug).
-pub fn fail(message: String) -> ! {
-    std::panic::resume_unwind(Box::new(Failed(message)))
+/// Why an extractor could not extract a page: a value the caller decides about (a page's
+/// error row, a combination's or route's own failure), never an unwinding panic. A panic is a
+/// bug; the callers isolate it per page with [`crate::error::isolate`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// An external extractor was given a page without its HTML (a serial pipeline's reduced
+    /// page).
+    NoHtml,
+    /// An external worker failed on the page (its kind says how: an error it reported, a
+    /// timeout, a crash, garbage); the message names the worker.
+    Worker(external::worker::Failure),
 }
 
-/// The message of a page's failure, from the payload of a caught unwind: [`fail`]'s, or `None`
-/// for a panic (a bug, reported by the caller's own words).
-pub fn failure(payload: &(dyn std::any::Any + Send)) -> Option<String> {
-    payload.downcast_ref::<Failed>().map(|f| f.0.clone())
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::NoHtml => f.write_str(
+                "an external extractor reads the page's HTML, and this page has none (a serial pipeline's reduced page)",
+            ),
+            Failure::Worker(w) => f.write_str(&w.message),
+        }
+    }
 }
+
+impl std::error::Error for Failure {}
+
+/// What the fallible methods of [`Extractor`] return.
+pub type Fallible<T = ()> = std::result::Result<T, Failure>;
 
 /// A family's constructor: reads its parameters from a setting (each exactly once).
 pub type Build = fn(&mut SettingReader) -> Result<Box<dyn Extractor>>;
@@ -246,7 +259,7 @@ pub fn load_file(path: &Path) -> Result<ParamsFile> {
     // A parameter the family does not read (an unknown feature group, a misspelt name) is
     // found when the extractor is built: say where the file declares it.
     match build(&f.setting) {
-        Err(e) if e.path.is_none() && e.message.ends_with("but the extractor does not use it") => {
+        Err(e) if e.path.is_none() && matches!(e.cause(), Some(crate::error::Cause::UnusedParameter(_))) => {
             Err(locate(e, path, &text))
         }
         _ => Ok(f),
@@ -254,9 +267,9 @@ pub fn load_file(path: &Path) -> Result<ParamsFile> {
 }
 
 /// `e` with the file (`path`, whose text is `text`) and line where the parameter it names
-/// (`parameter 'x'`) is declared.
+/// ([`crate::error::Cause::UnusedParameter`]) is declared.
 fn locate(e: Error, path: &Path, text: &str) -> Error {
-    let Some(name) = e.message.split("parameter '").nth(1).and_then(|r| r.split('\'').next()) else {
+    let Some(crate::error::Cause::UnusedParameter(name)) = e.cause().cloned() else {
         return e.with_path(path);
     };
     let line = text.lines().position(|l| {
@@ -448,15 +461,15 @@ fn space_reads(space: &ParamSpace) -> Option<Needs> {
 }
 
 /// Runs an extractor on a document and renders the kept text.
-pub fn extract_text(ex: &dyn Extractor, doc: &Document) -> String {
-    doc.render(&extract_selection(ex, doc))
+pub fn extract_text(ex: &dyn Extractor, doc: &Document) -> Fallible<String> {
+    Ok(doc.render(&extract_selection(ex, doc)?))
 }
 
 /// Runs an extractor on a document: the units it keeps (what the structured outputs lay out).
-pub fn extract_selection(ex: &dyn Extractor, doc: &Document) -> Selection {
+pub fn extract_selection(ex: &dyn Extractor, doc: &Document) -> Fallible<Selection> {
     let mut sel = Selection::new(ex.view());
-    ex.extract(doc, &mut sel);
-    sel
+    ex.extract(doc, &mut sel)?;
+    Ok(sel)
 }
 
 #[cfg(test)]
@@ -473,6 +486,38 @@ pub(crate) mod testutil {
 
     /// Extracted text of `html` with `name` at its defaults plus overrides.
     pub fn run(name: &str, sets: &[&str], html: &str) -> String {
-        extract_text(with(name, sets).as_ref(), &Document::parse(html))
+        extract_text(with(name, sets).as_ref(), &Document::parse(html)).unwrap()
+    }
+
+    /// The command of an external worker (`refuser 1`, a shell script written into `dir`) that
+    /// answers "the story" for a page, and the error "no article here" for a page holding
+    /// `REFUSE`.
+    pub fn refusing_worker(dir: &Path) -> String {
+        std::fs::create_dir_all(dir).unwrap();
+        let script = dir.join("refuser.sh");
+        std::fs::write(
+            &script,
+            r#"echo '{"name": "refuser", "version": "1"}'
+i=0
+while IFS= read -r line; do
+  i=$((i+1))
+  case "$line" in
+    *REFUSE*) echo "{\"id\": $i, \"error\": \"no article here\"}" ;;
+    *) echo "{\"id\": $i, \"text\": \"the story\"}" ;;
+  esac
+done
+"#,
+        )
+        .unwrap();
+        format!("sh {}", script.display())
+    }
+
+    /// A combination of `full` and the external member `w` running `command` by `combinator`.
+    pub fn with_external_member(command: &str, combinator: &str) -> Box<dyn Extractor> {
+        let yaml = format!(
+            "extractor: pair\nmembers: [full, w]\nparameters:\n  - {{name: combinator, type: categorical, choices: [{combinator}], default: {combinator}}}\n  - {{name: w.command, type: categorical, choices: [\"{command}\"], default: \"{command}\", tune: false}}\n"
+        );
+        let f = params::parse_str(&yaml, Path::new("pair.yaml"), &space).unwrap();
+        build(&f.space.defaults()).unwrap()
     }
 }

@@ -534,7 +534,7 @@ impl Extractor for Readability {
     fn needs(&self) -> crate::document::Needs {
         crate::document::Needs::READABILITY
     }
-    fn extract(&self, doc: &Document, out: &mut Selection) {
+    fn extract(&self, doc: &Document, out: &mut Selection) -> super::Fallible {
         SCRATCH.with(|cell| {
             let s = &mut *cell.borrow_mut();
             let mut ruthless = self.unlikely_patterns;
@@ -596,6 +596,7 @@ impl Extractor for Readability {
                 return;
             }
         });
+        Ok(())
     }
 }
 

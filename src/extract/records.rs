@@ -57,7 +57,7 @@ impl Extractor for Records {
     fn needs(&self) -> crate::document::Needs {
         crate::document::Needs::DOM
     }
-    fn extract(&self, doc: &Document, out: &mut Selection) {
+    fn extract(&self, doc: &Document, out: &mut Selection) -> super::Fallible {
         let dom = &doc.dom;
         let total: u64 = dom.info.iter().map(|i| u64::from(i.chars)).sum::<u64>().max(1);
         let mut groups: Vec<_> = record_groups(dom, self.min_records, self.min_chars)
@@ -82,6 +82,7 @@ impl Extractor for Records {
             }
         }
         out.units.extend(keep.iter().enumerate().filter(|(_, k)| **k).map(|(u, _)| u as u32));
+        Ok(())
     }
 }
 

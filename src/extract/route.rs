@@ -29,8 +29,8 @@
 //! branch's output is cached like a combination member's, so an individual that
 //! changes only the conditions re-runs no branch.
 
-use super::Extractor;
 use super::judge::Model;
+use super::{Extractor, Fallible};
 use crate::document::page_features::index;
 use crate::document::{Document, Selection, View};
 use crate::error::{Error, Result};
@@ -195,24 +195,24 @@ fn read_judge(setting: &Setting, primary: &Setting) -> Result<Model> {
 /// A page's confidence in what branch `b` keeps of it (its own selection, in its own view),
 /// cached with the branch's output: an individual that changes only the threshold or the
 /// fallback re-runs nothing.
-fn judged(doc: &Document, b: &Branch, judge: &Model) -> f64 {
+fn judged(doc: &Document, b: &Branch, judge: &Model) -> Fallible<f64> {
     use super::combine::{cached, hash_of};
     let signals = cached(doc, hash_of(("signals", b.key)), || {
         let mut sel = Selection::new(b.ex.view());
-        b.ex.extract(doc, &mut sel);
+        b.ex.extract(doc, &mut sel)?;
         let s = super::judge::signals(doc, &sel, &doc.render(&sel));
         // The branch's output from the same run, as `cached_units` and `cached_mask` compute it:
         // a page that stays with its branch runs the branch once.
         if b.blocks {
-            cached(doc, hash_of(("units", b.key)), || sel.units.iter().map(|&u| u as f32).collect());
+            cached(doc, hash_of(("units", b.key)), || Ok(sel.units.iter().map(|&u| u as f32).collect()))?;
         } else {
-            cached(doc, b.key, || doc.mask(&sel).into_iter().map(|k| if k { 1.0 } else { 0.0 }).collect());
+            cached(doc, b.key, || Ok(doc.mask(&sel).into_iter().map(|k| if k { 1.0 } else { 0.0 }).collect()))?;
         }
-        s.to_vec()
-    });
+        Ok(s.to_vec())
+    })?;
     let mut x = [0f32; super::judge::N_SIGNALS];
     x.iter_mut().zip(signals.iter()).for_each(|(a, b)| *a = *b);
-    judge.predict(&x)
+    Ok(judge.predict(&x))
 }
 
 impl Route {
@@ -243,17 +243,17 @@ impl Extractor for Route {
         self.branches.iter().fold(features, |n, b| n | super::mask_needs(b.ex.as_ref()))
     }
 
-    fn fell_back(&self, doc: &Document) -> Option<bool> {
-        let f = self.fallback.as_ref()?;
+    fn fell_back(&self, doc: &Document) -> Fallible<Option<bool>> {
+        let Some(f) = self.fallback.as_ref() else { return Ok(None) };
         let b = self.choose(doc);
-        Some(b != f.slot && judged(doc, &self.branches[b], &f.judge) < f.below)
+        Ok(Some(b != f.slot && judged(doc, &self.branches[b], &f.judge)? < f.below))
     }
 
-    fn extract(&self, doc: &Document, out: &mut Selection) {
+    fn extract(&self, doc: &Document, out: &mut Selection) -> Fallible {
         let mut b = self.choose(doc);
         if let Some(f) = &self.fallback
             && b != f.slot
-            && judged(doc, &self.branches[b], &f.judge) < f.below
+            && judged(doc, &self.branches[b], &f.judge)? < f.below
         {
             b = f.slot;
         }
@@ -261,12 +261,13 @@ impl Extractor for Route {
         if b.blocks {
             out.view = View::Blocks;
             out.units.clear();
-            out.units.extend(super::combine::cached_units(doc, b.key, b.ex.as_ref()).iter().map(|&u| u as u32));
-            return;
+            out.units.extend(super::combine::cached_units(doc, b.key, b.ex.as_ref())?.iter().map(|&u| u as u32));
+            return Ok(());
         }
-        let mask = super::combine::cached_mask(doc, b.key, b.ex.as_ref());
+        let mask = super::combine::cached_mask(doc, b.key, b.ex.as_ref())?;
         let keep: Vec<bool> = mask.iter().map(|&x| x > 0.0).collect();
         doc.select_words(&keep, out);
+        Ok(())
     }
 }
 
@@ -299,8 +300,8 @@ mod tests {
             "<body><h1>API</h1><p>Use it like this, it is simple enough.</p><pre>let x = api::call();</pre></body>";
         // if records ≥ 6 (0.1 · 60): the records branch, else the code branch.
         let r = route(&["if1.on=true", "if1.feature=records", "if1.at=0.1", "if1.then=lists", "otherwise=code"]);
-        let on_listing = super::super::extract_text(r.as_ref(), &Document::parse(&listing));
-        let on_docs = super::super::extract_text(r.as_ref(), &Document::parse(docs));
+        let on_listing = super::super::extract_text(r.as_ref(), &Document::parse(&listing)).unwrap();
+        let on_docs = super::super::extract_text(r.as_ref(), &Document::parse(docs)).unwrap();
         assert!(
             on_listing.contains("Description of product 5") && !on_listing.contains("listing code"),
             "{on_listing}"
@@ -308,7 +309,10 @@ mod tests {
         assert_eq!(on_docs, "let x = api::call();");
         // A threshold above the page's records sends the listing to the other branch.
         let r = route(&["if1.on=true", "if1.feature=records", "if1.at=0.2", "if1.then=lists", "otherwise=code"]);
-        assert_eq!(super::super::extract_text(r.as_ref(), &Document::parse(&listing)), "listing code block here");
+        assert_eq!(
+            super::super::extract_text(r.as_ref(), &Document::parse(&listing)).unwrap(),
+            "listing code block here"
+        );
     }
 
     /// A confidence model that trusts a page whose output keeps more than half of its words
@@ -338,18 +342,18 @@ mod tests {
         let code = Document::parse("<body><p>See:</p><pre>let a = b + c; let d = e * f; call(a, d);</pre></body>");
         let prose = Document::parse("<body><p>A page of prose with no code block at all, only words.</p></body>");
         let r = build(&["otherwise=main", "below=0.5"]);
-        assert_eq!(super::super::extract_text(r.as_ref(), &code), "let a = b + c; let d = e * f; call(a, d);");
-        assert_eq!(r.fell_back(&code), Some(false));
+        assert_eq!(super::super::extract_text(r.as_ref(), &code).unwrap(), "let a = b + c; let d = e * f; call(a, d);");
+        assert_eq!(r.fell_back(&code).unwrap(), Some(false));
         assert_eq!(
-            super::super::extract_text(r.as_ref(), &prose),
+            super::super::extract_text(r.as_ref(), &prose).unwrap(),
             "A page of prose with no code block at all, only words."
         );
-        assert_eq!(r.fell_back(&prose), Some(true));
+        assert_eq!(r.fell_back(&prose).unwrap(), Some(true));
         // Without the fallback, or below a threshold no page is under: the primary's output.
         for sets in [&["otherwise=main", "fallback=none"][..], &["otherwise=main", "below=0.0"][..]] {
             let r = build(sets);
-            assert_eq!(super::super::extract_text(r.as_ref(), &prose), "", "{sets:?}");
-            assert_ne!(r.fell_back(&prose), Some(true), "{sets:?}");
+            assert_eq!(super::super::extract_text(r.as_ref(), &prose).unwrap(), "", "{sets:?}");
+            assert_ne!(r.fell_back(&prose).unwrap(), Some(true), "{sets:?}");
         }
         // Outside a search, the model comes from the file the setting names, checked against the
         // primary's setting: this one was fitted for no setting.
@@ -368,12 +372,12 @@ mod tests {
         // words ≥ 1: every page goes to full_hidden, whose noscript text passes through.
         let r =
             route_of(yaml, &["if1.on=true", "if1.feature=words", "if1.at=0.0", "if1.then=hidden", "otherwise=code"]);
-        let got = super::super::extract_text(r.as_ref(), &doc);
+        let got = super::super::extract_text(r.as_ref(), &doc).unwrap();
         assert!(got.contains("Second post, only without scripts."), "{got}");
         assert!(got.contains("First post of the thread"), "{got}");
         // The same page again (the branch's blocks from the member cache).
-        assert_eq!(super::super::extract_text(r.as_ref(), &doc), got);
+        assert_eq!(super::super::extract_text(r.as_ref(), &doc).unwrap(), got);
         let r = route_of(yaml, &["otherwise=code"]);
-        assert_eq!(super::super::extract_text(r.as_ref(), &doc), "");
+        assert_eq!(super::super::extract_text(r.as_ref(), &doc).unwrap(), "");
     }
 }

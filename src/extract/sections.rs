@@ -57,7 +57,7 @@ impl Extractor for Sections {
     fn needs(&self) -> crate::document::Needs {
         crate::document::Needs::DOM
     }
-    fn extract(&self, doc: &Document, out: &mut Selection) {
+    fn extract(&self, doc: &Document, out: &mut Selection) -> super::Fallible {
         let dom = &doc.dom;
         let of = section_of_units(dom, self.max_level);
         let n = of.iter().copied().max().map_or(0, |m| m as usize + 1);
@@ -82,6 +82,7 @@ impl Extractor for Sections {
                 out.units.push(u as u32);
             }
         }
+        Ok(())
     }
 }
 

@@ -100,8 +100,8 @@ impl Extractor for FieldView {
         self.inner.view()
     }
 
-    fn extract(&self, doc: &Document, out: &mut Selection) {
-        let Some(seg) = self.inner.segments(doc) else { return };
+    fn extract(&self, doc: &Document, out: &mut Selection) -> super::Fallible {
+        let Some(seg) = self.inner.segments(doc)? else { return Ok(()) };
         for p in &seg.posts {
             if let Some(s) = p.field(self.field).filter(|s| s.view == out.view) {
                 out.units.extend_from_slice(&s.units);
@@ -109,9 +109,10 @@ impl Extractor for FieldView {
         }
         out.units.sort_unstable();
         out.units.dedup();
+        Ok(())
     }
 
-    fn segments(&self, doc: &Document) -> Option<Segments> {
+    fn segments(&self, doc: &Document) -> super::Fallible<Option<Segments>> {
         self.inner.segments(doc)
     }
 

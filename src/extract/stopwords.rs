@@ -133,11 +133,11 @@ impl Extractor for StopWords {
     fn needs(&self) -> crate::document::Needs {
         crate::document::Needs::LANG
     }
-    fn extract(&self, doc: &Document, out: &mut Selection) {
+    fn extract(&self, doc: &Document, out: &mut Selection) -> super::Fallible {
         let dom = &doc.dom;
         let Some((stops, t)) = self.rule(doc.lang.as_deref()) else {
             out.units.extend(0..dom.texts.len() as u32);
-            return;
+            return Ok(());
         };
         let mut buf = String::new();
         let mut start = 0;
@@ -156,6 +156,7 @@ impl Extractor for StopWords {
             }
             start = end;
         }
+        Ok(())
     }
 }
 
@@ -168,7 +169,7 @@ mod tests {
     fn run_lang(html: &str, lang: &str) -> String {
         let mut d = Document::parse(html);
         d.lang = Some(lang.into());
-        extract_text(with("sw", &[]).as_ref(), &d)
+        extract_text(with("sw", &[]).as_ref(), &d).unwrap()
     }
 
     #[test]
@@ -196,13 +197,16 @@ mod tests {
             d.lang = Some("en".into());
             d
         };
-        assert_eq!(extract_text(with("sw", &["min_words=5"]).as_ref(), &d), "The cat sat on the mat and it was happy.");
-        assert_eq!(extract_text(with("sw", &["t_en=1.0"]).as_ref(), &d), "");
+        assert_eq!(
+            extract_text(with("sw", &["min_words=5"]).as_ref(), &d).unwrap(),
+            "The cat sat on the mat and it was happy."
+        );
+        assert_eq!(extract_text(with("sw", &["t_en=1.0"]).as_ref(), &d).unwrap(), "");
         // A language without threshold: keep_all keeps every block.
         let mut fr = Document::parse("<p>Menu</p>");
         fr.lang = Some("fr".into());
-        assert_eq!(extract_text(with("sw", &["fallback=keep_all"]).as_ref(), &fr), "Menu");
-        assert_eq!(extract_text(with("sw", &[]).as_ref(), &fr), "");
-        assert_eq!(extract_text(with("sw", &[]).as_ref(), &Document::parse("")), "");
+        assert_eq!(extract_text(with("sw", &["fallback=keep_all"]).as_ref(), &fr).unwrap(), "Menu");
+        assert_eq!(extract_text(with("sw", &[]).as_ref(), &fr).unwrap(), "");
+        assert_eq!(extract_text(with("sw", &[]).as_ref(), &Document::parse("")).unwrap(), "");
     }
 }

@@ -63,7 +63,7 @@ impl Extractor for Structured {
     fn needs(&self) -> crate::document::Needs {
         crate::document::Needs::SOURCE | crate::document::Needs::FEATURES
     }
-    fn extract(&self, doc: &Document, out: &mut Selection) {
+    fn extract(&self, doc: &Document, out: &mut Selection) -> super::Fallible {
         let text: Vec<String> = doc
             .features
             .structured_text
@@ -71,7 +71,7 @@ impl Extractor for Structured {
             .flat_map(|t| t.split(|c: char| !c.is_alphanumeric()).filter_map(norm).collect::<Vec<_>>())
             .collect();
         if text.len() < self.min_words.max(1) || text.len() < self.n {
-            return;
+            return Ok(());
         }
         let grams: HashSet<u64> = text.windows(self.n).map(gram_hash).collect();
         let words = &doc.source.words;
@@ -84,6 +84,7 @@ impl Extractor for Structured {
             }
         }
         out.units.extend(keep.iter().enumerate().filter(|(_, k)| **k).map(|(i, _)| i as u32));
+        Ok(())
     }
 }
 

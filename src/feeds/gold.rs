@@ -685,7 +685,7 @@ pub fn from_feed(srcs: &[PathBuf], out: &Path, o: &Options) -> Result<Report> {
             if looks_binary(&html) {
                 return;
             }
-            let parsed = std::panic::catch_unwind(|| Document::parse_for(&html, &o.limits, Needs::DOM | Needs::LANG).0);
+            let parsed = crate::error::isolate(|| Document::parse_for(&html, &o.limits, Needs::DOM | Needs::LANG).0);
             let Ok(doc) = parsed else {
                 rep.skipped.push((id.to_string(), "the HTML parser failed on this page".into()));
                 return;

@@ -265,8 +265,7 @@ pub fn learn_site(set: &GoldSet, package: usize, fw: &FeedWrapper, label: &str) 
     docs.sort_by(|a, b| a.id.cmp(&b.id));
     for d in docs.into_iter().take(max_items) {
         let Ok((html, _)) = d.read_page(&set.limits) else { continue };
-        let parsed =
-            std::panic::catch_unwind(|| Document::parse_for(&html, &set.limits, Needs::DOM | Needs::WRAPPER).0);
+        let parsed = crate::error::isolate(|| Document::parse_for(&html, &set.limits, Needs::DOM | Needs::WRAPPER).0);
         let Ok(doc) = parsed else { continue };
         let facts = of_document(&doc, &Values::of(d, cut), true);
         if let Some(h) = d.url.as_deref().and_then(|u| origin_hosts(Some(u)).pop())

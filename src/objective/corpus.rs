@@ -229,7 +229,7 @@ fn prepare_quietly(gd: &GoldDoc, rule: TokenRule, limits: &crate::limits::Limits
         }
     };
     e.page_bytes = page.len();
-    let parsed = std::panic::catch_unwind(|| {
+    let parsed = crate::error::isolate(|| {
         let (mut d, notes) = Document::parse_for(&page, limits, needs);
         d.decoding = decoding;
         // The URL goes to an external extractor's worker, the only reader of the page's HTML.
@@ -400,7 +400,7 @@ fn wrapper_facts(
     let of = |d: &&GoldDoc| {
         let page = d.read_page(&set.limits).ok()?.0;
         let v = crate::feeds::facts::Values::of(d, usize::from(needs.summary_words));
-        std::panic::catch_unwind(|| crate::feeds::facts::of_html(&page, &set.limits, &v, false)).ok().map(Arc::new)
+        crate::error::isolate(|| crate::feeds::facts::of_html(&page, &set.limits, &v, false)).ok().map(Arc::new)
     };
     let own: Vec<Option<Arc<PageFacts>>> = parsed.unwrap_or_else(|| docs.par_iter().map(of).collect());
     let packages: std::collections::BTreeSet<usize> = docs.iter().map(|d| d.package).collect();
@@ -466,7 +466,7 @@ impl PackageFacts {
                 .par_iter()
                 .map(|d| {
                     let page = d.read_page(&set.limits).ok()?.0;
-                    std::panic::catch_unwind(|| Document::block_hashes(&page, &set.limits)).ok()
+                    crate::error::isolate(|| Document::block_hashes(&page, &set.limits)).ok()
                 })
                 .collect(),
             false => Vec::new(),

@@ -78,8 +78,7 @@ fn pages(corpus: &Corpus, base: &Setting, measure: Measure) -> Result<Vec<Option
         .zip(&scores)
         .map(|(e, s)| {
             let doc = e.doc.as_ref().filter(|_| s.error.is_none())?;
-            let run = std::panic::AssertUnwindSafe(|| extract_with_signals(ex, doc).1);
-            let sig = std::panic::catch_unwind(run).ok()?;
+            let sig = crate::error::isolate(|| extract_with_signals(ex, doc)).ok()?.ok()?.1;
             Some((sig, s.prf.f1))
         })
         .collect())

@@ -67,8 +67,8 @@ pub fn differences(html: &str, limits: &Limits, extractors: &[Named], prepare: &
         let doc = &parsed[&needs];
         let run = |d: &Document| {
             let mut sel = Selection::new(ex.view());
-            ex.extract(d, &mut sel);
-            (sel.units.clone(), d.render(&sel))
+            let ran = ex.extract(d, &mut sel);
+            (ran, sel.units.clone(), d.render(&sel))
         };
         if run(&whole) != run(doc) {
             differ.push(name.to_string());

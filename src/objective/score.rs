@@ -33,10 +33,11 @@ pub struct Scratch {
     shingles: std::collections::HashMap<[u32; 4], u32>,
 }
 
-/// The error of a document on which the extractor panicked.
+/// The error of a document on which the extractor panicked (a bug, isolated to the page).
 pub const EXTRACTOR_FAILED: &str = "the extractor failed on this page";
 
-/// Scores one entry by `measure`, reusing `scratch`. An extractor panic becomes an error row.
+/// Scores one entry by `measure`, reusing `scratch`. An extractor's failure (its message) or
+/// panic ([`EXTRACTOR_FAILED`]) becomes an error row.
 pub fn score_entry(e: &Entry, ex: &dyn Extractor, measure: Measure, scratch: &mut Scratch) -> DocScore {
     let gold_words = e.gold.len();
     let Some(doc) = &e.doc else {
@@ -46,10 +47,13 @@ pub fn score_entry(e: &Entry, ex: &dyn Extractor, measure: Measure, scratch: &mu
     let mut sel = scratch.sel.take().unwrap_or_else(|| Selection::new(ex.view()));
     sel.view = ex.view();
     sel.units.clear();
-    let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ex.extract(doc, &mut sel)));
-    if let Err(payload) = ran {
-        let error = crate::extract::failure(payload.as_ref()).unwrap_or_else(|| EXTRACTOR_FAILED.into());
-        return DocScore { gold_words, error: Some(error), ..Default::default() };
+    let error = match crate::error::isolate(|| ex.extract(doc, &mut sel)) {
+        Ok(Ok(())) => None,
+        Ok(Err(failure)) => Some(failure.to_string()),
+        Err(_) => Some(EXTRACTOR_FAILED.to_string()),
+    };
+    if error.is_some() {
+        return DocScore { gold_words, error, ..Default::default() };
     }
     let rows = e.rows(sel.view);
     scratch.rows.clear();
@@ -153,5 +157,92 @@ pub fn summarise(packages: &[usize], n_packages: usize, scores: &[DocScore], mea
         zero_f1: scores.iter().filter(|s| s.prf.f1 == 0.0).count(),
         median_f1,
         fired: scores.iter().filter(|s| s.error.is_none() && s.extract_words > 0).count(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::{Document, Needs, View};
+    use crate::goldset::{GoldDoc, GoldSet};
+
+    /// A gold set of `pages` (HTML, gold), written under a fresh folder named after `name`.
+    fn set(name: &str, pages: &[(&str, &str)]) -> GoldSet {
+        let dir = std::env::temp_dir().join(format!("cetune-score-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let docs = pages
+            .iter()
+            .enumerate()
+            .map(|(k, (html, gold))| {
+                let page = dir.join(format!("{k}.html"));
+                std::fs::write(&page, html).unwrap();
+                let (id, gold) = (k.to_string(), (*gold).into());
+                GoldDoc { package: 0, id, page, gold, url: None, lang: None, fields: Default::default() }
+            })
+            .collect();
+        GoldSet {
+            name: name.into(),
+            root: dir,
+            packages: vec!["p".into()],
+            docs,
+            trainers: Vec::new(),
+            token_rule: Default::default(),
+            skipped: vec![],
+            credit: None,
+            limits: Default::default(),
+        }
+    }
+
+    fn scores(set: &GoldSet, ex: &dyn Extractor) -> Vec<DocScore> {
+        let docs: Vec<&GoldDoc> = set.docs.iter().collect();
+        let corpus = Corpus::load_for(set, &docs, ex.needs(), &|| {});
+        score_corpus(&corpus, ex)
+    }
+
+    #[test]
+    fn a_failing_external_member_of_a_combination_gives_its_page_the_workers_error_row() {
+        let s = set(
+            "member",
+            &[
+                ("<body><p>Menu</p><p>REFUSE the story</p></body>", "the story"),
+                ("<body><p>the story</p></body>", "the story"),
+            ],
+        );
+        let command = crate::extract::testutil::refusing_worker(&s.root.join("worker"));
+        let ex = crate::extract::testutil::with_external_member(&command, "intersection");
+        let rows = scores(&s, ex.as_ref());
+        // The row the failure gave when it unwound: the worker's message, F1 0; the next page scores.
+        let refused = "refuser 1: the worker failed on this page: no article here";
+        assert_eq!(rows[0], DocScore { gold_words: 2, error: Some(refused.into()), ..Default::default() });
+        assert_eq!((rows[1].error.as_deref(), rows[1].prf.f1), (None, 1.0));
+        std::fs::remove_dir_all(&s.root).unwrap();
+    }
+
+    /// An extractor with a bug on pages that mention a bug.
+    struct Buggy;
+    impl Extractor for Buggy {
+        fn view(&self) -> View {
+            View::Dom
+        }
+        fn needs(&self) -> Needs {
+            Needs::DOM
+        }
+        fn extract(&self, doc: &Document, out: &mut crate::document::Selection) -> crate::extract::Fallible {
+            assert!(!doc.dom.texts.get(0).contains("bug"), "a bug in the extractor");
+            out.units.push(0);
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_panic_is_isolated_to_its_page_as_an_error_row() {
+        let s = set(
+            "bug",
+            &[("<body><p>a bug here</p></body>", "a bug here"), ("<body><p>fine words</p></body>", "fine words")],
+        );
+        let rows = scores(&s, &Buggy);
+        assert_eq!(rows[0].error.as_deref(), Some(EXTRACTOR_FAILED));
+        assert_eq!((rows[1].error.as_deref(), rows[1].prf.f1), (None, 1.0));
+        std::fs::remove_dir_all(&s.root).unwrap();
     }
 }

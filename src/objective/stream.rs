@@ -65,15 +65,11 @@ pub fn extract_set(
             facts.attach(i, doc);
         }
         let out = match &e.doc {
-            Some(doc) => {
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| crate::extract::extract_text(ex, doc)))
-                    .map_err(|p| {
-                        Some(
-                            crate::extract::failure(p.as_ref())
-                                .unwrap_or_else(|| super::score::EXTRACTOR_FAILED.into()),
-                        )
-                    })
-            }
+            Some(doc) => match crate::error::isolate(|| crate::extract::extract_text(ex, doc)) {
+                Ok(Ok(text)) => Ok(text),
+                Ok(Err(failure)) => Err(Some(failure.to_string())),
+                Err(_) => Err(Some(super::score::EXTRACTOR_FAILED.into())),
+            },
             None => Err(None),
         };
         sink(d, out, e.doc.as_ref());

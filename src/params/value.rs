@@ -145,7 +145,8 @@ impl SettingReader<'_> {
                 return Err(Error::config(format!(
                     "parameter '{name}' is declared for extractor '{}' but the extractor does not use it",
                     self.setting.extractor
-                )));
+                ))
+                .with_cause(crate::error::Cause::UnusedParameter(name.clone())));
             }
         }
         Ok(())

@@ -42,6 +42,7 @@ impl RunLock {
                 return Err(Error::config(format!(
                     "this run folder is in use by {holder} (it holds {LOCK}); wait for it to finish or stop it first"
                 ))
+                .with_cause(crate::error::Cause::InUse)
                 .with_path(dir));
             }
             Err(TryLockError::Error(e)) => return Err(Error::io(&path, "lock", e)),

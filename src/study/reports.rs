@@ -245,10 +245,10 @@ pub fn write_diffs(
         );
         for (name, ex, f1) in [("best setting", &b, row.best), ("default", &d, row.default)] {
             // An extractor that fails on the page (the score counted it 0) shows no words.
-            let text = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                crate::extract::extract_text(ex.as_ref(), doc)
-            }))
-            .unwrap_or_default();
+            let text = crate::error::isolate(|| crate::extract::extract_text(ex.as_ref(), doc))
+                .ok()
+                .and_then(|r| r.ok())
+                .unwrap_or_default();
             let out: Vec<&str> = text.split_whitespace().collect();
             page += &format!("<h2>{name} (F1 {f1:.4})</h2>\n<p class=\"w\">{}</p>\n", word_diff(&gold, &out));
             if gold.len() > DIFF_WORDS || out.len() > DIFF_WORDS {

@@ -229,15 +229,16 @@ impl Extractor for Blocktrees {
         crate::document::Needs::SEGMENTS
     }
 
-    fn extract(&self, doc: &Document, out: &mut Selection) {
+    fn extract(&self, doc: &Document, out: &mut Selection) -> crate::extract::Fallible {
         match &self.scorer {
-            Scorer::Prior(p) => p.extract(doc, out),
+            Scorer::Prior(p) => return p.extract(doc, out),
             Scorer::Trees(m) => {
                 let (cand, p) = self.scores(doc, m);
                 let cut = self.cut(&p);
                 out.units.extend(cand.iter().zip(&p).filter(|(_, p)| **p >= cut).map(|(b, _)| *b));
             }
         }
+        Ok(())
     }
 
     /// The probability of each visible word's block (hidden blocks hold no canonical word).
@@ -444,6 +445,7 @@ pub fn check_fit(m: &Model, fit: &str, path: &Path) -> Result<()> {
             "the model was fitted with {}, but the setting says {fit}: refit it (cetune optimise) or use its own best.yaml",
             m.fit
         ))
+        .with_cause(crate::error::Cause::StaleModel)
         .with_path(path)
         .with_line(3, None));
     }

@@ -104,7 +104,7 @@ fn a_page_the_model_is_unsure_of_keeps_its_best_blocks_with_t_rel() {
         let s = space.with_assignments(&space.defaults(), &v).unwrap();
         let ex = Blocktrees::from_model(&s, m.clone()).unwrap();
         let mut sel = Selection::new(View::Blocks);
-        ex.extract(&doc, &mut sel);
+        ex.extract(&doc, &mut sel).unwrap();
         sel.units.len()
     };
     assert_eq!(text("0"), 0);

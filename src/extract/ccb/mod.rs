@@ -183,7 +183,7 @@ impl Extractor for Ccb {
         crate::document::Needs::SOURCE
     }
 
-    fn extract(&self, doc: &Document, out: &mut Selection) {
+    fn extract(&self, doc: &Document, out: &mut Selection) -> crate::extract::Fallible {
         self.each_word(doc, |word, values, t| {
             let kept = values.iter().filter(|&&x| x >= t).count();
             // A word split by inline tags has several tokens: kept when any piece is.
@@ -191,6 +191,7 @@ impl Extractor for Ccb {
                 out.units.push(word);
             }
         });
+        Ok(())
     }
 
     /// The soft vote: the blurred content ratio of each word as a confidence, rescaled
@@ -374,7 +375,7 @@ mod tests {
         {
             let e = super::super::testutil::with(ex, sets);
             let mut sel = Selection::new(e.view());
-            e.extract(&doc, &mut sel);
+            e.extract(&doc, &mut sel).unwrap();
             let keep = doc.mask(&sel);
             let mut c = Vec::new();
             assert!(e.confidence(&doc, &mut c));

@@ -6,7 +6,7 @@
 //! sent with every page; the worker's text becomes a selection of the page's words by the LCS
 //! alignment of `align.rs`, so everything that scores, caches, races or combines a family works on
 //! it unchanged. A page the worker fails on (an `error` reply, a crash, a timeout, garbage) is an
-//! error row ([`super::Failed`]).
+//! error row ([`super::Failure::Worker`], with the [`worker::Fault`] that says which).
 //!
 //! Imports from the crate: `document`, `params`, `error`, `eval` (tokens and the LCS
 //! trace-back of the alignment), `goldset` (its decoder's JSON reader, which takes a lone
@@ -33,7 +33,7 @@ pub mod align;
 pub mod trust;
 pub mod worker;
 
-use super::{Extractor, fail};
+use super::{Extractor, Failure, Fallible};
 use crate::document::{Document, Needs, Selection, View};
 use crate::error::{Error, Result};
 use crate::params::external::{COMMAND, RESERVED, STARTUP, TIMEOUT};
@@ -86,10 +86,12 @@ pub fn build(setting: &Setting) -> Result<Box<dyn Extractor>> {
 }
 
 impl External {
-    /// The worker's text for a page, or why there is none.
-    pub fn text(&self, html: &str, url: Option<&str>) -> std::result::Result<String, String> {
+    /// The worker's text for a page, or why there is none (the message names the worker).
+    pub fn text(&self, html: &str, url: Option<&str>) -> std::result::Result<String, worker::Failure> {
         let h = self.pool.hello();
-        self.pool.run(html, url, &self.params, self.timeout).map_err(|m| format!("{} {}: {m}", h.name, h.version))
+        self.pool
+            .run(html, url, &self.params, self.timeout)
+            .map_err(|f| worker::Failure { message: format!("{} {}: {}", h.name, h.version, f.message), ..f })
     }
 }
 
@@ -102,13 +104,46 @@ impl Extractor for External {
         Needs::SOURCE | Needs::HTML
     }
 
-    fn extract(&self, doc: &Document, out: &mut Selection) {
-        let Some(html) = doc.html.as_deref() else {
-            fail("an external extractor reads the page's HTML, and this page has none (a serial pipeline's reduced page)".into())
+    fn extract(&self, doc: &Document, out: &mut Selection) -> Fallible {
+        let Some(html) = doc.html.as_deref() else { return Err(Failure::NoHtml) };
+        let text = self.text(html, doc.url.as_deref()).map_err(Failure::Worker)?;
+        doc.select_words(&align::mask(doc, &text), out);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::worker::Fault;
+    use crate::document::{Document, Selection};
+    use crate::extract::testutil::{refusing_worker, with_external_member};
+    use crate::extract::{Failure, extract_text};
+
+    #[test]
+    fn a_members_failure_is_the_combinations_and_its_kind_is_matched_by_type() {
+        let dir = std::env::temp_dir().join(format!("cetune-external-kinds-{}", std::process::id()));
+        let command = refusing_worker(&dir);
+        let ex = with_external_member(&command, "intersection");
+        // The page as the corpus prepares it for this extractor: with its HTML.
+        let page = |p: &str| {
+            let html = format!("<body><p>Menu</p><p>{p} the story</p></body>");
+            Document::parse_for(&html, &Default::default(), ex.needs()).0
         };
-        match self.text(html, doc.url.as_deref()) {
-            Ok(text) => doc.select_words(&align::mask(doc, &text), out),
-            Err(m) => fail(m),
+        assert_eq!(extract_text(ex.as_ref(), &page("one")), Ok("the story".to_string()));
+        let mut sel = Selection::new(ex.view());
+        match ex.extract(&page("REFUSE"), &mut sel) {
+            Err(Failure::Worker(w)) => {
+                assert_eq!(w.fault, Fault::Refused);
+                // The page's error row, word for word as it was when the failure unwound.
+                assert_eq!(w.message, "refuser 1: the worker failed on this page: no article here");
+            }
+            other => panic!("expected the worker's refusal, got {other:?}"),
         }
+        // The worker stays for the next page.
+        assert_eq!(extract_text(ex.as_ref(), &page("two")), Ok("the story".to_string()));
+        // In a pipeline, the external member sees the reduced page, which has no HTML.
+        let serial = with_external_member(&command, "serial");
+        assert_eq!(extract_text(serial.as_ref(), &page("three")), Err(Failure::NoHtml));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -30,10 +30,35 @@ pub struct Hello {
     pub version: String,
 }
 
-/// Why a page failed, and whether the worker must go.
-struct Failure {
-    message: String,
-    fatal: bool,
+/// What went wrong with a worker on a page: a closed set, so a caller can tell the kinds apart
+/// without reading the message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// The worker answered `{"error": …}`: it failed on this page and takes the next one.
+    Refused,
+    /// It gave no answer within the page's budget: it was stopped.
+    Timeout,
+    /// It exited on the page, or a new worker could not start (or answer its handshake).
+    Crash,
+    /// Its answer is not a reply to the page (garbage, a wrong id, neither text nor error): it
+    /// was stopped, since its stream can no longer be trusted.
+    Garbage,
+}
+
+/// Why a page failed: the kind and the message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    /// The kind.
+    pub fault: Fault,
+    /// What happened, for the page's error row.
+    pub message: String,
+}
+
+impl Failure {
+    /// Whether the worker must go (every fault but an error it reported itself).
+    fn fatal(&self) -> bool {
+        self.fault != Fault::Refused
+    }
 }
 
 /// One running worker process.
@@ -128,39 +153,45 @@ impl Worker {
         let request = serde_json::json!({"id": id, "html": html, "url": url, "params": params});
         let mut line = request.to_string();
         line.push('\n');
-        let fatal = |message: String| Failure { message, fatal: true };
+        let fail = |fault: Fault, message: String| Failure { fault, message };
         if self.stdin.write_all(line.as_bytes()).and_then(|_| self.stdin.flush()).is_err() {
-            return Err(fatal(self.exited()));
+            return Err(fail(Fault::Crash, self.exited()));
         }
         let answer = match self.lines.recv_timeout(timeout) {
             Ok(a) => a,
             Err(RecvTimeoutError::Timeout) => {
-                return Err(fatal(format!(
-                    "the worker gave no answer within {} s (stopped; a new one takes the next page)",
-                    timeout.as_secs_f64()
-                )));
+                return Err(fail(
+                    Fault::Timeout,
+                    format!(
+                        "the worker gave no answer within {} s (stopped; a new one takes the next page)",
+                        timeout.as_secs_f64()
+                    ),
+                ));
             }
-            Err(RecvTimeoutError::Disconnected) => return Err(fatal(self.exited())),
+            Err(RecvTimeoutError::Disconnected) => return Err(fail(Fault::Crash, self.exited())),
         };
         let reply: Option<serde_json::Value> = crate::goldset::decode::json_lossy(&answer).ok();
         let Some(reply) = reply.filter(|r| r.get("id").and_then(|i| i.as_u64()) == Some(id)) else {
-            return Err(fatal(format!(
-                "the worker's answer is not a JSON reply to this page ({{\"id\": {id}, \"text\": …}}): '{}' (stopped; a new one takes the next page)",
-                excerpt(&answer)
-            )));
+            return Err(fail(
+                Fault::Garbage,
+                format!(
+                    "the worker's answer is not a JSON reply to this page ({{\"id\": {id}, \"text\": …}}): '{}' (stopped; a new one takes the next page)",
+                    excerpt(&answer)
+                ),
+            ));
         };
         if let Some(t) = reply.get("text").and_then(|t| t.as_str()) {
             return Ok(t.to_string());
         }
         match reply.get("error") {
-            Some(e) => Err(Failure {
-                message: format!(
-                    "the worker failed on this page: {}",
-                    e.as_str().map_or_else(|| e.to_string(), str::to_string)
-                ),
-                fatal: false,
-            }),
-            None => Err(fatal(format!("the worker's reply has neither 'text' nor 'error': '{}'", excerpt(&answer)))),
+            Some(e) => Err(fail(
+                Fault::Refused,
+                format!("the worker failed on this page: {}", e.as_str().map_or_else(|| e.to_string(), str::to_string)),
+            )),
+            None => Err(fail(
+                Fault::Garbage,
+                format!("the worker's reply has neither 'text' nor 'error': '{}'", excerpt(&answer)),
+            )),
         }
     }
 
@@ -209,11 +240,13 @@ impl Pool {
         url: Option<&str>,
         params: &serde_json::Value,
         timeout: Duration,
-    ) -> Result<String, String> {
+    ) -> Result<String, Failure> {
         let idle = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
         let mut w = match idle {
             Some(w) => w,
-            None => Worker::spawn(&self.command, self.startup).map(|(w, _)| w)?,
+            None => Worker::spawn(&self.command, self.startup)
+                .map(|(w, _)| w)
+                .map_err(|message| Failure { fault: Fault::Crash, message })?,
         };
         match w.ask(html, url, params, timeout) {
             Ok(text) => {
@@ -221,10 +254,10 @@ impl Pool {
                 Ok(text)
             }
             Err(f) => {
-                if !f.fatal {
+                if !f.fatal() {
                     self.give_back(w);
                 }
-                Err(f.message)
+                Err(f)
             }
         }
     }
