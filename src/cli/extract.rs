@@ -112,7 +112,7 @@ pub fn run(a: Args) -> Result<()> {
         None => crate::extract::build(&setting)?,
     };
     let limits = a.limits.limits()?;
-    let model = a.confidence.as_deref().map(|p| crate::confidence::Model::read(p, &setting)).transpose()?;
+    let model = a.confidence.as_deref().map(|p| crate::objective::confidence::Model::read(p, &setting)).transpose()?;
     match (&a.goldset, &a.dump) {
         (None, None) => collection(&a, ex.as_ref(), limits, model),
         _ if model.is_some() => {
@@ -277,7 +277,7 @@ fn collection(
     a: &Args,
     ex: &dyn crate::extract::Extractor,
     limits: crate::limits::Limits,
-    model: Option<crate::confidence::Model>,
+    model: Option<crate::objective::confidence::Model>,
 ) -> Result<()> {
     let threads = crate::objective::set_threads(a.threads)?;
     let format = a.input_format;

@@ -1,9 +1,10 @@
 //! The only place where pages meet settings: gold documents are parsed once into [`Corpus`]
 //! entries (document model + indexed gold words), and a setting is scored over a corpus in
 //! parallel with rayon. A failing document becomes an error row; the others go on. Imports from
-//! the crate: `goldset`, `document`, `extract`, `eval`, `params`, `evolve`, `limits`, `feeds`,
-//! `collect` (a page's declared URL), `paths` (the bounded reader) and `error`.
+//! the crate: `goldset`, `document`, `extract`, `eval`, `params`, `evolve`, `limits`,
+//! `paths` (the bounded reader) and `error`.
 
+pub mod confidence;
 pub mod corpus;
 pub mod external;
 pub mod fit;
