@@ -279,7 +279,8 @@ fn collection(
     limits: crate::limits::Limits,
     model: Option<crate::objective::confidence::Model>,
 ) -> Result<()> {
-    let threads = crate::objective::set_threads(a.threads)?;
+    let workers = Arc::new(crate::objective::Workers::new(a.threads)?);
+    let threads = workers.threads();
     let format = a.input_format;
     let inputs = Inputs::new(&a.inputs, a.files_from.as_deref(), format, limits.max_page_bytes)?;
     let one_page = inputs.is_one_page();
@@ -336,7 +337,7 @@ fn collection(
     let marks = collect::Marks { min_words: a.min_words, min_confidence };
     let confidence = model.map(Arc::new);
     let window = (threads * 16).max(64);
-    let opts = collect::Options { limits, unordered: a.unordered, window, more, layout, marks, confidence };
+    let opts = collect::Options { limits, unordered: a.unordered, window, more, layout, marks, confidence, workers };
     let bar = Progress::counter("extract", "pages", a.quiet || one_page);
     // The total and the time left, once the inputs are counted: a second reading of the same
     // arguments that walks names only, beside the run (None for JSONL, WARC, standard input).

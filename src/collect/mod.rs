@@ -53,6 +53,9 @@ pub struct Options {
     pub marks: Marks,
     /// The confidence model that gives every page its confidence, if any.
     pub confidence: Option<std::sync::Arc<crate::objective::confidence::Model>>,
+    /// The worker threads pages are read, parsed and extracted on (the caller's, made for
+    /// this run).
+    pub workers: std::sync::Arc<crate::objective::Workers>,
 }
 
 /// The marks a run puts on pages: a page is written whatever its marks.
@@ -136,6 +139,7 @@ pub fn run(
     let limits = opts.limits;
     pipeline::map_ordered(
         inputs,
+        &opts.workers,
         opts.window.max(1),
         !opts.unordered,
         stop,
