@@ -70,7 +70,8 @@ pub struct Args {
     /// folder (files of the same names are replaced).
     #[arg(long)]
     force: bool,
-    /// No progress bar.
+    /// No progress bar; the summary line on standard error only when something went wrong
+    /// (failed pages, Ctrl-C, --fail-on-empty).
     #[arg(long, short)]
     quiet: bool,
     /// A page with fewer words than this is marked empty (`empty` in JSONL and index.csv,
