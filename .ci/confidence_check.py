@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Independent reading of `cetune evaluate --confidence`: the figures of its summary.md recomputed
-from its confidence.csv, written apart from cetune's Rust code (src/confidence.rs).
+from its confidence.csv, written apart from cetune's Rust code (src/objective/confidence.rs).
 
 - Spearman's rho: Pearson's correlation of the ranks, tied values sharing their mean rank;
 - the low-confidence pages: confidence strictly below the threshold summary.md names, with the

@@ -8,14 +8,14 @@
 //! - [`goldset`]: gold sets (packages of pages with their true main text), importers, sampling;
 //! - [`document`]: each page parsed once into a compact model;
 //! - [`collect`]: extraction over a user's collection (folders, JSONL, WARC), streamed in order;
-//! - [`confidence`]: every page's confidence, an estimate of its F1 fitted on gold;
 //! - [`annotate`]: new gold sets from one's own pages, the local annotation server, its effort;
 //! - [`extract`]: the extractor families, one trait;
-//! - [`feeds`]: RSS/Atom feeds, the feed wrapper's matchers, rules and facts;
+//! - [`feeds`]: RSS/Atom feeds, gold sets from them, the feed wrapper's wrapper files;
 //! - [`params`]: the YAML parameter descriptions and settings;
 //! - [`limits`]: the per-page budgets (size, attributes, tags, parse time);
 //! - [`eval`]: tokens, LCS, precision/recall/F1;
-//! - [`objective`]: where documents meet settings: scoring a setting over a corpus in parallel;
+//! - [`objective`]: where documents meet settings: scoring a setting over a corpus in parallel,
+//!   and every page's confidence, an estimate of its F1 fitted on gold;
 //! - [`evolve`]: the evolutionary loop (knows nothing about HTML);
 //! - [`structure`]: Markdown and clean HTML of the kept elements, and the page's metadata;
 //! - [`store`], [`report`]: run folders, CSV, tables and plots;
@@ -33,7 +33,6 @@ pub mod annotate;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod collect;
-pub mod confidence;
 pub mod document;
 pub mod error;
 pub mod eval;

@@ -67,7 +67,7 @@ struct Extractor {
     setting: Setting,
     limits: Limits,
     /// The confidence model (`cetune confidence`), when one was given.
-    model: Option<cetune::confidence::Model>,
+    model: Option<cetune::objective::confidence::Model>,
 }
 
 /// What `extract_result` gives for one page: its text, its confidence (an estimate of its F1,
@@ -148,12 +148,13 @@ impl Extractor {
         let parsed = isolate(|| Document::parse_for(html, limits, needs));
         let Ok((mut doc, _)) = parsed else { return Err("the HTML parser failed on this page".into()) };
         if doc.html.is_some() {
-            doc.url = url.map(str::to_string).or_else(|| cetune::collect::page::head_url(html)).map(Into::into);
+            doc.url = url.map(str::to_string).or_else(|| cetune::goldset::url::head_url(html)).map(Into::into);
         }
         let run = || {
             let sel = extract::extract_selection(self.ex.as_ref(), &doc)?;
             let text = doc.render(&sel);
-            let confidence = self.model.as_ref().map(|m| m.predict(&cetune::confidence::signals(&doc, &sel, &text)));
+            let confidence =
+                self.model.as_ref().map(|m| m.predict(&cetune::objective::confidence::signals(&doc, &sel, &text)));
             Ok::<_, extract::Failure>((sel, text, confidence))
         };
         let (sel, text, confidence) = match isolate(run) {
@@ -171,7 +172,7 @@ impl Extractor {
                 let mut words = 0;
                 cetune::eval::words::for_each_token(&text, Default::default(), |_| words += 1);
                 let o = cetune::collect::Outcome {
-                    url: url.map(str::to_string).or_else(|| cetune::collect::page::head_url(html)),
+                    url: url.map(str::to_string).or_else(|| cetune::goldset::url::head_url(html)),
                     markdown: Some(structure(&|| cetune::structure::markdown(&doc, &sel, out.opts))?),
                     metadata: Some(cetune::structure::meta::read(html, doc.lang.as_deref(), doc.url.as_deref())),
                     language: doc.lang.clone(),
@@ -225,7 +226,8 @@ impl Extractor {
         }
         let setting = space.with_assignments(&base, &sets).map_err(py_err)?;
         let ex = extract::build(&setting).map_err(py_err)?;
-        let model = confidence.map(|p| cetune::confidence::Model::read(&p, &setting)).transpose().map_err(py_err)?;
+        let model =
+            confidence.map(|p| cetune::objective::confidence::Model::read(&p, &setting)).transpose().map_err(py_err)?;
         Ok(Extractor { ex, setting, limits: Limits::default(), model })
     }
 

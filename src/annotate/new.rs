@@ -3,12 +3,13 @@
 //! packages by host or by subfolder, optionally a stratified sample. Pages that cannot be read,
 //! decoded or parsed, or that hold no text, are listed with the reason and left out.
 
-use crate::collect::page::{declared_url, decode_http, host_of, json_line, looks_binary};
+use crate::collect::page::{decode_http, json_line, looks_binary};
 use crate::collect::{InputFormat, Inputs, Payload};
 use crate::document::Document;
 use crate::error::{Error, Result};
 use crate::goldset::decode::{decode_html, read_bytes, unpack};
 use crate::goldset::native::{DocMeta, Manifest, Writer};
+use crate::goldset::url::{declared_url, host_of};
 use crate::limits::Limits;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};

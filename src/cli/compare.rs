@@ -196,17 +196,17 @@ pub fn run(a: Args) -> Result<()> {
         _ => {}
     }
     // Each confidence model judges the compared settings it was fitted for.
-    let mut judged: Vec<(usize, crate::confidence::Model)> = Vec::new();
+    let mut judged: Vec<(usize, crate::objective::confidence::Model)> = Vec::new();
     for p in &a.confidence {
         if a.field != "body" {
             return Err(Error::config("--confidence estimates the body's F1: drop --field"));
         }
         reads.add(p, "a confidence model");
-        let fits: Vec<(usize, crate::confidence::Model)> = rows
+        let fits: Vec<(usize, crate::objective::confidence::Model)> = rows
             .iter()
             .enumerate()
             .filter_map(|(i, (_, src))| match src {
-                Source::Setting(s) => crate::confidence::Model::read(p, s).ok().map(|m| (i, m)),
+                Source::Setting(s) => crate::objective::confidence::Model::read(p, s).ok().map(|m| (i, m)),
                 Source::Output(_) => None,
             })
             .collect();
@@ -216,7 +216,7 @@ pub fn run(a: Args) -> Result<()> {
                 Source::Setting(s) => Some(s),
                 Source::Output(_) => None,
             });
-            return Err(match first.map(|s| crate::confidence::Model::read(p, s)) {
+            return Err(match first.map(|s| crate::objective::confidence::Model::read(p, s)) {
                 Some(Err(e)) => e,
                 _ => Error::config("--confidence judges a setting: compare a --run").with_path(p),
             });

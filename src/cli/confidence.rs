@@ -1,11 +1,11 @@
 //! `cetune confidence`: fits a setting's confidence model (an estimate of each page's F1, see
-//! [`crate::confidence`]) on a gold set, reports its out-of-fold quality, and writes the model
+//! [`crate::objective::confidence`]) on a gold set, reports its out-of-fold quality, and writes the model
 //! file that `extract --confidence` and `evaluate --confidence` read.
 
 use super::common::{LimitArgs, SettingArgs, default_goldset};
-use crate::confidence::{self, Quality};
 use crate::error::{Error, Result};
 use crate::goldset::native;
+use crate::objective::confidence::{self, Quality};
 use crate::objective::stream::score_set;
 use crate::report::Progress;
 use std::path::PathBuf;

@@ -64,7 +64,7 @@ pub fn run(a: Args) -> Result<()> {
         Some(_) if a.field != "body" => {
             return Err(crate::error::Error::config("--confidence estimates the body's F1: drop --field"));
         }
-        Some(p) => Some(crate::confidence::Model::read(p, &setting)?),
+        Some(p) => Some(crate::objective::confidence::Model::read(p, &setting)?),
         None => None,
     };
     let out = match &a.out {
@@ -218,7 +218,7 @@ fn fallback_report(
 ) -> Result<String> {
     let bar = Progress::new(2 * docs.len() as u64, "fallback", quiet);
     let plain = score_set(set, docs, &[without], measure, &|| bar.inc()).remove(0);
-    let fell = crate::confidence::gold_fell_back(set, docs, ex, &|| bar.inc());
+    let fell = crate::objective::confidence::gold_fell_back(set, docs, ex, &|| bar.inc());
     bar.finish();
     let mut rows = vec![["package", "id", "fell_back", "f1", "f1_without"].map(String::from).to_vec()];
     let (mut decided, mut with, mut wo) = (Vec::new(), Vec::new(), Vec::new());
@@ -236,7 +236,7 @@ fn fallback_report(
         "
 {}
 ",
-        crate::confidence::FallbackGain::of(&decided, &with, &wo).line()
+        crate::objective::confidence::FallbackGain::of(&decided, &with, &wo).line()
     ))
 }
 
@@ -252,12 +252,12 @@ pub(super) fn confidence_report(
     docs: &[&crate::goldset::GoldDoc],
     ex: &dyn crate::extract::Extractor,
     scores: &[DocScore],
-    model: &crate::confidence::Model,
+    model: &crate::objective::confidence::Model,
     threshold: Option<f64>,
     quiet: bool,
 ) -> Result<String> {
     let bar = Progress::new(docs.len() as u64, "confidence", quiet);
-    let signals = crate::confidence::gold_signals(set, docs, ex, &|| bar.inc());
+    let signals = crate::objective::confidence::gold_signals(set, docs, ex, &|| bar.inc());
     bar.finish();
     let mut rows = vec![["package", "id", "f1", "confidence"].map(String::from).to_vec()];
     let (mut conf, mut f1) = (Vec::new(), Vec::new());
@@ -270,7 +270,7 @@ pub(super) fn confidence_report(
         }
     }
     crate::report::csv::write(&out.join(format!("confidence{stem}.csv")), rows)?;
-    let q = crate::confidence::Quality::of(&conf, &f1, threshold.unwrap_or(model.threshold));
+    let q = crate::objective::confidence::Quality::of(&conf, &f1, threshold.unwrap_or(model.threshold));
     // The calibration plot: mean F1 by tenth of confidence against the diagonal.
     let pages: Vec<(f64, f64)> = conf.iter().copied().zip(f1.iter().copied()).collect();
     let bins = crate::report::plot::calibration_bins(&pages, 10);

@@ -70,7 +70,8 @@ pub struct Args {
     /// folder (files of the same names are replaced).
     #[arg(long)]
     force: bool,
-    /// No progress bar.
+    /// No progress bar; the summary line on standard error only when something went wrong
+    /// (failed pages, Ctrl-C, --fail-on-empty).
     #[arg(long, short)]
     quiet: bool,
     /// A page with fewer words than this is marked empty (`empty` in JSONL and index.csv,
@@ -112,7 +113,7 @@ pub fn run(a: Args) -> Result<()> {
         None => crate::extract::build(&setting)?,
     };
     let limits = a.limits.limits()?;
-    let model = a.confidence.as_deref().map(|p| crate::confidence::Model::read(p, &setting)).transpose()?;
+    let model = a.confidence.as_deref().map(|p| crate::objective::confidence::Model::read(p, &setting)).transpose()?;
     match (&a.goldset, &a.dump) {
         (None, None) => collection(&a, ex.as_ref(), limits, model),
         _ if model.is_some() => {
@@ -275,9 +276,10 @@ fn collection(
     a: &Args,
     ex: &dyn crate::extract::Extractor,
     limits: crate::limits::Limits,
-    model: Option<crate::confidence::Model>,
+    model: Option<crate::objective::confidence::Model>,
 ) -> Result<()> {
-    let threads = crate::objective::set_threads(a.threads)?;
+    let workers = Arc::new(crate::objective::Workers::new(a.threads)?);
+    let threads = workers.threads();
     let format = a.input_format;
     let inputs = Inputs::new(&a.inputs, a.files_from.as_deref(), format, limits.max_page_bytes)?;
     let one_page = inputs.is_one_page();
@@ -334,7 +336,7 @@ fn collection(
     let marks = collect::Marks { min_words: a.min_words, min_confidence };
     let confidence = model.map(Arc::new);
     let window = (threads * 16).max(64);
-    let opts = collect::Options { limits, unordered: a.unordered, window, more, layout, marks, confidence };
+    let opts = collect::Options { limits, unordered: a.unordered, window, more, layout, marks, confidence, workers };
     let bar = Progress::counter("extract", "pages", a.quiet || one_page);
     // The total and the time left, once the inputs are counted: a second reading of the same
     // arguments that walks names only, beside the run (None for JSONL, WARC, standard input).

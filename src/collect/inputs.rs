@@ -5,6 +5,7 @@
 //! grow with the size of the collection. Pages are read from disk in the workers (parallel I/O);
 //! JSONL lines are parsed there too.
 
+use super::item::{Item, Payload};
 use super::warc;
 use crate::error::{Error, Result};
 use crate::paths::{Line, read_line};
@@ -47,36 +48,6 @@ impl std::str::FromStr for InputFormat {
 pub const HTML_EXTENSIONS: &[&str] = &[".html", ".htm", ".xhtml", ".html.gz", ".htm.gz", ".xhtml.gz"];
 const JSONL_EXTENSIONS: &[&str] = &[".jsonl", ".jsonl.gz", ".ndjson", ".ndjson.gz"];
 const WARC_EXTENSIONS: &[&str] = &[".warc", ".warc.gz"];
-
-/// What a page is made of, read lazily.
-#[derive(Debug)]
-pub enum Payload {
-    /// A page file, read (and gunzipped) by the worker.
-    File(PathBuf),
-    /// Page bytes already read (standard input).
-    Bytes(Vec<u8>),
-    /// A WARC record's HTTP payload with the charset its `Content-Type` header names, which
-    /// decides only when the page itself says nothing (no BOM, not UTF-8, no declaration).
-    Http(Vec<u8>, Option<&'static encoding_rs::Encoding>),
-    /// One JSONL line, parsed by the worker.
-    JsonLine(Vec<u8>),
-    /// The page could not be read: why.
-    Error(String),
-}
-
-/// One page of the collection.
-#[derive(Debug)]
-pub struct Item {
-    /// Its id: the file path, the JSONL `id` (else `file:line`), the WARC record id.
-    pub id: String,
-    /// Its URL, when the input says (JSONL `url`, WARC target URI).
-    pub url: Option<String>,
-    /// Its place in an output folder, without `.txt` (the input tree mirrored); a JSONL line's
-    /// `id` is appended by the worker.
-    pub rel: PathBuf,
-    /// The page itself.
-    pub payload: Payload,
-}
 
 type Source = Box<dyn BufRead + Send>;
 

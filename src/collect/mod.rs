@@ -5,23 +5,26 @@
 //! unless the caller trades that for throughput.
 //!
 //! - `inputs.rs`: the inputs as one lazy sequence of [`Item`]s (folder walk, JSONL lines, WARC
-//!   records); `warc.rs`: the WARC/1.0–1.1 reader;
+//!   records); `item.rs`: an item and its payload, which both readers make; `warc.rs`: the
+//!   WARC/1.0–1.1 reader;
 //! - `page.rs`: one item to one [`Outcome`] (decode, parse within the page budgets, extract),
 //!   never panicking;
 //! - `pipeline.rs`: the ordered, bounded parallel map;
 //! - `output.rs`: the writers (a text or JSONL stream, or one `.txt` per page in a folder).
 //!
 //! Imports from the crate: `document`, `extract`, `eval`, `goldset` (page decoding), `limits`,
-//! `structure` (Markdown, HTML, metadata), `confidence` (each page's confidence, when a model
+//! `structure` (Markdown, HTML, metadata), `objective` (each page's confidence, when a model
 //! is given), `paths` (the output safety rule) and `error`.
 
 pub mod inputs;
+pub mod item;
 pub mod output;
 pub mod page;
 pub mod pipeline;
 pub mod warc;
 
-pub use inputs::{InputFormat, Inputs, Item, Payload};
+pub use inputs::{InputFormat, Inputs};
+pub use item::{Item, Payload};
 pub use output::{OutFormat, Sink};
 pub use page::{Outcome, process, process_with};
 
@@ -49,7 +52,10 @@ pub struct Options {
     /// threshold.
     pub marks: Marks,
     /// The confidence model that gives every page its confidence, if any.
-    pub confidence: Option<std::sync::Arc<crate::confidence::Model>>,
+    pub confidence: Option<std::sync::Arc<crate::objective::confidence::Model>>,
+    /// The worker threads pages are read, parsed and extracted on (the caller's, made for
+    /// this run).
+    pub workers: std::sync::Arc<crate::objective::Workers>,
 }
 
 /// The marks a run puts on pages: a page is written whatever its marks.
@@ -133,6 +139,7 @@ pub fn run(
     let limits = opts.limits;
     pipeline::map_ordered(
         inputs,
+        &opts.workers,
         opts.window.max(1),
         !opts.unordered,
         stop,

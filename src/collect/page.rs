@@ -2,12 +2,13 @@
 //! size budget, decode, refuse binary data, parse within the page budgets, extract. Never panics
 //! and never fails the run: whatever goes wrong is the outcome's `error`.
 
-use super::inputs::{Item, Payload};
+use super::item::{Item, Payload};
 use crate::document::{Document, Needs};
 use crate::error::isolate;
 use crate::eval::words::{TokenRule, for_each_token};
 use crate::extract::Extractor;
 use crate::goldset::decode;
+use crate::goldset::url::head_url;
 use crate::limits::Limits;
 use crate::structure::Layout;
 use std::path::PathBuf;
@@ -66,7 +67,7 @@ pub fn process_with(
     limits: &Limits,
     more: Needs,
     layout: Layout,
-    model: Option<&crate::confidence::Model>,
+    model: Option<&crate::objective::confidence::Model>,
 ) -> Outcome {
     let more = if layout.any() { more | crate::structure::NEEDS } else { more };
     let more = if layout.metadata { more | Needs::LANG } else { more };
@@ -99,78 +100,6 @@ pub fn process_with(
     out
 }
 
-/// The host of an absolute `http(s)` URL, lower case, without `www.` and port.
-pub fn host_of(url: &str) -> Option<String> {
-    let rest = url
-        .trim()
-        .split_once("://")
-        .filter(|(s, _)| s.eq_ignore_ascii_case("http") || s.eq_ignore_ascii_case("https"))?
-        .1;
-    let host = crate::document::norm_host(rest.split(['/', '?', '#']).next()?);
-    (!host.is_empty() && host.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')).then_some(host)
-}
-
-/// The page's own URL: `<link rel=canonical href>`, else `<meta property=og:url content>`
-/// (absolute http(s) URLs only), from the first 256 kB of the page.
-pub fn declared_url(html: &str) -> Option<String> {
-    let mut end = html.len().min(256 * 1024);
-    while !html.is_char_boundary(end) {
-        end -= 1;
-    }
-    let head = &html[..end];
-    let lower = head.to_ascii_lowercase();
-    let mut canonical = None;
-    let mut og = None;
-    for (at, _) in lower.match_indices('<') {
-        let rest = &head[at + 1..];
-        let lrest = &lower[at + 1..];
-        let tag_end = lrest.find('>').map_or(lrest.len(), |e| e + 1);
-        if lrest.starts_with("link") && canonical.is_none() {
-            let attrs = &rest[4..tag_end];
-            if crate::document::hidden::attr_in(attrs, "rel")
-                .is_some_and(|r| r.split_whitespace().any(|w| w.eq_ignore_ascii_case("canonical")))
-            {
-                canonical = crate::document::hidden::attr_in(attrs, "href")
-                    .map(str::to_string)
-                    .filter(|u| host_of(u).is_some());
-            }
-        } else if lrest.starts_with("meta") && og.is_none() {
-            let attrs = &rest[4..tag_end];
-            let prop = crate::document::hidden::attr_in(attrs, "property")
-                .or_else(|| crate::document::hidden::attr_in(attrs, "name"));
-            if prop.is_some_and(|p| p.eq_ignore_ascii_case("og:url")) {
-                og = crate::document::hidden::attr_in(attrs, "content")
-                    .map(str::to_string)
-                    .filter(|u| host_of(u).is_some());
-            }
-        }
-    }
-    canonical.or(og)
-}
-
-/// The URL a page declares in its head ([`declared_url`] of the part before `<body`).
-pub fn head_url(html: &str) -> Option<String> {
-    declared_url(head_of(html))
-}
-
-/// The part of a page before its `<body` or `</head` (at most 256 kB): where a page declares its
-/// own URL, found without a pass over the whole page.
-fn head_of(html: &str) -> &str {
-    let b = html.as_bytes();
-    let limit = b.len().min(256 * 1024);
-    let mut at = 0;
-    while let Some(k) = b[at..limit].iter().position(|&c| c == b'<') {
-        let i = at + k;
-        let rest = &b[i + 1..];
-        let starts = |w: &[u8]| rest.len() >= w.len() && rest[..w.len()].eq_ignore_ascii_case(w);
-        if starts(b"body") || starts(b"/head") {
-            return &html[..i];
-        }
-        at = i + 1;
-    }
-    html
-}
-
 impl crate::error::Error {
     /// Names the page in the message when the error names no file.
     fn with_id(self, id: &str) -> Self {
@@ -184,7 +113,7 @@ fn extract(
     limits: &Limits,
     more: Needs,
     layout: Layout,
-    model: Option<&crate::confidence::Model>,
+    model: Option<&crate::objective::confidence::Model>,
     out: &mut Outcome,
 ) {
     let needs = ex.needs() | more;
@@ -200,7 +129,7 @@ fn extract(
     let run = || {
         let sel = crate::extract::extract_selection(ex, &doc)?;
         let text = doc.render(&sel);
-        let confidence = model.map(|m| m.predict(&crate::confidence::signals(&doc, &sel, &text)));
+        let confidence = model.map(|m| m.predict(&crate::objective::confidence::signals(&doc, &sel, &text)));
         Ok::<_, crate::extract::Failure>((sel, text, confidence))
     };
     match isolate(run) {
@@ -339,8 +268,6 @@ mod tests {
 
     #[test]
     fn a_page_without_an_input_url_gets_the_one_it_declares_in_its_head() {
-        assert_eq!(head_of("<html><HEAD><title>t</title></Head><body><p>x"), "<html><HEAD><title>t</title>");
-        assert_eq!(head_of("<p>no head</p>"), "<p>no head</p>");
         let dir = std::env::temp_dir().join(format!("cetune-page-url-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let ex = crate::extract::build(&crate::extract::space("full").unwrap().defaults()).unwrap();

@@ -1,10 +1,11 @@
 //! The ordered, bounded parallel map behind `extract` over collections: one thread reads items,
-//! rayon's pool works on them, and the calling thread writes the results, in input order through
+//! the run's worker threads ([`Workers`]) work on them, and the calling thread writes the results, in input order through
 //! a reorder buffer or as they finish. At most `window` items are in flight (read but not yet
 //! written), so memory is bounded by the window, never by the number of items; in order, a slow
 //! item holds the reader back by at most `window` items.
 
 use crate::error::Result;
+use crate::objective::Workers;
 use rayon::iter::{ParallelBridge, ParallelIterator};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -44,6 +45,7 @@ impl Gate {
 /// `write` fails, whose error is returned.
 pub fn map_ordered<I, T, R, W, F>(
     items: I,
+    workers: &Workers,
     window: usize,
     ordered: bool,
     stop: &AtomicBool,
@@ -59,7 +61,7 @@ where
 {
     let window = window.max(1) as u64;
     let gate = Gate { written: Mutex::new((0, false)), moved: Condvar::new() };
-    let (in_tx, in_rx) = sync_channel::<(u64, T)>(rayon::current_num_threads() * 2);
+    let (in_tx, in_rx) = sync_channel::<(u64, T)>(workers.threads() * 2);
     let (out_tx, out_rx) = sync_channel::<(u64, R)>(window as usize);
     std::thread::scope(|scope| {
         let gate = &gate;
@@ -72,8 +74,10 @@ where
         });
         let work = &work;
         scope.spawn(move || {
-            in_rx.into_iter().par_bridge().for_each_with(out_tx, |tx, (seq, item)| {
-                let _ = tx.send((seq, work(item)));
+            workers.install(move || {
+                in_rx.into_iter().par_bridge().for_each_with(out_tx, |tx, (seq, item)| {
+                    let _ = tx.send((seq, work(item)));
+                });
             });
         });
         let result = drain(out_rx, ordered, gate, &mut write);
@@ -134,6 +138,10 @@ mod tests {
     use crate::error::Error;
     use std::sync::atomic::AtomicUsize;
 
+    fn workers() -> Workers {
+        Workers::new(Some(4)).unwrap()
+    }
+
     #[test]
     fn keeps_input_order_with_uneven_work_and_bounds_the_items_in_flight() {
         let in_flight = AtomicUsize::new(0);
@@ -142,6 +150,7 @@ mod tests {
         let stop = AtomicBool::new(false);
         map_ordered(
             0..500u64,
+            &workers(),
             8,
             true,
             &stop,
@@ -170,6 +179,7 @@ mod tests {
         let stop = AtomicBool::new(false);
         map_ordered(
             0..300u32,
+            &workers(),
             4,
             false,
             &stop,
@@ -190,6 +200,7 @@ mod tests {
         let mut got = Vec::new();
         map_ordered(
             0..100_000u64,
+            &workers(),
             16,
             true,
             &stop,
@@ -213,6 +224,7 @@ mod tests {
         let mut n = 0;
         let r = map_ordered(
             0..1_000_000u64,
+            &workers(),
             16,
             true,
             &stop,

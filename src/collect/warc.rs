@@ -10,7 +10,7 @@
 //! flate2; a record beyond the budget must be skipped unread, and a truncated record must be one
 //! error, not the end of the run.
 
-use super::inputs::{Item, Payload};
+use super::item::{Item, Payload};
 use std::io::{BufRead, Read};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -3,8 +3,8 @@
 //! and give ±1.96 × the standard deviation of the resampled figures (a 95% interval under
 //! normality). Seeded, so a table is reproducible.
 
-use super::measure::Measure;
-use super::score::{Prf, averages};
+use super::measure::{Measure, averages};
+use super::score::Prf;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 

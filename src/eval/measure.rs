@@ -89,6 +89,31 @@ impl Measure {
     }
 }
 
+/// Macro (over packages) and doc-mean (over documents; `micro_avg`, the name it had, though it
+/// pools no counts) averages of per-document scores.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Averages {
+    /// Mean over packages of each package's mean (Gottron's Table 3).
+    pub macro_avg: Prf,
+    /// Mean over all documents.
+    pub micro_avg: Prf,
+}
+
+/// Averages per-document scores given with the index of their package (packages in order
+/// `0..n_packages`; a package without documents is left out of the macro average). The measure
+/// decides how scores are averaged ([`Measure::mean`]), at both levels.
+pub fn averages(scores: &[(usize, Prf)], n_packages: usize, measure: Measure) -> (Averages, Vec<Option<Prf>>) {
+    let mut by_pkg: Vec<Vec<Prf>> = vec![Vec::new(); n_packages];
+    for &(p, s) in scores {
+        by_pkg[p].push(s);
+    }
+    let per_pkg: Vec<Option<Prf>> =
+        by_pkg.iter().map(|v| if v.is_empty() { None } else { Some(measure.mean(v.iter().copied())) }).collect();
+    let macro_avg = measure.mean(per_pkg.iter().flatten().copied());
+    let micro_avg = measure.mean(scores.iter().map(|s| s.1));
+    (Averages { macro_avg, micro_avg }, per_pkg)
+}
+
 /// 2pr / (p + r), 0 when both are 0 or either is undefined.
 pub fn f1(p: f64, r: f64) -> f64 {
     if p + r > 0.0 { 2.0 * p * r / (p + r) } else { 0.0 }
@@ -248,5 +273,17 @@ mod tests {
             assert_eq!(m.to_string().parse::<Measure>().unwrap(), m);
         }
         assert_eq!("f1".parse::<Measure>().unwrap_err(), "unknown measure 'f1' (expected lcs, bow or shingle4)");
+    }
+
+    #[test]
+    fn macro_weights_packages_equally() {
+        let one = prf(1, 1, 1);
+        let zero = Prf::default();
+        // package 0: three perfect docs, package 1: one failed doc.
+        let scores = [(0, one), (0, one), (0, one), (1, zero)];
+        let (avg, per) = averages(&scores, 2, Measure::Lcs);
+        assert!((avg.macro_avg.f1 - 0.5).abs() < 1e-12);
+        assert!((avg.micro_avg.f1 - 0.75).abs() < 1e-12);
+        assert_eq!(per.len(), 2);
     }
 }

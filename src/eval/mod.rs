@@ -11,6 +11,6 @@ pub mod text;
 pub mod words;
 
 pub use lcs::{GoldIndex, lcs_naive};
-pub use measure::Measure;
-pub use score::{Averages, Prf, prf};
+pub use measure::{Averages, Measure};
+pub use score::{Prf, prf};
 pub use words::{for_each_token, tokens};

@@ -7,11 +7,10 @@
 
 use super::config::Config;
 use super::genome::{Gene, Genome, Space};
-use super::operators::random_genome;
+use super::operators::random_generation;
 use super::problem::Fitness;
 use super::strategy::Strategy;
 use crate::error::{Error, Result};
-use rand::Rng;
 use rand::rngs::StdRng;
 
 /// Uniform random search: every generation is `population` fresh random genomes.
@@ -70,11 +69,6 @@ impl Strategy for GridSearch {
         self.cursor = cursor.ok_or_else(|| Error::config("the checkpoint has no grid cursor"))? as usize;
         Ok(())
     }
-}
-
-/// `n` uniform random genomes (repaired).
-pub fn random_generation(space: &Space, n: usize, rng: &mut impl Rng) -> Vec<Genome> {
-    (0..n).map(|_| random_genome(space, rng)).collect()
 }
 
 /// A full-factorial grid over a space.

@@ -1,7 +1,7 @@
 //! The settings of a run: search strategy, GA operators and stopping rules (defaults from
 //! `algorithms.md` Part C).
 
-use super::strategy::StrategyKind;
+use super::genome::Space;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -179,6 +179,75 @@ impl Config {
     /// The evaluation budget of the baselines: `population × max_generations`.
     pub fn budget(&self) -> usize {
         self.population.saturating_mul(self.max_generations)
+    }
+}
+
+/// The strategies a run can name (`--strategy`, `run.yaml`'s `config.strategy`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StrategyKind {
+    /// The genetic algorithm (Gottron 2009).
+    #[default]
+    Ga,
+    /// Uniform random search with the same budget.
+    Random,
+    /// A full-factorial grid with about the same budget.
+    Grid,
+    /// CMA-ES with margin for the real and integer genes, IPOP restarts ([`super::cmaes`]).
+    Cmaes,
+    /// TPE with Optuna's defaults ([`super::tpe`]).
+    Tpe,
+    /// NSGA-II over mean precision and mean recall ([`super::nsga2`], `--objective pareto`).
+    Nsga2,
+}
+
+impl StrategyKind {
+    /// Every strategy, for listings and `--strategy` parsing.
+    pub const ALL: [StrategyKind; 6] = [
+        StrategyKind::Ga,
+        StrategyKind::Random,
+        StrategyKind::Grid,
+        StrategyKind::Cmaes,
+        StrategyKind::Tpe,
+        StrategyKind::Nsga2,
+    ];
+
+    /// The name used on the command line and in `run.yaml`.
+    pub fn name(self) -> &'static str {
+        match self {
+            StrategyKind::Ga => "ga",
+            StrategyKind::Random => "random",
+            StrategyKind::Grid => "grid",
+            StrategyKind::Cmaes => "cmaes",
+            StrategyKind::Tpe => "tpe",
+            StrategyKind::Nsga2 => "nsga2",
+        }
+    }
+
+    /// Whether the strategy can search `space`: CMA-ES needs at least one real or integer gene.
+    pub fn check(self, space: &Space) -> Result<()> {
+        if self == StrategyKind::Cmaes && !space.genes.iter().any(|g| g.is_numeric()) {
+            return Err(Error::config(
+                "--strategy cmaes needs at least one float or int parameter to tune; this space has only categorical and bool ones (use ga, random or grid)",
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl std::str::FromStr for StrategyKind {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        StrategyKind::ALL.into_iter().find(|k| k.name() == s).ok_or_else(|| {
+            let names: Vec<&str> = StrategyKind::ALL.iter().map(|k| k.name()).collect();
+            Error::config(format!("unknown strategy '{s}' (expected {})", names.join(", ")))
+        })
+    }
+}
+
+impl std::fmt::Display for StrategyKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 

@@ -8,8 +8,8 @@
 
 use super::baseline::settings;
 use super::cache::Cache;
-use super::config::Config;
-use super::genome::{Genome, repair};
+use super::config::{Config, StrategyKind};
+use super::genome::{Genome, Space, repair};
 use super::problem::Problem;
 use super::state::{GenerationInfo, State};
 use super::strategy::Strategy;
@@ -253,5 +253,19 @@ fn termination(
         Some(TerminationReason::Interrupted)
     } else {
         None
+    }
+}
+
+impl StrategyKind {
+    /// The strategy for a run with `config` over `space`: the one place that maps names to types.
+    pub fn build(self, config: &Config, space: &Space) -> Box<dyn Strategy> {
+        match self {
+            StrategyKind::Ga => Box::new(super::ga::Ga::new(config.clone())),
+            StrategyKind::Random => Box::new(super::baseline::RandomSearch { population: config.population }),
+            StrategyKind::Grid => Box::new(super::baseline::GridSearch::new(space, config)),
+            StrategyKind::Cmaes => Box::new(super::cmaes::Cmaes::new(space, config.population)),
+            StrategyKind::Tpe => Box::new(super::tpe::Tpe::new(config.population)),
+            StrategyKind::Nsga2 => Box::new(super::nsga2::Nsga2::new(config.clone())),
+        }
     }
 }

@@ -7,7 +7,7 @@
 
 use super::config::{Config, Mutation};
 use super::genome::{Genome, Space};
-use super::operators::{adapt_steps, crossover, mutate, mutate_with_steps, tournament};
+use super::operators::{adapt_steps, crossover, mutate, mutate_with_steps, ranked, tournament};
 use super::problem::Fitness;
 use super::strategy::{Strategy, floats, to_floats};
 use crate::error::{Error, Result};
@@ -40,7 +40,7 @@ impl Strategy for Ga {
         if self.adaptive() {
             self.steps = vec![vec![self.config.mutation_sigma; space.len()]; n];
         }
-        super::baseline::random_generation(space, n, rng)
+        super::operators::random_generation(space, n, rng)
     }
     fn propose(&mut self, space: &Space, population: &[Genome], fitness: &[Fitness], rng: &mut StdRng) -> Vec<Genome> {
         if !self.adaptive() {
@@ -71,13 +71,6 @@ impl Strategy for Ga {
         self.steps = rows.iter().map(to_floats).collect::<Result<_>>()?;
         Ok(())
     }
-}
-
-/// Indices of `fitness` from best to worst by rank; ties keep their order.
-pub fn ranked(fitness: &[Fitness]) -> Vec<usize> {
-    let mut idx: Vec<usize> = (0..fitness.len()).collect();
-    idx.sort_by(|&a, &b| fitness[b].rank_cmp(&fitness[a]));
-    idx
 }
 
 /// The next population (of `config.population` genomes) after `population`, whose fitnesses

@@ -44,10 +44,10 @@ mod tests;
 
 pub use baseline::Grid;
 pub use cache::Cache;
-pub use config::{Blend, Config, Mutation};
+pub use config::{Blend, Config, Mutation, StrategyKind};
 pub use executor::{Observer, Outcome, TerminationReason, generation_rng, run};
 pub use genome::{Condition, Gene, Genome, Space, key, repair};
 pub use problem::{Fitness, Problem};
 pub use state::{GenerationInfo, State};
-pub use strategy::{Strategy, StrategyKind};
+pub use strategy::Strategy;
 pub use trial::{Trial, best_trial};

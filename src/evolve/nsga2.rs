@@ -112,7 +112,7 @@ pub fn select(f: &[Fitness], n: usize) -> Vec<(usize, f64)> {
 
 impl Strategy for Nsga2 {
     fn initial(&mut self, space: &Space, n: usize, rng: &mut StdRng) -> Vec<Genome> {
-        super::baseline::random_generation(space, n, rng)
+        super::operators::random_generation(space, n, rng)
     }
     fn propose(&mut self, space: &Space, population: &[Genome], fitness: &[Fitness], rng: &mut StdRng) -> Vec<Genome> {
         let mut pool: Vec<(Genome, Fitness)> = std::mem::take(&mut self.parents);

@@ -1,5 +1,6 @@
-//! The variation operators: uniform sampling, tournament selection, crossover and mutation.
-//! Every operator takes its random number generator as an argument; none keeps state.
+//! The variation operators: uniform sampling (a genome, a generation), ranking and tournament
+//! selection, crossover and mutation. Every operator takes its random number generator as an
+//! argument; none keeps state.
 
 use super::config::{Blend, Config};
 use super::genome::{Gene, Genome, Space, repair};
@@ -161,6 +162,18 @@ pub fn reflect(x: f64, lo: f64, hi: f64) -> f64 {
     }
     let y = (x - lo).rem_euclid(2.0 * w);
     lo + if y > w { 2.0 * w - y } else { y }
+}
+
+/// `n` uniform random genomes (repaired).
+pub fn random_generation(space: &Space, n: usize, rng: &mut impl Rng) -> Vec<Genome> {
+    (0..n).map(|_| random_genome(space, rng)).collect()
+}
+
+/// Indices of `fitness` from best to worst by rank; ties keep their order.
+pub fn ranked(fitness: &[Fitness]) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..fitness.len()).collect();
+    idx.sort_by(|&a, &b| fitness[b].rank_cmp(&fitness[a]));
+    idx
 }
 
 #[cfg(test)]

@@ -2,10 +2,9 @@
 //! checkpoint is just this value (serialised with serde). There is no RNG state to save: the
 //! RNG of generation `g` is derived from `(seed, g)` ([`super::generation_rng`]).
 
-use super::config::Config;
+use super::config::{Config, StrategyKind};
 use super::genome::Genome;
 use super::problem::Fitness;
-use super::strategy::StrategyKind;
 use super::trial::{Trial, best_trial};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};

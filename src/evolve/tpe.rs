@@ -47,16 +47,16 @@ impl Tpe {
 
 impl Strategy for Tpe {
     fn initial(&mut self, space: &Space, n: usize, rng: &mut StdRng) -> Vec<Genome> {
-        super::baseline::random_generation(space, n, rng)
+        super::operators::random_generation(space, n, rng)
     }
     fn propose(&mut self, space: &Space, population: &[Genome], fitness: &[Fitness], rng: &mut StdRng) -> Vec<Genome> {
         self.genomes.extend(population.iter().cloned());
         self.fitness.extend(fitness.iter().copied());
         if self.genomes.len() < STARTUP {
-            return super::baseline::random_generation(space, self.population, rng);
+            return super::operators::random_generation(space, self.population, rng);
         }
         let n = self.genomes.len();
-        let order = super::ga::ranked(&self.fitness);
+        let order = super::operators::ranked(&self.fitness);
         let n_good = (n as f64 * 0.1).ceil().clamp(1.0, 25.0) as usize;
         let weights = ramp(n);
         let split =

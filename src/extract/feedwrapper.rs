@@ -16,20 +16,27 @@
 //! from the *other* pages of its package (the paper's leave-one-out), whose feed values are the
 //! gold set's fields (`title`, `author`, `date`) and its gold text (the content). The loader
 //! computes every page's candidates and their similarity to the page's own values once
-//! (`feeds::facts`, [`Needs::WRAPPER`]); an individual filters them by its thresholds, keeps the
+//! ([`facts`], [`Needs::WRAPPER`]); an individual filters them by its thresholds, keeps the
 //! deepest matches, extends content matches to their nearest stop tag, and ranks. A property
 //! with fewer than 2 training pages holding a value gets no rule; without a content rule (or a
 //! page the rules miss) the family abstains: an empty extract.
 //!
-//! Imports from the crate: `document`, `error`, `feeds` and `params`.
+//! Its own matchers and rules are [`rules`], a page's facts [`facts`]; a site's learned rules
+//! are written and read as wrapper files by `feeds::wrappers`.
+//!
+//! Imports from the crate: `document`, `error` and `params`.
+
+pub mod facts;
+pub mod rules;
 
 use super::Extractor;
 use super::segments::{Post, Segments};
 use crate::document::wrapper::PageFacts;
 use crate::document::{Document, Needs, Selection, View};
 use crate::error::Result;
-use crate::feeds::rules::{Attr, Filter, Gain, Rule, rank};
+
 use crate::params::SettingReader;
+use rules::{Attr, Filter, Gain, Rule, rank};
 
 /// How rules are made from matches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -341,7 +348,7 @@ impl FeedWrapper {
     /// The nodes the rules of the page's site select (wrapper files): the page's facts are the
     /// loader's when it built them, else computed from its DOM (parsed with its attributes).
     fn found_by_files(&self, doc: &Document, sites: &[SiteRules]) -> [Option<u32>; 4] {
-        let hosts = crate::feeds::wrappers::origin_hosts(doc.origin.as_deref());
+        let hosts = origin_hosts(doc.origin.as_deref());
         let site = sites
             .iter()
             .find(|s| s.hosts.iter().any(|h| hosts.contains(h)))
@@ -351,7 +358,7 @@ impl FeedWrapper {
         let own = match &doc.wrapper {
             Some(f) if f.own.nodes as usize == doc.dom.nodes.len() => f.own.as_ref(),
             _ => {
-                computed = crate::feeds::facts::of_document(doc, &Default::default(), false);
+                computed = facts::of_document(doc, &Default::default(), false);
                 &computed
             }
         };
@@ -422,11 +429,26 @@ impl Extractor for FeedWrapper {
     }
 }
 
+/// The hosts a page's origin may name: the host of its URL, else every folder name of its file
+/// path that looks like a host (a mirror's `example.com/2013/10/a.html`).
+pub fn origin_hosts(origin: Option<&str>) -> Vec<String> {
+    let Some(o) = origin else { return Vec::new() };
+    if let Some((_, rest)) = o.split_once("://") {
+        return vec![crate::document::norm_host(rest.split(['/', '?', '#']).next().unwrap_or(""))];
+    }
+    let parts: Vec<&str> = o.split(['/', '\\']).collect();
+    parts[..parts.len().saturating_sub(1)]
+        .iter()
+        .filter(|c| c.contains('.') && !c.starts_with('.') && c.chars().any(|ch| ch.is_ascii_alphabetic()))
+        .map(|c| crate::document::norm_host(c))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
+    use super::facts::{Values, of_html};
     use super::*;
     use crate::document::wrapper::Facts;
-    use crate::feeds::facts::{Values, of_html};
     use std::sync::Arc;
 
     fn page(i: usize, title: &str, body: &str) -> String {

@@ -9,7 +9,8 @@
 //! truncation marker; else it is a summary.
 
 use super::xml::{self, Element, Xml, local};
-use crate::document::{Document, Selection, View};
+
+use crate::structure::meta::{html_text, iso_date};
 
 /// The feed formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -265,44 +266,10 @@ pub fn truncated(text: &str) -> bool {
     TRUNCATION.iter().any(|m| t.ends_with(m))
 }
 
-/// The rendered text of an HTML fragment: the DOM parser's text units, a newline at each block
-/// boundary (the content's own `p`, headings, list items, `br`).
-pub fn html_text(html: &str) -> String {
-    let doc = Document::parse_for(html, &crate::limits::Limits::default(), crate::document::Needs::DOM).0;
-    let sel = Selection { view: View::Dom, units: (0..doc.dom.texts.len() as u32).collect() };
-    doc.dom.texts.render(&sel.units)
-}
-
 /// A title or name: HTML decoded and rendered on one line.
 fn plain(s: &str) -> String {
     let t = if s.contains('<') || s.contains('&') { html_text(s) } else { s.to_string() };
     t.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
-
-/// The date `YYYY-MM-DD` of an RFC 822 (`Mon, 28 May 2012 09:00:00 +0000`) or ISO 8601
-/// (`2011-03-03T11:32:00-08:00`) timestamp, as written (no time-zone conversion: the page shows
-/// the local date).
-pub fn iso_date(s: &str) -> Option<String> {
-    let s = s.trim();
-    let valid = |y: u32, m: u32, d: u32| (1900..=2200).contains(&y) && (1..=12).contains(&m) && (1..=31).contains(&d);
-    if s.len() >= 10 && s.as_bytes()[4] == b'-' && s.as_bytes()[7] == b'-' {
-        let y = s[..4].parse().ok()?;
-        let m = s[5..7].parse().ok()?;
-        let d = s[8..10].parse().ok()?;
-        return valid(y, m, d).then(|| format!("{y:04}-{m:02}-{d:02}"));
-    }
-    let rest = s.split_once(',').map_or(s, |(_, r)| r);
-    let mut parts = rest.split_whitespace();
-    let d: u32 = parts.next()?.parse().ok()?;
-    let mon = parts.next()?.to_ascii_lowercase();
-    let m = MONTHS.iter().position(|x| mon.starts_with(x))? as u32 + 1;
-    let mut y: u32 = parts.next()?.parse().ok()?;
-    if y < 100 {
-        y += if y < 70 { 2000 } else { 1900 };
-    }
-    valid(y, m, d).then(|| format!("{y:04}-{m:02}-{d:02}"))
 }
 
 #[cfg(test)]

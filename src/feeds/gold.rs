@@ -30,13 +30,14 @@
 //! `report` (the progress bar) and `error`.
 
 use super::feed::{self, Entry, Feed};
-use crate::collect::page::{decode_http, host_of, json_line, looks_binary};
+use crate::collect::page::{decode_http, json_line, looks_binary};
 use crate::collect::{InputFormat, Inputs, Payload};
 use crate::document::{Document, Needs, norm_host};
 use crate::error::{Error, Result};
 use crate::goldset::decode::{decode_html, read_bytes, unpack};
 use crate::goldset::fields::{FeedMeta, IsoDate};
 use crate::goldset::native::{DocMeta, Manifest, Writer};
+use crate::goldset::url::host_of;
 use crate::limits::Limits;
 use std::collections::{BTreeMap, HashMap};
 use std::io::Read;

@@ -15,13 +15,13 @@
 //! Imports from the crate: `document`, `error`, `extract` (the `feedwrapper` family's rules),
 //! `goldset`, `params`, `paths` and `yaml`.
 
-use super::facts::{Values, hash, of_document};
-use super::rules::{Attr, Rule};
 use crate::document::parse::{Dom, NONE, NodeAttrs};
 use crate::document::wrapper::PageFacts;
 use crate::document::{Document, Needs, norm_host};
 use crate::error::{Error, Result};
-use crate::extract::feedwrapper::{FeedWrapper, Prop, SiteRules};
+use crate::extract::feedwrapper::facts::{Values, hash, of_document};
+use crate::extract::feedwrapper::rules::{Attr, Rule};
+use crate::extract::feedwrapper::{FeedWrapper, Prop, SiteRules, origin_hosts};
 use crate::goldset::GoldSet;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -100,21 +100,6 @@ impl WrapperFile {
         hosts.push(norm_host(self.site.trim()));
         Ok(SiteRules { site: self.site.clone(), hosts, rules })
     }
-}
-
-/// The hosts a page's origin may name: the host of its URL, else every folder name of its file
-/// path that looks like a host (a mirror's `example.com/2013/10/a.html`).
-pub fn origin_hosts(origin: Option<&str>) -> Vec<String> {
-    let Some(o) = origin else { return Vec::new() };
-    if let Some((_, rest)) = o.split_once("://") {
-        return vec![norm_host(rest.split(['/', '?', '#']).next().unwrap_or(""))];
-    }
-    let parts: Vec<&str> = o.split(['/', '\\']).collect();
-    parts[..parts.len().saturating_sub(1)]
-        .iter()
-        .filter(|c| c.contains('.') && !c.starts_with('.') && c.chars().any(|ch| ch.is_ascii_alphabetic()))
-        .map(|c| norm_host(c))
-        .collect()
 }
 
 /// Reads the wrapper files of `path` (a folder of `*.yaml`, or one file). A damaged file is a

@@ -3,13 +3,15 @@
 //! collection). The native on-disk format, the importers of published sets, decoding and the
 //! stratified sample live here. Imports from the crate: `error`, `yaml`, `limits` (the page
 //! budgets), `eval` (its token rule, a plain value) and `paths` (the output-folder safety rule).
-//! The importers (`import/`) state their own, wider rule.
+//! The importers (`import/`) and `url.rs` (which reads a page's head) state their own, wider
+//! rule.
 
 pub mod decode;
 pub mod fields;
 pub mod import;
 pub mod native;
 pub mod sample;
+pub mod url;
 
 use crate::error::{Error, Result};
 use crate::eval::words::TokenRule;

@@ -234,7 +234,7 @@ fn prepare_quietly(gd: &GoldDoc, rule: TokenRule, limits: &crate::limits::Limits
         d.decoding = decoding;
         // The URL goes to an external extractor's worker, the only reader of the page's HTML.
         if d.html.is_some() {
-            d.url = gd.url.clone().or_else(|| crate::collect::page::head_url(&page)).map(Into::into);
+            d.url = gd.url.clone().or_else(|| crate::goldset::url::head_url(&page)).map(Into::into);
         }
         d.origin = gd.url.clone();
         if gd.lang.is_some() {
@@ -309,8 +309,8 @@ impl Corpus {
                 .zip(docs)
                 .map(|(e, d)| {
                     let doc = e.doc.as_mut()?;
-                    let v = crate::feeds::facts::Values::of(d, usize::from(needs.summary_words));
-                    let f = crate::feeds::facts::of_document(doc, &v, false);
+                    let v = crate::extract::feedwrapper::facts::Values::of(d, usize::from(needs.summary_words));
+                    let f = crate::extract::feedwrapper::facts::of_document(doc, &v, false);
                     doc.dom.attrs = Vec::new();
                     Some(Arc::new(f))
                 })
@@ -399,8 +399,10 @@ fn wrapper_facts(
 ) -> (Vec<Option<Arc<PageFacts>>>, Vec<Training>) {
     let of = |d: &&GoldDoc| {
         let page = d.read_page(&set.limits).ok()?.0;
-        let v = crate::feeds::facts::Values::of(d, usize::from(needs.summary_words));
-        crate::error::isolate(|| crate::feeds::facts::of_html(&page, &set.limits, &v, false)).ok().map(Arc::new)
+        let v = crate::extract::feedwrapper::facts::Values::of(d, usize::from(needs.summary_words));
+        crate::error::isolate(|| crate::extract::feedwrapper::facts::of_html(&page, &set.limits, &v, false))
+            .ok()
+            .map(Arc::new)
     };
     let own: Vec<Option<Arc<PageFacts>>> = parsed.unwrap_or_else(|| docs.par_iter().map(of).collect());
     let packages: std::collections::BTreeSet<usize> = docs.iter().map(|d| d.package).collect();

@@ -138,7 +138,7 @@ impl Objective {
 fn macro_f1(scores: &[DocScore], packages: &[usize], measure: Measure) -> f64 {
     let n = packages.iter().max().map_or(0, |m| m + 1);
     let pairs: Vec<(usize, crate::eval::Prf)> = packages.iter().zip(scores).map(|(&p, s)| (p, s.prf)).collect();
-    let f1 = crate::eval::score::averages(&pairs, n, measure).0.macro_avg.f1;
+    let f1 = crate::eval::measure::averages(&pairs, n, measure).0.macro_avg.f1;
     if f1.is_finite() { f1 } else { 0.0 }
 }
 

@@ -4,8 +4,8 @@
 use super::corpus::{Corpus, Entry, Shingles, UNKNOWN, shingle_keys};
 use crate::document::Selection;
 use crate::eval::Measure;
-use crate::eval::measure::shingle_prf;
-use crate::eval::score::{Averages, Prf, averages, prf};
+use crate::eval::measure::{Averages, averages, shingle_prf};
+use crate::eval::score::{Prf, prf};
 use crate::extract::Extractor;
 use rayon::prelude::*;
 

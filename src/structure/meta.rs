@@ -3,9 +3,9 @@
 //! Graph, Dublin Core, the usual names), JSON-LD (`<script type="application/ld+json">`, `@graph`
 //! included), microdata `itemprop`, the first `<time datetime>`, `<title>` and the first `<h1>`;
 //! each field takes the first source of its order below that gives a value. Dates are written
-//! `YYYY-MM-DD` by the feeds' reading of RFC 822 and ISO 8601 (`feeds::feed::iso_date`) or, in
+//! `YYYY-MM-DD` by the reading of RFC 822 and ISO 8601 that feeds share ([`iso_date`]) or, in
 //! the visible text, by [`human_date`] (`February 8, 2022`, `8 Feb 2022`, `08.02.2022`); text
-//! values are HTML-decoded on one line as the feeds' titles are. The visible-text sources come
+//! values are HTML-decoded on one line ([`html_text`]) as the feeds' titles are. The visible-text sources come
 //! after the page's own statements (meta tags, JSON-LD), as htmldate orders them.
 //!
 //! | field | sources, in order |
@@ -18,6 +18,8 @@
 //! | sitename | `og:site_name`, JSON-LD `publisher` (`name`), `application-name` |
 
 use crate::document::hidden::attr_in;
+use crate::document::{Document, Needs, Selection, View};
+use crate::limits::Limits;
 
 /// One field's value and where it came from (`og:title`, `json-ld`, `title`, ...).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -84,7 +86,7 @@ impl Found {
 
 /// A value HTML-decoded (when it holds markup or an entity) on one line.
 fn one_line(s: &str) -> String {
-    let t = if s.contains('<') || s.contains('&') { crate::feeds::feed::html_text(s) } else { s.to_string() };
+    let t = if s.contains('<') || s.contains('&') { html_text(s) } else { s.to_string() };
     t.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
@@ -140,7 +142,7 @@ pub fn read(html: &str, detected: Option<&str>, url: Option<&str>) -> Metadata {
                 }
             }
             "time" => {
-                if let Some(d) = attr("datetime").and_then(crate::feeds::feed::iso_date) {
+                if let Some(d) = attr("datetime").and_then(iso_date) {
                     f.add(DATE, 4, &d, "time");
                 } else if let Some(d) = content("time").and_then(|c| human_date(&one_line(short(c)))) {
                     f.add(DATE, 5, &d, "time text");
@@ -174,7 +176,7 @@ pub fn read(html: &str, detected: Option<&str>, url: Option<&str>) -> Metadata {
                 .or_else(|| if name == "abbr" { attr("title") } else { None });
             match (p.trim(), value) {
                 ("datePublished", Some(v)) => {
-                    if let Some(d) = crate::feeds::feed::iso_date(v) {
+                    if let Some(d) = iso_date(v) {
                         f.add(DATE, 2, &d, "itemprop datePublished");
                     }
                 }
@@ -268,7 +270,7 @@ fn meta(f: &mut Found, attrs: &str) {
     let key = attr("property").or_else(|| attr("name")).or_else(|| attr("http-equiv")).unwrap_or("");
     let key = key.trim().to_ascii_lowercase();
     let date = |f: &mut Found, rank: u8, source: &'static str| {
-        if let Some(d) = crate::feeds::feed::iso_date(content).or_else(|| human_date(content)) {
+        if let Some(d) = iso_date(content).or_else(|| human_date(content)) {
             f.add(DATE, rank, &d, source);
         }
     };
@@ -359,10 +361,10 @@ fn json_ld(f: &mut Found, v: &serde_json::Value, depth: u32) {
                     (None, None) => {}
                 }
             }
-            if let Some(d) = text("datePublished").and_then(crate::feeds::feed::iso_date) {
+            if let Some(d) = text("datePublished").and_then(iso_date) {
                 f.add(DATE, rank, &d, "json-ld");
             }
-            if let Some(d) = text("dateModified").and_then(crate::feeds::feed::iso_date) {
+            if let Some(d) = text("dateModified").and_then(iso_date) {
                 f.add(DATE, 11, &d, "json-ld dateModified");
             }
             if let Some(p) = o.get("publisher").and_then(name_of) {
@@ -508,7 +510,7 @@ fn script_key_date(lower: &str, key: &str) -> Option<String> {
         while !rest.is_char_boundary(end) {
             end -= 1;
         }
-        crate::feeds::feed::iso_date(rest[..end].split(['"', '\\']).next()?)
+        iso_date(rest[..end].split(['"', '\\']).next()?)
     })
 }
 
@@ -535,7 +537,7 @@ fn url_date(url: &str) -> Option<String> {
     if let Some(d) = parts.iter().skip(3).find_map(|p| {
         let b = p.as_bytes();
         (b.len() >= 10 && b[4] == b'-' && b[7] == b'-' && (b.len() == 10 || !b[10].is_ascii_digit()))
-            .then(|| crate::feeds::feed::iso_date(&p[..10]))
+            .then(|| iso_date(&p[..10]))
             .flatten()
     }) {
         return Some(d);
@@ -657,6 +659,38 @@ fn name_of(v: &serde_json::Value) -> Option<String> {
         serde_json::Value::Array(a) => a.iter().find_map(name_of),
         _ => None,
     }
+}
+
+/// The rendered text of an HTML fragment: the DOM parser's text units, a newline at each block
+/// boundary (the content's own `p`, headings, list items, `br`).
+pub fn html_text(html: &str) -> String {
+    let doc = Document::parse_for(html, &Limits::default(), Needs::DOM).0;
+    let sel = Selection { view: View::Dom, units: (0..doc.dom.texts.len() as u32).collect() };
+    doc.dom.texts.render(&sel.units)
+}
+
+/// The date `YYYY-MM-DD` of an RFC 822 (`Mon, 28 May 2012 09:00:00 +0000`) or ISO 8601
+/// (`2011-03-03T11:32:00-08:00`) timestamp, as written (no time-zone conversion: the page shows
+/// the local date).
+pub fn iso_date(s: &str) -> Option<String> {
+    let s = s.trim();
+    let valid = |y: u32, m: u32, d: u32| (1900..=2200).contains(&y) && (1..=12).contains(&m) && (1..=31).contains(&d);
+    if s.len() >= 10 && s.as_bytes()[4] == b'-' && s.as_bytes()[7] == b'-' {
+        let y = s[..4].parse().ok()?;
+        let m = s[5..7].parse().ok()?;
+        let d = s[8..10].parse().ok()?;
+        return valid(y, m, d).then(|| format!("{y:04}-{m:02}-{d:02}"));
+    }
+    let rest = s.split_once(',').map_or(s, |(_, r)| r);
+    let mut parts = rest.split_whitespace();
+    let d: u32 = parts.next()?.parse().ok()?;
+    let mon = parts.next()?.to_ascii_lowercase();
+    let m = MONTHS.iter().position(|x| mon.starts_with(x))? as u32 + 1;
+    let mut y: u32 = parts.next()?.parse().ok()?;
+    if y < 100 {
+        y += if y < 70 { 2000 } else { 1900 };
+    }
+    valid(y, m, d).then(|| format!("{y:04}-{m:02}-{d:02}"))
 }
 
 #[cfg(test)]

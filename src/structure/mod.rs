@@ -12,7 +12,8 @@
 //! separators are written as they are (escaped), so with the markup stripped the words of either
 //! output are the words of the plain text, in order, whatever the family.
 //!
-//! Imports from the crate: `document` and `feeds` (the feeds' date and title readings).
+//! Imports from the crate: `document` and `limits` (the default budgets of an HTML fragment
+//! read for its text).
 
 mod html;
 mod markdown;

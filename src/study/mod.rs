@@ -20,7 +20,7 @@ use crate::evolve::{self, Config, GenerationInfo, Observer, State, TerminationRe
 use crate::goldset::{GoldSet, native};
 use crate::limits::Limits;
 use crate::objective::problem::{ExtractionProblem, Objective};
-use crate::objective::{Corpus, set_threads};
+use crate::objective::{Corpus, Workers};
 use crate::params::{ParamSpace, Setting};
 use crate::report::Progress;
 use crate::store::{self, BestRecord, Checkpoint, GoldsetRecord, Journal, RunInputs, RunRecord, WarmStart, files};
@@ -161,7 +161,8 @@ pub fn start(plan: Plan, opts: &Options) -> Result<Summary> {
     plan.params_file.iter().for_each(|p| reads.add(p, "the parameter file"));
     plan.warm_start.iter().for_each(|w| reads.add(w.join(store::files::RUN), "the warm start's run"));
     let _lock = store::create_run_dir(&dir, plan.force, &reads)?;
-    let threads = set_threads(plan.threads)?;
+    let workers = Workers::new(plan.threads)?;
+    let threads = workers.threads();
     let record = RunRecord {
         cetune_version: env!("CARGO_PKG_VERSION").to_string(),
         command: plan.command.clone(),
@@ -205,20 +206,18 @@ pub fn start(plan: Plan, opts: &Options) -> Result<Summary> {
     store::write_yaml(&dir.join(files::RUN), &record)?;
     let documents = plan.config.racing.then_some(train.len());
     let journal = Journal::create(&dir.join(files::INDIVIDUALS), &plan.space, documents)?;
-    execute(
-        Session {
-            dir,
-            space: plan.space,
-            base: plan.base,
-            set,
-            record,
-            journal,
-            initial,
-            prior: Vec::new(),
-            state: None,
-        },
-        opts,
-    )
+    let session = Session {
+        dir,
+        space: plan.space,
+        base: plan.base,
+        set,
+        record,
+        journal,
+        initial,
+        prior: Vec::new(),
+        state: None,
+    };
+    workers.install(|| execute(session, opts))
 }
 
 /// The first generation's fixed members: the known-good individuals, then `--individual`s.
@@ -322,7 +321,20 @@ pub fn resume_extended(dir: &Path, threads: Option<usize>, opts: &Options, exten
             record.goldset.path
         )));
     }
-    set_threads(threads)?;
+    let workers = Workers::new(threads)?;
+    workers.install(|| resume_locked(dir, record, space, base, set, opts, extend))
+}
+
+/// [`resume_extended`] once the run is locked and its gold set checked, on the run's threads.
+fn resume_locked(
+    dir: &Path,
+    mut record: RunRecord,
+    space: ParamSpace,
+    base: Setting,
+    set: GoldSet,
+    opts: &Options,
+    extend: Extend,
+) -> Result<Summary> {
     if !dir.join(files::CHECKPOINT).exists() {
         return restart(dir, record, space, base, set, opts);
     }

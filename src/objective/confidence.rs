@@ -13,8 +13,8 @@
 //! [`Model::read`]), tied to the setting it was fitted for.
 //!
 //! Imports from the crate: `document`, `extract` (the trees, the extractor trait), `goldset`,
-//! `objective` (the gold passes), `params` (the setting a model is for, its file reader) and
-//! `error`.
+//! `params` (the setting a model is for, its file reader) and `error`; the gold passes are its
+//! neighbour's (`stream.rs`).
 
 use crate::extract::Extractor;
 use crate::extract::blocktrees::trees::{self, Rows};
@@ -187,7 +187,7 @@ pub fn gold_signals(
     let at: std::collections::HashMap<usize, usize> =
         docs.iter().enumerate().map(|(i, d)| (*d as *const crate::goldset::GoldDoc as usize, i)).collect();
     let out = std::sync::Mutex::new(vec![None; docs.len()]);
-    crate::objective::stream::extract_set(set, ex, crate::document::Needs::NONE, &|d, text, doc| {
+    super::stream::extract_set(set, ex, crate::document::Needs::NONE, &|d, text, doc| {
         if let (Ok(_), Some(doc), Some(&i)) = (text, doc, at.get(&(d as *const _ as usize))) {
             let s = crate::error::isolate(|| extract_with_signals(ex, doc)).ok().and_then(|r| r.ok()).map(|r| r.1);
             if let Ok(mut o) = out.lock() {
@@ -211,7 +211,7 @@ pub fn gold_fell_back(
     let at: std::collections::HashMap<usize, usize> =
         docs.iter().enumerate().map(|(i, d)| (*d as *const crate::goldset::GoldDoc as usize, i)).collect();
     let out = std::sync::Mutex::new(vec![None; docs.len()]);
-    crate::objective::stream::extract_set(set, ex, crate::document::Needs::NONE, &|d, text, doc| {
+    super::stream::extract_set(set, ex, crate::document::Needs::NONE, &|d, text, doc| {
         if let (Ok(_), Some(doc), Some(&i)) = (text, doc, at.get(&(d as *const _ as usize))) {
             let s = crate::error::isolate(|| ex.fell_back(doc)).ok().and_then(|r| r.ok()).flatten();
             if let Ok(mut o) = out.lock() {

@@ -3,6 +3,9 @@
 //! chains, absolute path), and the similarity of every candidate to the page's own feed values
 //! (title, author, date, content), kept when it could pass the lowest threshold of the
 //! parameter ranges. An individual then only filters these by its thresholds.
+//!
+//! Imports from the crate: `document`, `eval` (the date renderings), `goldset` (a document's
+//! feed fields) and `limits`.
 
 use super::rules::{Window, dice, jaro_winkler, lcs_len, normalise};
 use crate::document::parse::{Dom, NONE, NodeAttrs};
