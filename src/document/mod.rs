@@ -19,9 +19,9 @@
 //! ([`Limits`], `budget.rs`): attributes per tag, tags per page, parse time. Imports from the
 //! crate: `error` and `limits` (nothing here knows about gold sets or scores).
 
-pub mod blocks;
 pub mod budget;
 pub mod entities;
+pub mod facts;
 pub mod hidden;
 pub mod lang;
 pub mod needs;
@@ -36,7 +36,7 @@ pub mod tags;
 pub mod words;
 pub mod wrapper;
 
-pub use blocks::Blocks;
+pub use facts::{Fact, Facts};
 pub use needs::Needs;
 pub use parse::{BpBlock, Dom, Node, NodeMarkup, Para, TextInfo};
 pub use scan::{Kind, Source, SourceIndex, SrcToken, TextLine};
@@ -191,9 +191,9 @@ pub struct Document {
     /// A number unique to this parse within the process (0: none), so results computed on the
     /// document can be cached by it (the combinations' member outputs).
     pub id: u64,
-    /// The §3a blocks with their text hashes and, when the loader knows the page's package,
-    /// which reference pages hold them (Baisa's multi-file cleaner).
-    pub blocks: Blocks,
+    /// The facts families build for themselves ([`Fact`]), by type: those of [`Needs::facts`],
+    /// with what the loader gave them of the page's package.
+    pub facts: Facts,
     /// The page's features (`page_features.rs`), computed once at parse time.
     pub features: std::sync::Arc<page_features::PageFeatures>,
     /// The block view: text blocks, hidden ones flagged, with their features (`segments.rs`).
@@ -322,42 +322,33 @@ impl Document {
         dom.texts.shrink_to_fit();
         dom.info.shrink_to_fit();
         let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let blocks = if needs.blocks { Blocks::of(&dom) } else { Blocks::default() };
         let features = std::sync::Arc::new(if needs.features {
             page_features::compute(&dom, source.words.len(), html)
         } else {
             Default::default()
         });
-        (
-            Document {
-                html: needs.html.then(|| std::sync::Arc::from(&*html)),
-                url: None,
-                source,
-                dom,
-                lang,
-                words,
-                stoplist,
-                readability,
-                id,
-                blocks,
-                features,
-                segments,
-                decoding: "",
-                wrapper: None,
-                origin: None,
-            },
-            notes,
-        )
-    }
-
-    /// The hashes of a page's blocks ([`Blocks`]) alone, within the budgets of `limits`: what a
-    /// package's other pages contribute to `baisa_diff`, without building the views no one
-    /// reads. The same hashes as `parse_limited(..).blocks.hashes`, except on a page the
-    /// parse-time budget cuts (that budget is wall-clock, and here no source scan spends it).
-    pub fn block_hashes(html: &str, limits: &Limits) -> Vec<u64> {
-        let deadline = std::time::Instant::now().checked_add(limits.max_parse);
-        let (html, _) = budget::apply(html, limits);
-        Blocks::of(&parse::parse_for(&html, deadline, Needs::DOM).0).hashes
+        let mut doc = Document {
+            html: needs.html.then(|| std::sync::Arc::from(&*html)),
+            url: None,
+            source,
+            dom,
+            lang,
+            words,
+            stoplist,
+            readability,
+            id,
+            facts: Facts::default(),
+            features,
+            segments,
+            decoding: "",
+            wrapper: None,
+            origin: None,
+        };
+        for f in needs.facts.iter() {
+            let value = (f.build)(&doc);
+            doc.facts.insert_shared(value);
+        }
+        (doc, notes)
     }
 
     /// Sets the page language (metadata wins over detection) and recounts what depends on it:
@@ -501,7 +492,6 @@ impl Document {
         };
         let words = self.words.restricted(&new_index);
         let readability = self.readability.clone();
-        let blocks = self.blocks.clone();
         (
             Document {
                 source,
@@ -511,7 +501,7 @@ impl Document {
                 stoplist: self.stoplist,
                 readability,
                 id: 0,
-                blocks,
+                facts: self.facts.clone(),
                 features: self.features.clone(),
                 segments: self.segments.clone(),
                 decoding: self.decoding,
