@@ -1,7 +1,8 @@
 //! The facts a family builds on a parsed page for itself, kept on the page in a store keyed by
 //! their type ([`Facts`]), and how a family declares one ([`Fact`]): its name, the views it is
-//! built from, how it is built once the walk is over and, when it reads what the other pages of
-//! the page's package hold, the hook the loader calls for that ([`Package`]). The document layer
+//! built from, how it is built (a [`Visitor`] fed by the one DOM walk, or a step once the walk
+//! is over: [`Build`]) and, when it reads what the other pages of the page's package hold, the
+//! hook the loader calls for that ([`Package`]). The document layer
 //! knows no fact by name: a family's folder holds its fact's type and its [`Fact`], and its
 //! `needs` names it ([`Needs::fact`](super::Needs::fact)). Imports from the crate: nothing.
 
@@ -62,10 +63,30 @@ pub struct Fact {
     /// The views and shared facts it is built from ([`Needs::complete`](super::Needs::complete)
     /// adds them).
     pub reads: super::Needs,
-    /// Builds it on a page whose views (`reads`) are built, once the DOM walk is over.
-    pub build: fn(&Document) -> Shared,
+    /// How it is built.
+    pub build: Build,
     /// What it reads of the other pages of the page's package, when it does.
     pub package: Option<Package>,
+}
+
+/// How a fact is built.
+#[derive(Debug, Clone, Copy)]
+pub enum Build {
+    /// On a page whose views (the fact's `reads`) are built, once the DOM walk is over.
+    After(fn(&Document) -> Shared),
+    /// By a visitor the DOM walk feeds (what the flattened DOM does not keep: attributes).
+    Walk(fn() -> Box<dyn Visitor>),
+}
+
+/// What a fact built inside the DOM walk sees: every node the walk flattens, in pre-order (the
+/// node indices of [`Dom::nodes`](super::Dom)), an element with its attributes as parsed.
+pub trait Visitor {
+    /// The next node is an element with these attributes (name, value).
+    fn element<'a>(&mut self, attrs: &mut dyn Iterator<Item = (&'a str, &'a str)>);
+    /// The next node is not an element (the root, a text node).
+    fn other(&mut self);
+    /// The fact, once the walk is over.
+    fn finish(self: Box<Self>) -> Shared;
 }
 
 /// How a fact learns what the other pages of the page's package hold. The loader ranks each
@@ -145,9 +166,43 @@ mod tests {
     #[derive(Debug, PartialEq)]
     struct Count(usize);
 
-    static COUNT: Fact =
-        Fact { name: "count", reads: Needs::DOM, build: |d| Arc::new(Count(d.dom.texts.len())), package: None };
-    static OTHER: Fact = Fact { name: "other", reads: Needs::SOURCE, build: |_| Arc::new(0u8), package: None };
+    static COUNT: Fact = Fact {
+        name: "count",
+        reads: Needs::DOM,
+        build: Build::After(|d| Arc::new(Count(d.dom.texts.len()))),
+        package: None,
+    };
+    static OTHER: Fact =
+        Fact { name: "other", reads: Needs::SOURCE, build: Build::After(|_| Arc::new(0u8)), package: None };
+
+    /// Per flattened node: its number of attributes (none for other nodes).
+    struct Attrs(Vec<Option<usize>>);
+    impl Visitor for Attrs {
+        fn element<'a>(&mut self, attrs: &mut dyn Iterator<Item = (&'a str, &'a str)>) {
+            self.0.push(Some(attrs.count()));
+        }
+        fn other(&mut self) {
+            self.0.push(None);
+        }
+        fn finish(self: Box<Self>) -> Shared {
+            Arc::new(self.0)
+        }
+    }
+    static ATTRS: Fact =
+        Fact { name: "attrs", reads: Needs::DOM, build: Build::Walk(|| Box::new(Attrs(Vec::new()))), package: None };
+
+    #[test]
+    fn a_walk_fact_sees_every_flattened_node_in_order() {
+        let html = "<body><p class=a id=b>one</p><script>x</script><p>two</p></body>";
+        let d = Document::parse_for(html, &Default::default(), Needs::fact(&ATTRS)).0;
+        let seen = d.facts.get::<Vec<Option<usize>>>().unwrap();
+        assert_eq!(seen.len(), d.dom.nodes.len());
+        let want: Vec<Option<usize>> =
+            d.dom.nodes.iter().enumerate().map(|(i, n)| (i > 0 && !n.is_text()).then_some(0)).collect();
+        let p = d.dom.nodes.iter().position(|n| n.tag.name() == "p").unwrap();
+        assert_eq!(seen[p], Some(2));
+        assert_eq!(seen.iter().filter(|s| s.is_none()).count(), want.iter().filter(|s| s.is_none()).count());
+    }
 
     #[test]
     fn a_declared_fact_is_built_with_its_views_and_found_by_its_type() {

@@ -27,7 +27,6 @@ pub mod lang;
 pub mod needs;
 pub mod page_features;
 pub mod parse;
-pub mod patterns;
 pub mod readability;
 pub mod scan;
 pub mod segments;
@@ -287,12 +286,12 @@ impl Document {
         if !needs.source_index {
             (source.lines, source.index) = Default::default();
         }
-        let (mut dom, segments, cut) = match tree {
+        let (mut dom, segments, walked, cut) = match tree {
             Some(t) if needs.dom => {
-                let (dom, segments) = parse::views(t, needs);
-                (dom, segments, cut)
+                let (dom, segments, walked) = parse::views(t, needs);
+                (dom, segments, walked, cut)
             }
-            _ => (Dom::default(), Default::default(), None),
+            _ => (Dom::default(), Default::default(), Vec::new(), None),
         };
         let segments = std::sync::Arc::new(segments);
         if let Some(at) = cut {
@@ -344,9 +343,12 @@ impl Document {
             wrapper: None,
             origin: None,
         };
+        walked.into_iter().for_each(|value| doc.facts.insert_shared(value));
         for f in needs.facts.iter() {
-            let value = (f.build)(&doc);
-            doc.facts.insert_shared(value);
+            if let facts::Build::After(build) = f.build {
+                let value = build(&doc);
+                doc.facts.insert_shared(value);
+            }
         }
         (doc, notes)
     }
@@ -486,7 +488,6 @@ impl Document {
             paras: self.dom.paras.clone(),
             bp_blocks: self.dom.bp_blocks.clone(),
             rd: self.dom.rd.clone(),
-            patterns: self.dom.patterns.clone(),
             attrs: self.dom.attrs.clone(),
             markup: self.dom.markup.clone(),
         };

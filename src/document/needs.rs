@@ -8,8 +8,8 @@ use super::facts::{Fact, FactSet};
 
 /// The views and facts of a page that a reader needs. Facts imply the views they are made of
 /// ([`Needs::complete`]); what is not needed is never built, not even inside the DOM walk
-/// (jusText's paragraphs, boilerpipe's blocks, readability's attribute facts, BlogBuster's
-/// pattern masks, the block view), and stays empty in the [`Document`](super::Document).
+/// (jusText's paragraphs, boilerpipe's blocks, readability's attribute facts, a family's facts
+/// built by a visitor, the block view), and stays empty in the [`Document`](super::Document).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub struct Needs {
     /// The source token stream ([`Source`](super::Source)).
@@ -43,8 +43,6 @@ pub struct Needs {
     /// external extractors (worker processes that parse it themselves). No built-in family reads
     /// it, so it is not part of [`Needs::ALL`]: a corpus keeps the HTML only for an external one.
     pub html: bool,
-    /// BlogBuster's class and id pattern masks of each element ([`Dom::patterns`](super::Dom)).
-    pub patterns: bool,
     /// The attributes the structured outputs (Markdown, HTML) read of some elements: links'
     /// `href`, images' `src` and `alt`, code's language class, cells' `colspan`, lists' `start`
     /// ([`Dom::markup`](super::Dom)). No family reads them: asked for by name only.
@@ -72,7 +70,6 @@ impl Needs {
         features: false,
         wrapper: false,
         html: false,
-        patterns: false,
         markup: false,
         summary_words: 0,
         facts: FactSet::EMPTY,
@@ -93,7 +90,6 @@ impl Needs {
         // Package facts of one family, built from a second parse: asked for by name only.
         wrapper: false,
         html: false,
-        patterns: true,
         markup: false,
         summary_words: 0,
         facts: FactSet::EMPTY,
@@ -122,8 +118,6 @@ impl Needs {
     pub const WRAPPER: Needs = Needs { wrapper: true, ..Needs::NONE };
     /// The page's HTML.
     pub const HTML: Needs = Needs { html: true, ..Needs::NONE };
-    /// BlogBuster's pattern masks.
-    pub const PATTERNS: Needs = Needs { patterns: true, ..Needs::NONE };
     /// The structured outputs' element attributes.
     pub const MARKUP: Needs = Needs { markup: true, ..Needs::NONE };
 
@@ -147,7 +141,6 @@ impl Needs {
             features: self.features || o.features,
             wrapper: self.wrapper || o.wrapper,
             html: self.html || o.html,
-            patterns: self.patterns || o.patterns,
             markup: self.markup || o.markup,
             summary_words: if self.summary_words > o.summary_words { self.summary_words } else { o.summary_words },
             facts: self.facts.union(o.facts),
@@ -156,7 +149,7 @@ impl Needs {
 
     /// These needs with what they are built from: the word map needs both views; the language,
     /// the paragraphs (their stop words depend on the language), boilerpipe's blocks, the
-    /// readability tree, the block view, the page features and the pattern masks
+    /// readability tree, the block view and the page features
     /// need the DOM (the page features also count the source view's words); a family's fact
     /// needs what it reads.
     pub fn complete(self) -> Needs {
@@ -174,7 +167,6 @@ impl Needs {
             || n.segments
             || n.features
             || n.wrapper
-            || n.patterns
             || n.markup;
         n
     }
@@ -195,7 +187,6 @@ impl Needs {
             (n.features, "features"),
             (n.wrapper, "wrapper"),
             (n.html, "html"),
-            (n.patterns, "patterns"),
             (n.markup, "markup"),
         ];
         let mut names: Vec<&str> = all.iter().filter(|(on, _)| *on).map(|(_, s)| *s).collect();

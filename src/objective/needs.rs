@@ -148,7 +148,8 @@ mod tests {
             extract::build(&space.with_assignments(&space.defaults(), &sets).unwrap()).unwrap().needs().complete()
         };
         assert_eq!(needs("blocks", &[]), Needs::SEGMENTS.complete());
-        assert_eq!(needs("blogbuster", &[]), (Needs::DOM | Needs::PATTERNS).complete());
+        let patterns = Needs::fact(&extract::blogbuster::patterns::FACT);
+        assert_eq!(needs("blogbuster", &[]), (Needs::DOM | patterns).complete());
         // A route without a rule needs its one branch (`otherwise`: `pages`, the mixed
         // combination) as a mask; with a rule, also the page features and the other branch.
         let mask_of = |name: &str| {
@@ -157,13 +158,13 @@ mod tests {
         assert_eq!(needs("route", &[]), mask_of("mixed").complete());
         let routed = needs("route", &["if1.on=true", "if1.then=main"]);
         assert_eq!(routed, (mask_of("combine") | mask_of("mixed") | Needs::FEATURES).complete());
-        assert!(!routed.segments && !routed.patterns && !routed.paras, "{}", routed.label());
+        assert!(!routed.segments && routed.facts.is_empty() && !routed.paras, "{}", routed.label());
         // optimise on a route: any rule may send a page to any branch, any member may be on.
         let space = extract::space_needs(&extract::space("route").unwrap()).complete();
         assert!(space.features && space.paras && space.bp_blocks && space.readability, "{}", space.label());
         // Its block branches (`learned` = blocktrees, `hidden` = full_hidden) read the block view.
         assert!(space.segments, "{}", space.label());
-        assert!(!space.patterns && space.facts.is_empty(), "{}", space.label());
+        assert!(space.facts.is_empty(), "{}", space.label());
     }
 
     #[test]
@@ -172,8 +173,7 @@ mod tests {
                     <noscript><p>thread</p></noscript></body>";
         let (d, _) = Document::parse_for(html, &Limits::default(), Needs::DOM);
         assert!(d.dom.texts.len() >= 2);
-        let built =
-            (d.dom.paras.len(), d.dom.bp_blocks.len(), d.dom.rd.attrs.len(), d.dom.patterns.len(), d.segments.len());
+        let built = (d.dom.paras.len(), d.dom.bp_blocks.len(), d.dom.rd.attrs.len(), d.facts.len(), d.segments.len());
         assert_eq!(built, (0, 0, 0, 0, 0));
         assert!(
             d.dom
@@ -181,12 +181,13 @@ mod tests {
                 .iter()
                 .all(|i| i.para == crate::document::parse::NONE && i.bp_block == crate::document::parse::NONE)
         );
-        let (all, _) = Document::parse_for(html, &Limits::default(), Needs::ALL);
+        let (all, _) = Document::parse_for(html, &Limits::default(), everything());
         assert!(!all.dom.paras.is_empty() && !all.dom.bp_blocks.is_empty() && !all.segments.is_empty());
-        assert_eq!(all.dom.patterns.len(), all.dom.nodes.len());
+        use extract::blogbuster::patterns::{FACT, Patterns};
+        assert_eq!(all.facts.get::<Patterns>().unwrap().0.len(), all.dom.nodes.len());
         // Each fact alone, and the same facts as the whole parse.
-        let (p, _) = Document::parse_for(html, &Limits::default(), Needs::PATTERNS);
-        assert_eq!(p.dom.patterns, all.dom.patterns);
+        let (p, _) = Document::parse_for(html, &Limits::default(), Needs::fact(&FACT));
+        assert_eq!(p.facts.get::<Patterns>(), all.facts.get::<Patterns>());
         let (b, _) = Document::parse_for(html, &Limits::default(), Needs::BP_BLOCKS);
         assert_eq!((b.dom.bp_blocks, b.dom.paras.len()), (all.dom.bp_blocks.clone(), 0));
     }

@@ -8,7 +8,7 @@
 //! pages of its package is its block hashes, and the loader gives each page the hashes of its
 //! references ([`Blocks::set_references`]).
 
-use crate::document::facts::{Fact, Package, Shared};
+use crate::document::facts::{Build, Fact, Package, Shared};
 use crate::document::{Document, Dom, Needs};
 use std::sync::Arc;
 
@@ -16,7 +16,7 @@ use std::sync::Arc;
 pub static FACT: Fact = Fact {
     name: "blocks",
     reads: Needs::DOM,
-    build: |d| Arc::new(Blocks::of(&d.dom)),
+    build: Build::After(|d| Arc::new(Blocks::of(&d.dom))),
     package: Some(Package { most: MAX_REFS, part, attach }),
 };
 
