@@ -366,7 +366,8 @@ fn facts_on_demand_change_no_output_on_l3s_and_wcxb() {
     for (format, name) in [("l3s", "l3s-gn1"), ("wcxb", "wcxb-dev")] {
         let set = cetune::goldset::native::open(&imported(format, name), false).unwrap();
         let docs: Vec<_> = set.docs.iter().collect();
-        let facts = PackageFacts::of_pages(&set, &docs, cetune::document::Needs::BLOCKS);
+        let baisa = reg.iter().find(|(n, _)| n == "baisa_diff").expect("baisa_diff is checked");
+        let facts = PackageFacts::of_pages(&set, &docs, baisa.1.needs());
         let differ: Vec<String> = docs
             .par_iter()
             .enumerate()

@@ -10,7 +10,7 @@
 
 use super::http;
 use super::{Block, block_of_units, blocks, gold_blocks, gold_text, prefill};
-use crate::document::Document;
+use crate::document::{Document, Needs};
 use crate::error::{Error, Result};
 use crate::extract::Extractor;
 use crate::goldset::fields::{Fields, IsoDate, NAMES as FIELDS};
@@ -216,8 +216,8 @@ impl App {
         }
         let page = &self.pages[i];
         let html = read_page(page, &self.cfg.limits)?;
-        let doc = parse_page(page, &html, &self.cfg.limits)?;
         let ex = &self.cfg.prefill;
+        let doc = parse_page(page, &html, &self.cfg.limits, ex.needs())?;
         let p = crate::error::isolate(|| {
             let b = blocks(&doc);
             let pre = prefill(&doc, &b, ex.as_ref())?;
@@ -459,7 +459,7 @@ fn record_save(root: &Path, key: &str, record: Annotated) -> Result<()> {
 /// Reads, decodes and parses a page: its text, or why it cannot be annotated.
 fn read_and_parse(p: &PageFile, limits: &Limits) -> std::result::Result<String, String> {
     let html = read_page(p, limits)?;
-    parse_page(p, &html, limits)?;
+    parse_page(p, &html, limits, Needs::NONE)?;
     Ok(html)
 }
 
@@ -473,9 +473,10 @@ fn read_page(p: &PageFile, limits: &Limits) -> std::result::Result<String, Strin
     Ok(html)
 }
 
-/// Parses a page's text: the document, or why it cannot be annotated.
-fn parse_page(p: &PageFile, html: &str, limits: &Limits) -> std::result::Result<Document, String> {
-    let doc = crate::error::isolate(|| Document::parse_limited(html, limits).0)
+/// Parses a page's text with every view and the facts of `needs` (the pre-fill's): the
+/// document, or why it cannot be annotated.
+fn parse_page(p: &PageFile, html: &str, limits: &Limits, needs: Needs) -> std::result::Result<Document, String> {
+    let doc = crate::error::isolate(|| Document::parse_for(html, limits, Needs::ALL | needs).0)
         .map_err(|_| format!("{}: the HTML parser failed on this page", p.page.display()))?;
     if doc.dom.texts.is_empty() {
         return Err(format!("{}: no text on the page", p.page.display()));

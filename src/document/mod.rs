@@ -19,16 +19,15 @@
 //! ([`Limits`], `budget.rs`): attributes per tag, tags per page, parse time. Imports from the
 //! crate: `error` and `limits` (nothing here knows about gold sets or scores).
 
-pub mod blocks;
 pub mod budget;
 pub mod entities;
+pub mod facts;
 pub mod hidden;
 pub mod lang;
 pub mod memo;
 pub mod needs;
 pub mod page_features;
 pub mod parse;
-pub mod patterns;
 pub mod readability;
 pub mod scan;
 pub mod segments;
@@ -37,7 +36,7 @@ pub mod tags;
 pub mod words;
 pub mod wrapper;
 
-pub use blocks::Blocks;
+pub use facts::{Fact, Facts};
 pub use needs::Needs;
 pub use parse::{BpBlock, Dom, Node, NodeMarkup, Para, TextInfo};
 pub use scan::{Kind, Source, SourceIndex, SrcToken, TextLine};
@@ -192,9 +191,9 @@ pub struct Document {
     /// Outputs computed on this page that other extractors reuse (a combination's member
     /// outputs, a route's branch outputs), bounded in bytes.
     pub memo: memo::Memo,
-    /// The §3a blocks with their text hashes and, when the loader knows the page's package,
-    /// which reference pages hold them (Baisa's multi-file cleaner).
-    pub blocks: Blocks,
+    /// The facts families build for themselves ([`Fact`]), by type: those of [`Needs::facts`],
+    /// with what the loader gave them of the page's package.
+    pub facts: Facts,
     /// The page's features (`page_features.rs`), computed once at parse time.
     pub features: std::sync::Arc<page_features::PageFeatures>,
     /// The block view: text blocks, hidden ones flagged, with their features (`segments.rs`).
@@ -285,12 +284,12 @@ impl Document {
         if !needs.source_index {
             (source.lines, source.index) = Default::default();
         }
-        let (mut dom, segments, cut) = match tree {
+        let (mut dom, segments, walked, cut) = match tree {
             Some(t) if needs.dom => {
-                let (dom, segments) = parse::views(t, needs);
-                (dom, segments, cut)
+                let (dom, segments, walked) = parse::views(t, needs);
+                (dom, segments, walked, cut)
             }
-            _ => (Dom::default(), Default::default(), None),
+            _ => (Dom::default(), Default::default(), Vec::new(), None),
         };
         let segments = std::sync::Arc::new(segments);
         if let Some(at) = cut {
@@ -319,42 +318,36 @@ impl Document {
         dom.nodes.shrink_to_fit();
         dom.texts.shrink_to_fit();
         dom.info.shrink_to_fit();
-        let blocks = if needs.blocks { Blocks::of(&dom) } else { Blocks::default() };
         let features = std::sync::Arc::new(if needs.features {
             page_features::compute(&dom, source.words.len(), html)
         } else {
             Default::default()
         });
-        (
-            Document {
-                html: needs.html.then(|| std::sync::Arc::from(&*html)),
-                url: None,
-                source,
-                dom,
-                lang,
-                words,
-                stoplist,
-                readability,
-                memo: memo::Memo::default(),
-                blocks,
-                features,
-                segments,
-                decoding: "",
-                wrapper: None,
-                origin: None,
-            },
-            notes,
-        )
-    }
-
-    /// The hashes of a page's blocks ([`Blocks`]) alone, within the budgets of `limits`: what a
-    /// package's other pages contribute to `baisa_diff`, without building the views no one
-    /// reads. The same hashes as `parse_limited(..).blocks.hashes`, except on a page the
-    /// parse-time budget cuts (that budget is wall-clock, and here no source scan spends it).
-    pub fn block_hashes(html: &str, limits: &Limits) -> Vec<u64> {
-        let deadline = std::time::Instant::now().checked_add(limits.max_parse);
-        let (html, _) = budget::apply(html, limits);
-        Blocks::of(&parse::parse_for(&html, deadline, Needs::DOM).0).hashes
+        let mut doc = Document {
+            html: needs.html.then(|| std::sync::Arc::from(&*html)),
+            url: None,
+            source,
+            dom,
+            lang,
+            words,
+            stoplist,
+            readability,
+            memo: memo::Memo::default(),
+            facts: Facts::default(),
+            features,
+            segments,
+            decoding: "",
+            wrapper: None,
+            origin: None,
+        };
+        walked.into_iter().for_each(|value| doc.facts.insert_shared(value));
+        for f in needs.facts.iter() {
+            if let facts::Build::After(build) = f.build {
+                let value = build(&doc);
+                doc.facts.insert_shared(value);
+            }
+        }
+        (doc, notes)
     }
 
     /// Sets the page language (metadata wins over detection) and recounts what depends on it:
@@ -492,13 +485,11 @@ impl Document {
             paras: self.dom.paras.clone(),
             bp_blocks: self.dom.bp_blocks.clone(),
             rd: self.dom.rd.clone(),
-            patterns: self.dom.patterns.clone(),
             attrs: self.dom.attrs.clone(),
             markup: self.dom.markup.clone(),
         };
         let words = self.words.restricted(&new_index);
         let readability = self.readability.clone();
-        let blocks = self.blocks.clone();
         (
             Document {
                 source,
@@ -509,7 +500,7 @@ impl Document {
                 readability,
                 // A transient page (a serial member's input): nothing to reuse.
                 memo: memo::Memo::with_limit(0),
-                blocks,
+                facts: self.facts.clone(),
                 features: self.features.clone(),
                 segments: self.segments.clone(),
                 decoding: self.decoding,

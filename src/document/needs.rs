@@ -1,12 +1,15 @@
 //! What a parse builds: the views and facts an extractor reads ([`Needs`]). Each extractor
 //! declares its needs (`Extractor::needs`), a combination the union of its active members', and
 //! [`Document::parse_for`](super::Document::parse_for) builds only those, so a page in a corpus
-//! holds what the running extractor reads and nothing else. Imports from the crate: nothing.
+//! holds what the running extractor reads and nothing else. A family's own facts are named by
+//! their declarations ([`Fact`], `facts.rs`), not here. Imports from the crate: nothing.
+
+use super::facts::{Fact, FactSet};
 
 /// The views and facts of a page that a reader needs. Facts imply the views they are made of
 /// ([`Needs::complete`]); what is not needed is never built, not even inside the DOM walk
-/// (jusText's paragraphs, boilerpipe's blocks, readability's attribute facts, BlogBuster's
-/// pattern masks, the block view), and stays empty in the [`Document`](super::Document).
+/// (jusText's paragraphs, boilerpipe's blocks, readability's attribute facts, a family's facts
+/// built by a visitor, the block view), and stays empty in the [`Document`](super::Document).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub struct Needs {
     /// The source token stream ([`Source`](super::Source)).
@@ -27,8 +30,6 @@ pub struct Needs {
     pub bp_blocks: bool,
     /// readability-lxml's transformed tree ([`Document::readability`](super::Document)).
     pub readability: bool,
-    /// The §3a blocks and their hashes ([`Blocks`](super::Blocks)).
-    pub blocks: bool,
     /// The block view: text blocks with hidden text flagged, and their features
     /// ([`Segments`](super::segments::Segments)); `blocks` and `full_hidden` read it.
     pub segments: bool,
@@ -42,8 +43,6 @@ pub struct Needs {
     /// external extractors (worker processes that parse it themselves). No built-in family reads
     /// it, so it is not part of [`Needs::ALL`]: a corpus keeps the HTML only for an external one.
     pub html: bool,
-    /// BlogBuster's class and id pattern masks of each element ([`Dom::patterns`](super::Dom)).
-    pub patterns: bool,
     /// The attributes the structured outputs (Markdown, HTML) read of some elements: links'
     /// `href`, images' `src` and `alt`, code's language class, cells' `colspan`, lists' `start`
     /// ([`Dom::markup`](super::Dom)). No family reads them: asked for by name only.
@@ -52,6 +51,8 @@ pub struct Needs {
     /// words (0: whole), its `summary_words` (a simulated summary feed). Two readers asking
     /// for different cuts get the larger.
     pub summary_words: u16,
+    /// The families' own facts ([`Fact`]), each built after the walk from the views it reads.
+    pub facts: FactSet,
 }
 
 impl Needs {
@@ -65,14 +66,13 @@ impl Needs {
         paras: false,
         bp_blocks: false,
         readability: false,
-        blocks: false,
         segments: false,
         features: false,
         wrapper: false,
         html: false,
-        patterns: false,
         markup: false,
         summary_words: 0,
+        facts: FactSet::EMPTY,
     };
     /// Everything a page can hold (what `Document::parse` builds); `feedwrapper`'s package facts
     /// ([`Needs::WRAPPER`]) only when asked for by name.
@@ -85,15 +85,14 @@ impl Needs {
         paras: true,
         bp_blocks: true,
         readability: true,
-        blocks: true,
         segments: true,
         features: true,
         // Package facts of one family, built from a second parse: asked for by name only.
         wrapper: false,
         html: false,
-        patterns: true,
         markup: false,
         summary_words: 0,
+        facts: FactSet::EMPTY,
     };
     /// The source view.
     pub const SOURCE: Needs = Needs { source: true, ..Needs::NONE };
@@ -111,8 +110,6 @@ impl Needs {
     pub const BP_BLOCKS: Needs = Needs { bp_blocks: true, ..Needs::NONE };
     /// readability's tree.
     pub const READABILITY: Needs = Needs { readability: true, ..Needs::NONE };
-    /// The §3a blocks.
-    pub const BLOCKS: Needs = Needs { blocks: true, ..Needs::NONE };
     /// The block view.
     pub const SEGMENTS: Needs = Needs { segments: true, ..Needs::NONE };
     /// The page features.
@@ -121,13 +118,16 @@ impl Needs {
     pub const WRAPPER: Needs = Needs { wrapper: true, ..Needs::NONE };
     /// The page's HTML.
     pub const HTML: Needs = Needs { html: true, ..Needs::NONE };
-    /// BlogBuster's pattern masks.
-    pub const PATTERNS: Needs = Needs { patterns: true, ..Needs::NONE };
     /// The structured outputs' element attributes.
     pub const MARKUP: Needs = Needs { markup: true, ..Needs::NONE };
 
+    /// A family's fact (and, once completed, what it is built from).
+    pub const fn fact(f: &'static Fact) -> Needs {
+        Needs { facts: FactSet::one(f), ..Needs::NONE }
+    }
+
     /// What either needs.
-    pub const fn or(self, o: Needs) -> Needs {
+    pub fn or(self, o: Needs) -> Needs {
         Needs {
             source: self.source || o.source,
             source_index: self.source_index || o.source_index,
@@ -137,23 +137,26 @@ impl Needs {
             paras: self.paras || o.paras,
             bp_blocks: self.bp_blocks || o.bp_blocks,
             readability: self.readability || o.readability,
-            blocks: self.blocks || o.blocks,
             segments: self.segments || o.segments,
             features: self.features || o.features,
             wrapper: self.wrapper || o.wrapper,
             html: self.html || o.html,
-            patterns: self.patterns || o.patterns,
             markup: self.markup || o.markup,
             summary_words: if self.summary_words > o.summary_words { self.summary_words } else { o.summary_words },
+            facts: self.facts.union(o.facts),
         }
     }
 
     /// These needs with what they are built from: the word map needs both views; the language,
     /// the paragraphs (their stop words depend on the language), boilerpipe's blocks, the
-    /// readability tree, the blocks, the block view, the page features and the pattern masks
-    /// need the DOM (the page features also count the source view's words).
-    pub const fn complete(self) -> Needs {
+    /// readability tree, the block view and the page features
+    /// need the DOM (the page features also count the source view's words); a family's fact
+    /// needs what it reads.
+    pub fn complete(self) -> Needs {
         let mut n = self;
+        for f in self.facts.iter() {
+            n = n.or(f.reads);
+        }
         n.lang |= n.paras;
         n.source |= n.words || n.source_index || n.features;
         n.dom |= n.words
@@ -161,11 +164,9 @@ impl Needs {
             || n.paras
             || n.bp_blocks
             || n.readability
-            || n.blocks
             || n.segments
             || n.features
             || n.wrapper
-            || n.patterns
             || n.markup;
         n
     }
@@ -182,15 +183,14 @@ impl Needs {
             (n.paras, "paras"),
             (n.bp_blocks, "bp_blocks"),
             (n.readability, "readability"),
-            (n.blocks, "blocks"),
             (n.segments, "segments"),
             (n.features, "features"),
             (n.wrapper, "wrapper"),
             (n.html, "html"),
-            (n.patterns, "patterns"),
             (n.markup, "markup"),
         ];
-        let names: Vec<&str> = all.iter().filter(|(on, _)| *on).map(|(_, s)| *s).collect();
+        let mut names: Vec<&str> = all.iter().filter(|(on, _)| *on).map(|(_, s)| *s).collect();
+        names.extend(n.facts.iter().map(|f| f.name));
         if names.is_empty() { "nothing".into() } else { names.join("+") }
     }
 }

@@ -3,6 +3,7 @@
 //! The walk is iterative, so deeply nested pages cannot overflow the stack. The page is fed to
 //! the parser in chunks, so a parse-time budget can stop it between two.
 
+use super::facts::{Build, Shared, Visitor};
 use super::needs::Needs;
 use super::tags::{Tag, VOID, tag};
 use super::{Units, sep};
@@ -312,8 +313,6 @@ pub struct Dom {
     pub bp_blocks: Vec<BpBlock>,
     /// readability-lxml's attribute facts of each node (`readability.rs`; default for text).
     pub rd: super::readability::RdDom,
-    /// BlogBuster's pattern facts of each node (`patterns.rs`; zero for text nodes).
-    pub patterns: Vec<super::patterns::Masks>,
     /// `feedwrapper`'s attributes of each node (id, class, position; empty for text nodes),
     /// kept only when [`Needs::wrapper`] asks for them (else empty).
     pub attrs: Vec<NodeAttrs>,
@@ -433,7 +432,7 @@ const CHUNK: usize = 1 << 16;
 /// `deadline` has passed; then also returns how many bytes (of the depth-limited page) it read.
 pub fn parse_within(html: &str, deadline: Option<std::time::Instant>) -> (Dom, Option<usize>) {
     let (doc, cut) = tree_within(&limit_depth(html), deadline);
-    (flatten(&doc, Needs::ALL), cut)
+    (flatten(&doc, Needs::ALL, &mut []), cut)
 }
 
 /// [`parse_within`] plus the block view of the same tree: every fact ([`parse_for`]).
@@ -450,7 +449,7 @@ pub fn parse_for(
     needs: Needs,
 ) -> (Dom, super::segments::Segments, Option<usize>) {
     let (tree, cut) = tree(html, deadline);
-    let (dom, segments) = views(&tree, needs);
+    let (dom, segments, _) = views(&tree, needs);
     (dom, segments, cut)
 }
 
@@ -466,11 +465,11 @@ pub fn tree(html: &str, deadline: Option<std::time::Instant>) -> (Tree, Option<u
 }
 
 /// The DOM view of a tree with the facts of `needs` (already completed): jusText's paragraphs,
-/// boilerpipe's blocks, readability's attribute facts and BlogBuster's pattern masks are
-/// computed inside the walk only when needed, and the block view ([`super::segments`], hidden
+/// boilerpipe's blocks and readability's attribute facts are computed inside the walk only when
+/// needed, the families' facts built in the walk ([`Build::Walk`]) are returned, and the block view ([`super::segments`], hidden
 /// text included and flagged, `<noscript>` parsed as with scripts off) is walked only when
 /// needed (empty otherwise).
-pub fn views(tree: &Tree, needs: Needs) -> (Dom, super::segments::Segments) {
+pub fn views(tree: &Tree, needs: Needs) -> (Dom, super::segments::Segments, Vec<Shared>) {
     let segments = if needs.segments {
         let mut b = super::segments::Builder::default();
         walk_all(tree.0.tree.root(), &mut b, 0);
@@ -478,7 +477,16 @@ pub fn views(tree: &Tree, needs: Needs) -> (Dom, super::segments::Segments) {
     } else {
         Default::default()
     };
-    (flatten(&tree.0, needs), segments)
+    let mut visitors: Vec<Box<dyn Visitor>> = needs
+        .facts
+        .iter()
+        .filter_map(|f| match f.build {
+            Build::Walk(start) => Some(start()),
+            Build::After(_) => None,
+        })
+        .collect();
+    let dom = flatten(&tree.0, needs, &mut visitors);
+    (dom, segments, visitors.into_iter().map(|v| v.finish()).collect())
 }
 
 /// An element's attributes as `feedwrapper` reads them (`blogs.md` §13.4).
@@ -550,11 +558,11 @@ fn tree_within(html: &str, deadline: Option<std::time::Instant>) -> (Html, Optio
 }
 
 /// The flattened DOM of a parsed page, with the per-node and per-unit facts of `needs`
-/// (jusText's paragraphs, boilerpipe's blocks, readability's attributes, the pattern masks);
-/// a unit's `para` and `bp_block` are [`NONE`] when their facts are not built.
-fn flatten(doc: &Html, needs: Needs) -> Dom {
-    let (want_paras, want_bp, want_rd, want_patterns, want_attrs) =
-        (needs.paras, needs.bp_blocks, needs.readability, needs.patterns, needs.wrapper);
+/// (jusText's paragraphs, boilerpipe's blocks, readability's attributes); `visitors` see every
+/// node flattened, in order; a unit's `para` and `bp_block` are [`NONE`] when their facts are
+/// not built.
+fn flatten(doc: &Html, needs: Needs, visitors: &mut [Box<dyn Visitor>]) -> Dom {
+    let (want_paras, want_bp, want_rd, want_attrs) = (needs.paras, needs.bp_blocks, needs.readability, needs.wrapper);
     let want_markup = needs.markup;
     let mut dom = Dom::default();
     // `feedwrapper`'s positions: element children seen so far of each open element of the
@@ -606,9 +614,7 @@ fn flatten(doc: &Html, needs: Needs) -> Dom {
                         if want_rd {
                             dom.rd.attrs.push(Default::default());
                         }
-                        if want_patterns {
-                            dom.patterns.push(Default::default());
-                        }
+                        visitors.iter_mut().for_each(|v| v.other());
                         stack.push(0);
                     }
                     HNode::Element(el) => {
@@ -658,9 +664,7 @@ fn flatten(doc: &Html, needs: Needs) -> Dom {
                                 false => dom.rd.push(name, el.attrs()),
                             }
                         }
-                        if want_patterns {
-                            dom.patterns.push(super::patterns::masks(el.attrs()));
-                        }
+                        visitors.iter_mut().for_each(|v| v.element(&mut el.attrs()));
                         if want_markup && let Some(m) = NodeMarkup::of(t.name(), &|a| attr(el, a).map(str::to_string)) {
                             dom.markup.push(((dom.nodes.len() - 1) as u32, m));
                         }
@@ -711,9 +715,7 @@ fn flatten(doc: &Html, needs: Needs) -> Dom {
                         if want_attrs {
                             dom.attrs.push(NodeAttrs::default());
                         }
-                        if want_patterns {
-                            dom.patterns.push(Default::default());
-                        }
+                        visitors.iter_mut().for_each(|v| v.other());
                         dom.info.push(TextInfo {
                             node,
                             chars: buf.chars().filter(|c| *c != ' ').count() as u32,

@@ -484,9 +484,12 @@ pub(crate) mod testutil {
         build(&s).unwrap()
     }
 
-    /// Extracted text of `html` with `name` at its defaults plus overrides.
+    /// Extracted text of `html` with `name` at its defaults plus overrides (the page parsed with
+    /// every view and the family's own facts).
     pub fn run(name: &str, sets: &[&str], html: &str) -> String {
-        extract_text(with(name, sets).as_ref(), &Document::parse(html)).unwrap()
+        let ex = with(name, sets);
+        let doc = Document::parse_for(html, &Default::default(), Needs::ALL | ex.needs()).0;
+        extract_text(ex.as_ref(), &doc).unwrap()
     }
 
     /// The command of an external worker (`refuser 1`, a shell script written into `dir`) that

@@ -6,6 +6,7 @@
 //! through [`prepare`] (and [`warn_skipped`]), so each document left out, unreadable or cut by a
 //! budget is named once on standard error, whichever command runs.
 
+use crate::document::facts::{Fact, Package, Shared};
 use crate::document::wrapper::PageFacts;
 use crate::document::{Document, Needs, Units, View};
 use crate::error::{Error, Result};
@@ -270,17 +271,17 @@ pub struct Corpus {
 pub const MEMO_MB: usize = 512;
 
 impl Corpus {
-    /// Parses the given documents of `set` in parallel with every view and fact
-    /// ([`Corpus::load_for`] with [`Needs::ALL`]).
+    /// Parses the given documents of `set` in parallel with every view and fact, the families'
+    /// own included ([`Corpus::load_for`] with [`everything`](super::needs::everything)).
     pub fn load(set: &GoldSet, docs: &[&GoldDoc], tick: &(dyn Fn() + Sync)) -> Corpus {
-        Corpus::load_for(set, docs, Needs::ALL, tick)
+        Corpus::load_for(set, docs, super::needs::everything(), tick)
     }
 
     /// Parses the given documents of `set` in parallel, building only the views and facts of
     /// `needs` (what the extractors to be scored read); `tick` is called once per document.
-    /// Warns about skipped and unreadable documents. Every page then learns which of its
-    /// package's other pages hold its blocks ([`PackageFacts`]), from the parsed pages (when
-    /// the blocks are needed).
+    /// Warns about skipped and unreadable documents. Every page then learns what its package's
+    /// other pages hold ([`PackageFacts`]), from the parsed pages, for the facts of `needs` that
+    /// read it.
     pub fn load_for(set: &GoldSet, docs: &[&GoldDoc], needs: Needs, tick: &(dyn Fn() + Sync)) -> Corpus {
         warn_skipped(set);
         let mut entries: Vec<Entry> = docs
@@ -292,15 +293,15 @@ impl Corpus {
             })
             .collect();
         let needs = needs.complete();
-        if !needs.blocks && !needs.wrapper {
+        if !needs.facts.iter().any(|f| f.package.is_some()) && !needs.wrapper {
             let corpus = Corpus { name: set.name.clone(), packages: set.packages.clone(), entries };
             corpus.share_memo(MEMO_MB << 20);
             return corpus;
         }
-        let hashes = match needs.blocks {
-            true => entries.iter().map(|e| e.doc.as_ref().map(|d| d.blocks.hashes.clone())).collect(),
-            false => Vec::new(),
-        };
+        // What each page gives the pages of its package, from the pages just parsed.
+        let parts = packaged(needs)
+            .map(|(f, p)| (f, entries.iter().map(|e| e.doc.as_ref().and_then(|d| (p.part)(d))).collect()))
+            .collect();
         // `feedwrapper`'s facts from the pages just parsed (their DOM kept the attributes), which
         // then let them go: no second parse.
         let own = needs.wrapper.then(|| {
@@ -317,7 +318,7 @@ impl Corpus {
                 .collect()
         });
         let (wrapper, train) = if needs.wrapper { wrapper_facts(set, docs, needs, own) } else { Default::default() };
-        let facts = PackageFacts { refs: references(docs), hashes, wrapper, train };
+        let facts = PackageFacts { refs: references(docs, most_refs(needs)), parts, wrapper, train };
         entries.par_iter_mut().enumerate().for_each(|(i, e)| {
             if let Some(doc) = &mut e.doc {
                 facts.attach(i, doc);
@@ -352,22 +353,34 @@ impl Corpus {
     }
 }
 
-/// The other pages of each page's package that Baisa's multi-file cleaner compares it with
-/// (`algorithms.md` §5b), and their block hashes: the one place where a page learns about the
-/// other pages of its package. [`Corpus::load`] takes the hashes from the pages it parsed;
+/// The reference pages of each page among the other pages of its package, and what each page
+/// gives the pages that take it as a reference, for every fact that reads the page's package
+/// ([`Package`](crate::document::facts::Package)): the one place where a page learns about the
+/// other pages of its package. [`Corpus::load`] takes the parts from the pages it parsed;
 /// `evaluate`, `compare` and `extract --dump`, which keep no page, parse every page once more
 /// beforehand ([`PackageFacts::of_pages`]) when an extractor needs them.
 #[derive(Debug, Clone, Default)]
 pub struct PackageFacts {
     /// Per document (an index into the documents given), its reference pages, best first.
     refs: Vec<Vec<usize>>,
-    /// Per document, the hashes of its blocks (`None` when the page could not be read).
-    hashes: Vec<Option<Vec<u64>>>,
+    /// Per fact that reads the package, per document, its part (`None` when the page could not
+    /// be read).
+    parts: Vec<(&'static Fact, Vec<Option<Shared>>)>,
     /// Per document, `feedwrapper`'s facts (empty when no extractor needs them).
     wrapper: Vec<Option<Arc<PageFacts>>>,
     /// Per document, the facts of its training pages: the other documents of its package and
     /// the set's trainers of that package (feed summaries), in id order.
     train: Vec<Vec<Arc<PageFacts>>>,
+}
+
+/// The facts of `needs` that read the page's package, with their hooks.
+fn packaged(needs: Needs) -> impl Iterator<Item = (&'static Fact, Package)> {
+    needs.facts.iter().filter_map(|f| Some((f, f.package?))).collect::<Vec<_>>().into_iter()
+}
+
+/// Most reference pages any fact of `needs` reads.
+fn most_refs(needs: Needs) -> usize {
+    packaged(needs).map(|(_, p)| p.most).max().unwrap_or(0)
 }
 
 /// Each document's other documents of its package, in id order.
@@ -434,8 +447,8 @@ fn url_parts(url: &str) -> (&str, &str) {
 
 /// Each document's reference pages among `docs` (indices): the other pages of its package,
 /// those in the same URL directory first, then those on the same host, then the rest, each group
-/// in id order; at most [`MAX_REFS`](crate::document::blocks::MAX_REFS).
-pub fn references(docs: &[&GoldDoc]) -> Vec<Vec<usize>> {
+/// in id order; at most `most`.
+pub fn references(docs: &[&GoldDoc], most: usize) -> Vec<Vec<usize>> {
     let mut by_package: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
     for (i, d) in docs.iter().enumerate() {
         by_package.entry(d.package).or_default().push(i);
@@ -450,7 +463,7 @@ pub fn references(docs: &[&GoldDoc]) -> Vec<Vec<usize>> {
             };
             let mut others: Vec<usize> = by_package[&docs[i].package].iter().copied().filter(|&j| j != i).collect();
             others.sort_by(|&a, &b| rank(a).cmp(&rank(b)).then_with(|| docs[a].id.cmp(&docs[b].id)));
-            others.truncate(crate::document::blocks::MAX_REFS);
+            others.truncate(most);
             others
         })
         .collect()
@@ -458,36 +471,36 @@ pub fn references(docs: &[&GoldDoc]) -> Vec<Vec<usize>> {
 
 impl PackageFacts {
     /// Reads every page of `docs` (quietly: the loader warns when it reads them again) and keeps
-    /// only its block hashes ([`Document::block_hashes`]).
-    /// Builds `feedwrapper`'s facts instead when `needs` asks for them ([`Needs::wrapper`]), and
-    /// the hashes only when it asks for the blocks.
+    /// only its part of each fact of `needs` that reads the page's package (the page parsed
+    /// with that fact and what it reads alone), and `feedwrapper`'s facts when `needs` asks for
+    /// them ([`Needs::wrapper`]).
     pub fn of_pages(set: &GoldSet, docs: &[&GoldDoc], needs: Needs) -> PackageFacts {
         let needs = needs.complete();
-        let hashes = match needs.blocks {
-            true => docs
-                .par_iter()
-                .map(|d| {
+        let parts = packaged(needs)
+            .map(|(f, p)| {
+                let one = |d: &&GoldDoc| {
                     let page = d.read_page(&set.limits).ok()?.0;
-                    crate::error::isolate(|| Document::block_hashes(&page, &set.limits)).ok()
-                })
-                .collect(),
-            false => Vec::new(),
-        };
+                    crate::error::isolate(|| (p.part)(&Document::parse_for(&page, &set.limits, Needs::fact(f)).0))
+                        .ok()
+                        .flatten()
+                };
+                (f, docs.par_iter().map(one).collect())
+            })
+            .collect();
         let (wrapper, train) = if needs.wrapper { wrapper_facts(set, docs, needs, None) } else { Default::default() };
-        PackageFacts { refs: references(docs), hashes, wrapper, train }
+        PackageFacts { refs: references(docs, most_refs(needs)), parts, wrapper, train }
     }
 
-    /// Gives document `i` (parsed) the masks of its reference pages that could be read.
+    /// Gives document `i` (parsed) the parts of its reference pages that could be read, for
+    /// each fact (the first [`Package::most`] of them).
     pub fn attach(&self, i: usize, doc: &mut Document) {
-        let refs: Vec<&[u64]> = self
-            .refs
-            .get(i)
-            .into_iter()
-            .flatten()
-            .filter_map(|&j| self.hashes.get(j).and_then(|h| h.as_deref()))
-            .collect();
-        if !refs.is_empty() {
-            doc.blocks.set_references(&refs);
+        for (f, parts) in &self.parts {
+            let Some(p) = f.package else { continue };
+            let refs = self.refs.get(i).into_iter().flatten().take(p.most);
+            let refs: Vec<&Shared> = refs.filter_map(|&j| parts.get(j).and_then(Option::as_ref)).collect();
+            if !refs.is_empty() {
+                (p.attach)(doc, &refs);
+            }
         }
         if let Some(Some(own)) = self.wrapper.get(i) {
             let train = self.train[i].clone();
@@ -556,7 +569,7 @@ mod tests {
             doc(0, "5", None),
             doc(1, "6", Some("http://a.com/news/6.htm")),
         ];
-        let refs = references(&docs.iter().collect::<Vec<_>>());
+        let refs = references(&docs.iter().collect::<Vec<_>>(), 10);
         assert_eq!(refs[0], [3, 2, 1, 4], "same directory, same host, then id order");
         assert_eq!(refs[4], [0, 1, 2, 3]);
         assert!(refs[5].is_empty(), "a package of one page has no reference");

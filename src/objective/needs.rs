@@ -1,5 +1,5 @@
 //! The check that building facts on demand changes no result: every extractor's output on a
-//! page parsed whole ([`Needs::ALL`]) against its output on the page parsed for its own needs
+//! page parsed whole ([`Needs::ALL`] with every family fact the extractors read) against its output on the page parsed for its own needs
 //! ([`Extractor::needs`]). Used by the unit tests on the embedded pages and by the real-data
 //! check on L3S-GN1 and WCXB dev (`tests/real_data.rs`).
 
@@ -7,6 +7,14 @@ use crate::document::{Document, Needs, Selection};
 use crate::extract::{self, Extractor};
 use crate::limits::Limits;
 use std::collections::HashMap;
+
+/// Everything a page can hold: every view and shared fact ([`Needs::ALL`]) and the own facts
+/// any setting of any family reads ([`extract::space_needs`]), whatever the family.
+pub fn everything() -> Needs {
+    let each = extract::FAMILIES.iter().filter_map(|f| extract::space(f.name).ok());
+    let facts = each.fold(Needs::NONE, |a, space| a | extract::space_needs(&space)).facts;
+    Needs { facts, ..Needs::ALL }
+}
 
 /// One extractor to check: its name (in messages) and the extractor.
 pub type Named<'a> = (&'a str, &'a dyn Extractor);
@@ -36,7 +44,9 @@ pub fn registry() -> Vec<(String, Box<dyn Extractor>)> {
 pub fn differences(html: &str, limits: &Limits, extractors: &[Named], prepare: &dyn Fn(&mut Document)) -> Vec<String> {
     // One tree of the page for the whole parse and every distinct needs (`Document::parse_each`):
     // what is compared is what each parse builds from it.
-    let mut distinct: Vec<Needs> = vec![Needs::ALL];
+    let facts = extractors.iter().fold(Needs::NONE, |a, (_, ex)| a | ex.needs()).facts;
+    let all = Needs { facts, ..Needs::ALL };
+    let mut distinct: Vec<Needs> = vec![all];
     for (_, ex) in extractors {
         let n = ex.needs().complete();
         if !distinct.contains(&n) {
@@ -52,16 +62,16 @@ pub fn differences(html: &str, limits: &Limits, extractors: &[Named], prepare: &
         })
         .collect();
     // The whole parse is its own document (not shared with an extractor that needs everything).
-    let whole = parsed.remove(&Needs::ALL).expect("parsed");
+    let whole = parsed.remove(&all).expect("parsed");
     let whole_again = || {
-        let mut d = Document::parse_for(html, limits, Needs::ALL).0;
+        let mut d = Document::parse_for(html, limits, all).0;
         prepare(&mut d);
         d
     };
     let mut differ = Vec::new();
     for (name, ex) in extractors {
         let needs = ex.needs().complete();
-        if needs == Needs::ALL && !parsed.contains_key(&needs) {
+        if needs == all && !parsed.contains_key(&needs) {
             parsed.insert(needs, whole_again());
         }
         let doc = &parsed[&needs];
@@ -138,7 +148,8 @@ mod tests {
             extract::build(&space.with_assignments(&space.defaults(), &sets).unwrap()).unwrap().needs().complete()
         };
         assert_eq!(needs("blocks", &[]), Needs::SEGMENTS.complete());
-        assert_eq!(needs("blogbuster", &[]), (Needs::DOM | Needs::PATTERNS).complete());
+        let patterns = Needs::fact(&extract::blogbuster::patterns::FACT);
+        assert_eq!(needs("blogbuster", &[]), (Needs::DOM | patterns).complete());
         // A route without a rule needs its one branch (`otherwise`: `pages`, the mixed
         // combination) as a mask; with a rule, also the page features and the other branch.
         let mask_of = |name: &str| {
@@ -147,13 +158,13 @@ mod tests {
         assert_eq!(needs("route", &[]), mask_of("mixed").complete());
         let routed = needs("route", &["if1.on=true", "if1.then=main"]);
         assert_eq!(routed, (mask_of("combine") | mask_of("mixed") | Needs::FEATURES).complete());
-        assert!(!routed.segments && !routed.patterns && !routed.paras, "{}", routed.label());
+        assert!(!routed.segments && routed.facts.is_empty() && !routed.paras, "{}", routed.label());
         // optimise on a route: any rule may send a page to any branch, any member may be on.
         let space = extract::space_needs(&extract::space("route").unwrap()).complete();
         assert!(space.features && space.paras && space.bp_blocks && space.readability, "{}", space.label());
         // Its block branches (`learned` = blocktrees, `hidden` = full_hidden) read the block view.
         assert!(space.segments, "{}", space.label());
-        assert!(!space.patterns && !space.blocks, "{}", space.label());
+        assert!(space.facts.is_empty(), "{}", space.label());
     }
 
     #[test]
@@ -162,8 +173,7 @@ mod tests {
                     <noscript><p>thread</p></noscript></body>";
         let (d, _) = Document::parse_for(html, &Limits::default(), Needs::DOM);
         assert!(d.dom.texts.len() >= 2);
-        let built =
-            (d.dom.paras.len(), d.dom.bp_blocks.len(), d.dom.rd.attrs.len(), d.dom.patterns.len(), d.segments.len());
+        let built = (d.dom.paras.len(), d.dom.bp_blocks.len(), d.dom.rd.attrs.len(), d.facts.len(), d.segments.len());
         assert_eq!(built, (0, 0, 0, 0, 0));
         assert!(
             d.dom
@@ -171,12 +181,13 @@ mod tests {
                 .iter()
                 .all(|i| i.para == crate::document::parse::NONE && i.bp_block == crate::document::parse::NONE)
         );
-        let (all, _) = Document::parse_for(html, &Limits::default(), Needs::ALL);
+        let (all, _) = Document::parse_for(html, &Limits::default(), everything());
         assert!(!all.dom.paras.is_empty() && !all.dom.bp_blocks.is_empty() && !all.segments.is_empty());
-        assert_eq!(all.dom.patterns.len(), all.dom.nodes.len());
+        use extract::blogbuster::patterns::{FACT, Patterns};
+        assert_eq!(all.facts.get::<Patterns>().unwrap().0.len(), all.dom.nodes.len());
         // Each fact alone, and the same facts as the whole parse.
-        let (p, _) = Document::parse_for(html, &Limits::default(), Needs::PATTERNS);
-        assert_eq!(p.dom.patterns, all.dom.patterns);
+        let (p, _) = Document::parse_for(html, &Limits::default(), Needs::fact(&FACT));
+        assert_eq!(p.facts.get::<Patterns>(), all.facts.get::<Patterns>());
         let (b, _) = Document::parse_for(html, &Limits::default(), Needs::BP_BLOCKS);
         assert_eq!((b.dom.bp_blocks, b.dom.paras.len()), (all.dom.bp_blocks.clone(), 0));
     }

@@ -4,7 +4,37 @@
 //! whole-value reading and the token reading). A `blogbuster` individual then needs only bit
 //! operations. Patterns are Tcl `string match` globs (`*` any run, `?` one character),
 //! case-insensitive, over the trimmed value (its first 1,000 characters).
-//! Imports from the crate: nothing beyond `document`.
+//!
+//! [`FACT`] declares them: the one DOM walk feeds each element's attributes to a visitor
+//! ([`Walk`]), which gives the page its [`Patterns`].
+
+use crate::document::Needs;
+use crate::document::facts::{Build, Fact, Shared, Visitor};
+use std::sync::Arc;
+
+/// `blogbuster`'s fact: the pattern masks of every node of the flattened DOM.
+pub static FACT: Fact =
+    Fact { name: "patterns", reads: Needs::DOM, build: Build::Walk(|| Box::new(Walk::default())), package: None };
+
+/// The pattern masks of each node of the flattened DOM, by node index (zero for text nodes).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Patterns(pub Vec<Masks>);
+
+/// Builds [`Patterns`] inside the DOM walk.
+#[derive(Default)]
+struct Walk(Vec<Masks>);
+
+impl Visitor for Walk {
+    fn element<'a>(&mut self, attrs: &mut dyn Iterator<Item = (&'a str, &'a str)>) {
+        self.0.push(masks(attrs));
+    }
+    fn other(&mut self) {
+        self.0.push(Masks::default());
+    }
+    fn finish(self: Box<Self>) -> Shared {
+        Arc::new(Patterns(self.0))
+    }
+}
 
 /// The pattern catalogue, one bit each (bit `i` = `CATALOGUE[i]`): the paper's patterns of every
 /// step, then the extensions (off by default in `params/blogbuster.yaml`).

@@ -19,15 +19,18 @@
 //! `algorithms.md` §5b. Blocks are §3a's, hashed at parse time; the loader chooses each page's
 //! references among the other pages of its package (same URL directory, then same host, then the
 //! rest, each in id order, at most 10) and stores per block which of them hold it
-//! (`document::Blocks`), so an individual only counts bits. `m` is read as at most the number of
+//! ([`blocks::Blocks`], this family's fact), so an individual only counts bits. `m` is read as at most the number of
 //! references used (`min(k, available)`). A page without any reference (a package of one page,
 //! a loose page) falls back to the density descent. `k = 0` removes nothing.
+
+pub mod blocks;
 
 use super::Extractor;
 use super::density::Density;
 use crate::document::{Document, Selection, View};
 use crate::error::Result;
 use crate::params::SettingReader;
+use blocks::Blocks;
 use std::cell::RefCell;
 
 /// How a block is matched in a reference page.
@@ -80,7 +83,7 @@ pub struct BaisaDiff {
 impl BaisaDiff {
     /// Registry constructor.
     pub fn build(r: &mut SettingReader) -> Result<Box<dyn Extractor>> {
-        let k = r.int("k")?.clamp(0, crate::document::blocks::MAX_REFS as i64) as u32;
+        let k = r.int("k")?.clamp(0, blocks::MAX_REFS as i64) as u32;
         let m = r.int("m")?.max(1) as u32;
         let mode = r.choice::<Mode>("mode")?;
         let chain = r.choice::<Chain>("chain")?;
@@ -100,7 +103,7 @@ impl Extractor for BaisaDiff {
     }
 
     fn needs(&self) -> crate::document::Needs {
-        crate::document::Needs::BLOCKS
+        crate::document::Needs::fact(&blocks::FACT)
     }
 
     fn needs_package(&self) -> bool {
@@ -108,7 +111,9 @@ impl Extractor for BaisaDiff {
     }
 
     fn extract(&self, doc: &Document, out: &mut Selection) -> super::Fallible {
-        let b = &doc.blocks;
+        let Some(b) = doc.facts.get::<Blocks>() else {
+            return self.density.extract(doc, out);
+        };
         if b.refs == 0 || b.of_unit.len() != doc.dom.texts.len() {
             return self.density.extract(doc, out);
         }
@@ -138,7 +143,8 @@ impl Extractor for BaisaDiff {
 mod tests {
     use super::super::extract_text;
     use super::super::testutil::{run, with};
-    use crate::document::Document;
+    use super::blocks::{Blocks, FACT};
+    use crate::document::{Document, Needs};
 
     fn page(article: &str) -> String {
         format!(
@@ -150,9 +156,13 @@ mod tests {
 
     /// The page `html` with the given reference pages, as the loader would prepare it.
     fn with_refs(html: &str, refs: &[String]) -> Document {
-        let mut doc = Document::parse(html);
-        let hashes: Vec<Vec<u64>> = refs.iter().map(|r| Document::parse(r).blocks.hashes).collect();
-        doc.blocks.set_references(&hashes.iter().map(Vec::as_slice).collect::<Vec<_>>());
+        let parse = |html: &str| Document::parse_for(html, &Default::default(), Needs::ALL | Needs::fact(&FACT)).0;
+        let mut doc = parse(html);
+        let hashes: Vec<Vec<u64>> =
+            refs.iter().map(|r| parse(r).facts.get::<Blocks>().unwrap().hashes.clone()).collect();
+        let mut blocks = doc.facts.get::<Blocks>().unwrap().clone();
+        blocks.set_references(&hashes.iter().map(Vec::as_slice).collect::<Vec<_>>());
+        doc.facts.insert(blocks);
         doc
     }
 

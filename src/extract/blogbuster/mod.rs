@@ -14,7 +14,7 @@
 //! ## Parameters
 //! - `post_tags`: elements that may be a post: `div` (paper), `div+article`, `div+article+section`.
 //! - `match_on`: `value` (a glob covers the whole attribute value, the paper's reading) or `token`.
-//! - `p_<glob>`: one bool per catalogue pattern (`document::patterns::CATALOGUE`): the paper's
+//! - `p_<glob>`: one bool per catalogue pattern ([`patterns::CATALOGUE`]): the paper's
 //!   on, the extensions off (the comment patterns on: they change the extract only with `comments`).
 //! - `child_scope`: where step 2b looks for the body child: `children` (paper) or `descendants`.
 //! - `child_select`: which matching child is the body: `first` (paper), `pattern`, `longest`.
@@ -33,15 +33,17 @@
 //! trimmed, lower-cased attribute value; "any attribute" is every attribute value, "class" the
 //! `class` value only; a post whose body lies inside an earlier post's body is the same post seen
 //! twice (§12.3 step 5). The pattern facts are computed once per page at parse time
-//! (`document::patterns`), so an individual costs bit operations and one pass over the elements.
+//! ([`patterns::Patterns`], this family's fact), so an individual costs bit operations and one pass over the elements.
 
 use super::Extractor;
 use super::segments::{Post, Segments};
-use crate::document::patterns::{CATALOGUE, bit};
+pub mod patterns;
+
 use crate::document::tags::Tag;
 use crate::document::{Document, Selection, View};
 use crate::error::{Error, Result};
 use crate::params::SettingReader;
+use patterns::{CATALOGUE, Patterns, bit};
 
 /// The paper's pattern lists of each step, then the extensions that join them (§12.8).
 const STEP1: &[&str] = &["post*", "*hentry*", "divlog", "*entry*post*", "*post-*", "snap_preview"];
@@ -234,7 +236,7 @@ impl BlogBuster {
 
     /// The masks (any attribute, class) of node `i` under the active reading.
     fn m(&self, doc: &Document, i: usize) -> (u64, u64) {
-        doc.dom.patterns.get(i).map_or((0, 0), |m| m.get(self.token))
+        doc.facts.get::<Patterns>().and_then(|p| p.0.get(i)).map_or((0, 0), |m| m.get(self.token))
     }
 
     fn is_candidate(&self, doc: &Document, i: usize) -> bool {
@@ -408,7 +410,7 @@ impl BlogBuster {
 impl Extractor for BlogBuster {
     /// The DOM view and the class and id pattern masks of its elements.
     fn needs(&self) -> crate::document::Needs {
-        crate::document::Needs::DOM | crate::document::Needs::PATTERNS
+        crate::document::Needs::DOM | crate::document::Needs::fact(&patterns::FACT)
     }
     fn view(&self) -> View {
         View::Dom
@@ -474,8 +476,14 @@ mod tests {
     use super::super::testutil::{run, with};
     use super::*;
 
+    /// The page with every view and the pattern masks.
+    fn parse(html: &str) -> Document {
+        Document::parse_for(html, &Default::default(), crate::document::Needs::ALL.or(with("blogbuster", &[]).needs()))
+            .0
+    }
+
     fn segments(sets: &[&str], html: &str) -> Vec<(String, Option<String>, Option<String>)> {
-        let doc = Document::parse(html);
+        let doc = parse(html);
         let seg = with("blogbuster", sets).segments(&doc).unwrap().unwrap();
         seg.posts
             .iter()
@@ -594,7 +602,7 @@ mod tests {
     fn comments_are_a_segment_and_join_the_extract_only_when_asked() {
         let page = r#"<div class="post"><div class="post-body">Body</div></div>
             <dl id="comments-block"><dd class="comment-body">Nice one</dd></dl>"#;
-        let doc = Document::parse(page);
+        let doc = parse(page);
         let seg = with("blogbuster", &[]).segments(&doc).unwrap().unwrap();
         assert_eq!(doc.render(seg.posts[0].comments.as_ref().unwrap()), "Nice one");
         assert_eq!(run("blogbuster", &["output=body"], page), "Body");

@@ -3,8 +3,39 @@
 //! lower case, every digit `0`), computed at parse time; and, once the loader has chosen the
 //! page's reference pages (other pages of its package), per block the bit masks of the
 //! references that hold it. An extractor then tests `popcount(mask & ((1 << k) - 1)) >= m`.
+//!
+//! [`FACT`] declares them: built from the DOM once the walk is over; a page's part for the
+//! pages of its package is its block hashes, and the loader gives each page the hashes of its
+//! references ([`Blocks::set_references`]).
 
-use super::parse::Dom;
+use crate::document::facts::{Build, Fact, Package, Shared};
+use crate::document::{Document, Dom, Needs};
+use std::sync::Arc;
+
+/// `baisa_diff`'s fact: the page's blocks, and what its package's other pages hold of them.
+pub static FACT: Fact = Fact {
+    name: "blocks",
+    reads: Needs::DOM,
+    build: Build::After(|d| Arc::new(Blocks::of(&d.dom))),
+    package: Some(Package { most: MAX_REFS, part, attach }),
+};
+
+/// A page's part for the pages that take it as a reference: its block hashes.
+fn part(doc: &Document) -> Option<Shared> {
+    Some(Arc::new(doc.facts.get::<Blocks>()?.hashes.clone()))
+}
+
+/// Gives a page with blocks the hashes of its references (best first).
+fn attach(doc: &mut Document, refs: &[&Shared]) {
+    let Some(blocks) = doc.facts.get::<Blocks>() else { return };
+    let refs: Vec<&[u64]> = refs.iter().filter_map(|r| r.downcast_ref::<Vec<u64>>()).map(Vec::as_slice).collect();
+    if refs.is_empty() {
+        return;
+    }
+    let mut blocks = blocks.clone();
+    blocks.set_references(&refs);
+    doc.facts.insert(blocks);
+}
 
 /// Most reference pages per page (the width of the masks).
 pub const MAX_REFS: usize = 10;
@@ -147,7 +178,7 @@ mod tests {
     use super::*;
 
     fn blocks(html: &str) -> Blocks {
-        Blocks::of(&super::super::parse::parse(html))
+        Blocks::of(&crate::document::parse::parse(html))
     }
 
     #[test]

@@ -1,0 +1,225 @@
+//! The facts a family builds on a parsed page for itself, kept on the page in a store keyed by
+//! their type ([`Facts`]), and how a family declares one ([`Fact`]): its name, the views it is
+//! built from, how it is built (a [`Visitor`] fed by the one DOM walk, or a step once the walk
+//! is over: [`Build`]) and, when it reads what the other pages of the page's package hold, the
+//! hook the loader calls for that ([`Package`]). The document layer
+//! knows no fact by name: a family's folder holds its fact's type and its [`Fact`], and its
+//! `needs` names it ([`Needs::fact`](super::Needs::fact)). Imports from the crate: nothing.
+
+use super::Document;
+use std::any::{Any, TypeId};
+use std::sync::Arc;
+
+/// A fact's value, shared between a page and its reduced copies.
+pub type Shared = Arc<dyn Any + Send + Sync>;
+
+/// A page's family facts, at most one value per type.
+#[derive(Clone, Default)]
+pub struct Facts(Vec<(TypeId, Shared)>);
+
+impl std::fmt::Debug for Facts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Facts({} values)", self.0.len())
+    }
+}
+
+impl Facts {
+    /// The fact of type `T`, when the page holds one.
+    pub fn get<T: Any + Send + Sync>(&self) -> Option<&T> {
+        let id = TypeId::of::<T>();
+        self.0.iter().find(|(t, _)| *t == id).and_then(|(_, v)| v.downcast_ref())
+    }
+
+    /// Stores `value`, replacing the fact of its type.
+    pub fn insert<T: Any + Send + Sync>(&mut self, value: T) {
+        self.insert_shared(Arc::new(value));
+    }
+
+    /// Stores a fact's shared value, replacing the fact of its type.
+    pub fn insert_shared(&mut self, value: Shared) {
+        let id = (*value).type_id();
+        match self.0.iter_mut().find(|(t, _)| *t == id) {
+            Some(slot) => slot.1 = value,
+            None => self.0.push((id, value)),
+        }
+    }
+
+    /// The number of facts held.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True when the page holds no family fact.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// A fact a family builds on a page: declared once, as a `static`, in the family's folder.
+#[derive(Debug)]
+pub struct Fact {
+    /// Its name, in messages and in `run.yaml`'s list of facts.
+    pub name: &'static str,
+    /// The views and shared facts it is built from ([`Needs::complete`](super::Needs::complete)
+    /// adds them).
+    pub reads: super::Needs,
+    /// How it is built.
+    pub build: Build,
+    /// What it reads of the other pages of the page's package, when it does.
+    pub package: Option<Package>,
+}
+
+/// How a fact is built.
+#[derive(Debug, Clone, Copy)]
+pub enum Build {
+    /// On a page whose views (the fact's `reads`) are built, once the DOM walk is over.
+    After(fn(&Document) -> Shared),
+    /// By a visitor the DOM walk feeds (what the flattened DOM does not keep: attributes).
+    Walk(fn() -> Box<dyn Visitor>),
+}
+
+/// What a fact built inside the DOM walk sees: every node the walk flattens, in pre-order (the
+/// node indices of [`Dom::nodes`](super::Dom)), an element with its attributes as parsed.
+pub trait Visitor {
+    /// The next node is an element with these attributes (name, value).
+    fn element<'a>(&mut self, attrs: &mut dyn Iterator<Item = (&'a str, &'a str)>);
+    /// The next node is not an element (the root, a text node).
+    fn other(&mut self);
+    /// The fact, once the walk is over.
+    fn finish(self: Box<Self>) -> Shared;
+}
+
+/// How a fact learns what the other pages of the page's package hold. The loader ranks each
+/// page's reference pages (its package's other pages, those in the same URL directory first,
+/// then those on the same host, then the rest), takes each reference's part ([`Package::part`],
+/// from the parsed page or from one more parse of it) and gives the page the parts of its
+/// first [`Package::most`] references ([`Package::attach`]), without knowing what they are.
+#[derive(Debug, Clone, Copy)]
+pub struct Package {
+    /// Most reference pages a page reads.
+    pub most: usize,
+    /// What a page, parsed with the fact, gives the pages that take it as a reference.
+    pub part: fn(&Document) -> Option<Shared>,
+    /// Gives a page (parsed with the fact) the parts of its references, best first.
+    pub attach: fn(&mut Document, &[&Shared]),
+}
+
+/// Most facts one set of needs holds (a combination's or a route's union included).
+const MOST: usize = 8;
+
+/// A set of facts, kept sorted by name so that two equal sets compare and hash equal.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FactSet([Option<&'static Fact>; MOST]);
+
+impl FactSet {
+    /// No fact.
+    pub const EMPTY: FactSet = FactSet([None; MOST]);
+
+    /// The set of one fact.
+    pub const fn one(f: &'static Fact) -> FactSet {
+        let mut s = FactSet::EMPTY;
+        s.0[0] = Some(f);
+        s
+    }
+
+    /// The facts, by name.
+    pub fn iter(&self) -> impl Iterator<Item = &'static Fact> + '_ {
+        self.0.iter().map_while(|f| *f)
+    }
+
+    /// The facts of either set.
+    pub fn union(self, o: FactSet) -> FactSet {
+        let mut all: Vec<&'static Fact> = self.iter().chain(o.iter()).collect();
+        all.sort_by_key(|f| f.name);
+        all.dedup_by_key(|f| f.name);
+        assert!(all.len() <= MOST, "more than {MOST} facts in one set of needs");
+        let mut s = FactSet::EMPTY;
+        all.into_iter().enumerate().for_each(|(i, f)| s.0[i] = Some(f));
+        s
+    }
+
+    /// True when no fact is in the set.
+    pub fn is_empty(&self) -> bool {
+        self.0[0].is_none()
+    }
+}
+
+impl PartialEq for FactSet {
+    fn eq(&self, o: &FactSet) -> bool {
+        self.iter().map(|f| f.name).eq(o.iter().map(|f| f.name))
+    }
+}
+
+impl Eq for FactSet {}
+
+impl std::hash::Hash for FactSet {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.iter().for_each(|f| f.name.hash(h));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::Needs;
+
+    #[derive(Debug, PartialEq)]
+    struct Count(usize);
+
+    static COUNT: Fact = Fact {
+        name: "count",
+        reads: Needs::DOM,
+        build: Build::After(|d| Arc::new(Count(d.dom.texts.len()))),
+        package: None,
+    };
+    static OTHER: Fact =
+        Fact { name: "other", reads: Needs::SOURCE, build: Build::After(|_| Arc::new(0u8)), package: None };
+
+    /// Per flattened node: its number of attributes (none for other nodes).
+    struct Attrs(Vec<Option<usize>>);
+    impl Visitor for Attrs {
+        fn element<'a>(&mut self, attrs: &mut dyn Iterator<Item = (&'a str, &'a str)>) {
+            self.0.push(Some(attrs.count()));
+        }
+        fn other(&mut self) {
+            self.0.push(None);
+        }
+        fn finish(self: Box<Self>) -> Shared {
+            Arc::new(self.0)
+        }
+    }
+    static ATTRS: Fact =
+        Fact { name: "attrs", reads: Needs::DOM, build: Build::Walk(|| Box::new(Attrs(Vec::new()))), package: None };
+
+    #[test]
+    fn a_walk_fact_sees_every_flattened_node_in_order() {
+        let html = "<body><p class=a id=b>one</p><script>x</script><p>two</p></body>";
+        let d = Document::parse_for(html, &Default::default(), Needs::fact(&ATTRS)).0;
+        let seen = d.facts.get::<Vec<Option<usize>>>().unwrap();
+        assert_eq!(seen.len(), d.dom.nodes.len());
+        let want: Vec<Option<usize>> =
+            d.dom.nodes.iter().enumerate().map(|(i, n)| (i > 0 && !n.is_text()).then_some(0)).collect();
+        let p = d.dom.nodes.iter().position(|n| n.tag.name() == "p").unwrap();
+        assert_eq!(seen[p], Some(2));
+        assert_eq!(seen.iter().filter(|s| s.is_none()).count(), want.iter().filter(|s| s.is_none()).count());
+    }
+
+    #[test]
+    fn a_declared_fact_is_built_with_its_views_and_found_by_its_type() {
+        let needs = Needs::fact(&COUNT);
+        assert_eq!(needs.complete().label(), "dom+count");
+        let d = Document::parse_for("<p>one</p><p>two</p>", &Default::default(), needs).0;
+        assert_eq!(d.facts.get::<Count>(), Some(&Count(2)));
+        assert_eq!(d.facts.get::<u8>(), None);
+        let none = Document::parse_for("<p>one</p>", &Default::default(), Needs::DOM).0;
+        assert!(none.facts.is_empty());
+    }
+
+    #[test]
+    fn sets_of_facts_are_equal_whatever_the_order_they_were_joined_in() {
+        let (a, b) = (Needs::fact(&COUNT) | Needs::fact(&OTHER), Needs::fact(&OTHER) | Needs::fact(&COUNT));
+        assert_eq!(a, b);
+        assert_eq!((a | a).facts.iter().count(), 2);
+        assert_eq!(a.complete().label(), "source+dom+count+other");
+    }
+}
