@@ -37,7 +37,7 @@ pub struct Needs {
     /// ([`PageFeatures`](super::page_features::PageFeatures)).
     pub features: bool,
     /// `feedwrapper`'s facts of the page and its package (built by the loader from the page's
-    /// attributes and the package's feed values, `feeds::facts`).
+    /// attributes and the package's feed values, `extract::feedwrapper::facts`).
     pub wrapper: bool,
     /// The page's decoded HTML itself, kept in the [`Document`](super::Document) for the
     /// external extractors (worker processes that parse it themselves). No built-in family reads

@@ -1,5 +1,5 @@
 //! What `feedwrapper` knows of a page and of the other pages of its site (`blogs.md` §13.8):
-//! parameter-free facts computed once when a set is loaded (`feeds::facts`), so an individual
+//! parameter-free facts computed once when a set is loaded (`extract::feedwrapper::facts`), so an individual
 //! only filters matches by its thresholds, counts filter values and scans the page's triples.
 //! Plain data; imports from the crate: nothing.
 
