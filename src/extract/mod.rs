@@ -27,6 +27,7 @@ pub mod general;
 pub mod judge;
 pub mod justext;
 pub mod lqf;
+pub mod models;
 pub mod readability;
 pub mod records;
 pub mod route;

@@ -158,7 +158,7 @@ pub(crate) fn used(setting: &Setting) -> Result<Used> {
 /// Builds the route a setting describes (see `params::route`). Only the branches some rule or
 /// `otherwise` names are built; a branch fitted on gold (`blocktrees`, or a combination with such
 /// a member) applies its model in `models` (under the branch's alias).
-pub fn build(setting: &Setting, models: &super::fitted::Models) -> Result<Box<dyn Extractor>> {
+pub fn build(setting: &Setting, models: &super::models::Models) -> Result<Box<dyn Extractor>> {
     let bad = |msg: String| Error::config(format!("route '{}': {msg}", setting.extractor));
     let Used { rules, branches: used, fallback } = used(setting)?;
     let judge = match (fallback, models.judge()) {
@@ -336,7 +336,7 @@ mod tests {
         let build = |sets: &[&str]| {
             let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
             let s = f.space.with_assignments(&f.space.defaults(), &sets).unwrap();
-            super::super::build_with(&s, &super::super::fitted::Models(Vec::new(), Some(kept_half()))).unwrap()
+            super::super::build_with(&s, &super::super::models::Models(Vec::new(), Some(kept_half()))).unwrap()
         };
         // Mostly code: `code` keeps most of the words, the page stays; prose: it keeps nothing.
         let code = Document::parse("<body><p>See:</p><pre>let a = b + c; let d = e * f; call(a, d);</pre></body>");

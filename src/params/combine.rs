@@ -8,8 +8,8 @@
 //! weights under another combinator) and the readable structure label of Table 2 and `best.yaml`.
 
 use super::compose::SEP;
-use super::space::{Kind, ParamSpace, ParamSpec, Spec};
-use super::value::{Setting, Value};
+use super::space::{ParamSpace, ParamSpec, Spec};
+use super::value::{Kind, Setting, Value};
 use super::yaml::{At, AtFn, Builtin};
 use crate::error::Result;
 use serde_saphyr::Location;

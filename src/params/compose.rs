@@ -3,8 +3,8 @@
 //! `accb.r` is parameter `r` of the member `accb`; a combination of extractors is one space over
 //! all its members' parameters, each under its member's name.
 
-use super::space::{Kind, KnownGood, ParamSpace};
-use super::value::Setting;
+use super::space::{KnownGood, ParamSpace};
+use super::value::{Kind, Setting};
 use crate::error::{Error, Result};
 
 /// Separates a member's name from its parameter's name.

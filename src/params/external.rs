@@ -80,7 +80,7 @@ pub fn complete(space: &mut ParamSpace, keys: Keys, at: &AtFn) -> Result<()> {
     if space.extractor != NAME {
         return refuse(&keys, false, at);
     }
-    space.kind = super::space::Kind::External;
+    space.kind = super::value::Kind::External;
     complete_member(space, "", keys, at)
 }
 
@@ -150,7 +150,7 @@ pub fn member_space(combination: &mut ParamSpace, m: &str, at: &AtFn) -> Result<
         .collect();
     Ok(Some(ParamSpace {
         extractor: NAME.to_string(),
-        kind: super::space::Kind::External,
+        kind: super::value::Kind::External,
         member_kinds: Vec::new(),
         description: format!("external member {m}"),
         params,

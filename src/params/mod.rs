@@ -14,6 +14,6 @@ mod space;
 mod value;
 mod yaml;
 
-pub use space::{Kind, KnownGood, ParamSpace, ParamSpec, Spec, snap};
-pub use value::{Setting, SettingReader, Value};
+pub use space::{KnownGood, ParamSpace, ParamSpec, Spec, snap};
+pub use value::{Kind, Setting, SettingReader, Value};
 pub use yaml::{About, Builtin, ParamsFile, load_file, parse_str, read_file, read_model_file, settings_file};

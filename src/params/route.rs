@@ -18,8 +18,8 @@
 
 use super::combine;
 use super::compose::SEP;
-use super::space::{Kind, ParamSpace, ParamSpec, Spec};
-use super::value::{Setting, Value};
+use super::space::{ParamSpace, ParamSpec, Spec};
+use super::value::{Kind, Setting, Value};
 use super::yaml::{At, AtFn, Builtin};
 use crate::error::Result;
 use serde_saphyr::Location;

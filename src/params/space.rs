@@ -1,6 +1,6 @@
 //! The typed, validated parameter space of one extractor.
 
-use super::value::{Setting, Value};
+use super::value::{Kind, Setting, Value};
 use crate::error::{Error, Result};
 
 /// The type and range of a parameter.
@@ -56,22 +56,6 @@ pub struct KnownGood {
     pub label: String,
     /// The complete setting (unlisted parameters at their defaults).
     pub setting: Setting,
-}
-
-/// What a description (and every setting of it) is: a closed set, decided once, when its file
-/// is parsed, by the file's keys (`branches:` a route, `members:` a combination, `extractor:
-/// external` a worker), and carried by each setting; nothing reads it back from parameter names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Kind {
-    /// One family of the family table.
-    #[default]
-    Family,
-    /// Members whose outputs a combinator joins (`members:`).
-    Combination,
-    /// Branches a decision list over page features chooses between (`branches:`).
-    Route,
-    /// A worker process speaking the extractor protocol (`extractor: external`).
-    External,
 }
 
 /// The parameter description of one extractor.

@@ -28,13 +28,29 @@ impl fmt::Display for Value {
     }
 }
 
+/// What a description (and every setting of it) is: a closed set, decided once, when its file
+/// is parsed, by the file's keys (`branches:` a route, `members:` a combination, `extractor:
+/// external` a worker), and carried by each setting; nothing reads it back from parameter names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Kind {
+    /// One family of the family table.
+    #[default]
+    Family,
+    /// Members whose outputs a combinator joins (`members:`).
+    Combination,
+    /// Branches a decision list over page features chooses between (`branches:`).
+    Route,
+    /// A worker process speaking the extractor protocol (`extractor: external`).
+    External,
+}
+
 /// A complete assignment of values to an extractor's parameters, in the order of its space.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Setting {
     /// The extractor this setting configures.
     pub extractor: String,
     /// What that extractor is (its description's kind).
-    pub kind: super::space::Kind,
+    pub kind: Kind,
     /// `(name, value)` in the order of the parameter space.
     pub values: Vec<(String, Value)>,
     /// A fitted model the setting applies (a sidecar file its settings file names with

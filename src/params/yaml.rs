@@ -441,7 +441,7 @@ fn build_space(
     }
     let mut space = ParamSpace {
         extractor: extractor.to_string(),
-        kind: super::space::Kind::Family,
+        kind: super::value::Kind::Family,
         description,
         params,
         correlated: Vec::new(),
