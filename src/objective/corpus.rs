@@ -293,37 +293,7 @@ impl Corpus {
             })
             .collect();
         let needs = needs.complete();
-        if !needs.facts.iter().any(|f| f.package.is_some()) && !needs.wrapper {
-            let corpus = Corpus { name: set.name.clone(), packages: set.packages.clone(), entries };
-            corpus.share_memo(MEMO_MB << 20);
-            return corpus;
-        }
-        // What each page gives the pages of its package, from the pages just parsed.
-        let parts = packaged(needs)
-            .map(|(f, p)| (f, entries.iter().map(|e| e.doc.as_ref().and_then(|d| (p.part)(d))).collect()))
-            .collect();
-        // `feedwrapper`'s facts from the pages just parsed (their DOM kept the attributes), which
-        // then let them go: no second parse.
-        let own = needs.wrapper.then(|| {
-            entries
-                .par_iter_mut()
-                .zip(docs)
-                .map(|(e, d)| {
-                    let doc = e.doc.as_mut()?;
-                    let v = crate::extract::feedwrapper::facts::Values::of(d, usize::from(needs.summary_words));
-                    let f = crate::extract::feedwrapper::facts::of_document(doc, &v, false);
-                    doc.dom.attrs = Vec::new();
-                    Some(Arc::new(f))
-                })
-                .collect()
-        });
-        let (wrapper, train) = if needs.wrapper { wrapper_facts(set, docs, needs, own) } else { Default::default() };
-        let facts = PackageFacts { refs: references(docs, most_refs(needs)), parts, wrapper, train };
-        entries.par_iter_mut().enumerate().for_each(|(i, e)| {
-            if let Some(doc) = &mut e.doc {
-                facts.attach(i, doc);
-            }
-        });
+        attach_package(set, docs, needs, &mut entries);
         let corpus = Corpus { name: set.name.clone(), packages: set.packages.clone(), entries };
         corpus.share_memo(MEMO_MB << 20);
         corpus
@@ -351,6 +321,40 @@ impl Corpus {
     pub fn html_bytes(&self) -> u64 {
         self.entries.iter().map(|e| e.page_bytes as u64).sum()
     }
+}
+
+/// Gives every parsed entry what its package's other pages hold ([`PackageFacts`]), from the
+/// pages just parsed, for the facts of `needs` (completed) that read it; nothing when none does.
+fn attach_package(set: &GoldSet, docs: &[&GoldDoc], needs: Needs, entries: &mut [Entry]) {
+    if !needs.facts.iter().any(|f| f.package.is_some()) && !needs.wrapper {
+        return;
+    }
+    // What each page gives the pages of its package, from the pages just parsed.
+    let parts = packaged(needs)
+        .map(|(f, p)| (f, entries.iter().map(|e| e.doc.as_ref().and_then(|d| (p.part)(d))).collect()))
+        .collect();
+    // `feedwrapper`'s facts from the pages just parsed (their DOM kept the attributes), which
+    // then let them go: no second parse.
+    let own = needs.wrapper.then(|| {
+        entries
+            .par_iter_mut()
+            .zip(docs)
+            .map(|(e, d)| {
+                let doc = e.doc.as_mut()?;
+                let v = crate::extract::feedwrapper::facts::Values::of(d, usize::from(needs.summary_words));
+                let f = crate::extract::feedwrapper::facts::of_document(doc, &v, false);
+                doc.dom.attrs = Vec::new();
+                Some(Arc::new(f))
+            })
+            .collect()
+    });
+    let (wrapper, train) = if needs.wrapper { wrapper_facts(set, docs, needs, own) } else { Default::default() };
+    let facts = PackageFacts { refs: references(docs, most_refs(needs)), parts, wrapper, train };
+    entries.par_iter_mut().enumerate().for_each(|(i, e)| {
+        if let Some(doc) = &mut e.doc {
+            facts.attach(i, doc);
+        }
+    });
 }
 
 /// The reference pages of each page among the other pages of its package, and what each page
@@ -476,17 +480,28 @@ impl PackageFacts {
     /// them ([`Needs::wrapper`]).
     pub fn of_pages(set: &GoldSet, docs: &[&GoldDoc], needs: Needs) -> PackageFacts {
         let needs = needs.complete();
-        let parts = packaged(needs)
-            .map(|(f, p)| {
-                let one = |d: &&GoldDoc| {
-                    let page = d.read_page(&set.limits).ok()?.0;
-                    crate::error::isolate(|| (p.part)(&Document::parse_for(&page, &set.limits, Needs::fact(f)).0))
+        // Each page read and parsed once, with every such fact, for all of their parts.
+        let facts: Vec<(&'static Fact, Package)> = packaged(needs).collect();
+        let reads = facts.iter().fold(Needs::NONE, |n, (f, _)| n | Needs::fact(f));
+        let per_page: Vec<Vec<Option<Shared>>> = match facts.is_empty() {
+            true => Vec::new(),
+            false => docs
+                .par_iter()
+                .map(|d| {
+                    let page = d.read_page(&set.limits).ok().map(|p| p.0);
+                    page.and_then(|page| {
+                        crate::error::isolate(|| {
+                            let doc = Document::parse_for(&page, &set.limits, reads).0;
+                            facts.iter().map(|(_, p)| (p.part)(&doc)).collect()
+                        })
                         .ok()
-                        .flatten()
-                };
-                (f, docs.par_iter().map(one).collect())
-            })
-            .collect();
+                    })
+                    .unwrap_or_else(|| vec![None; facts.len()])
+                })
+                .collect(),
+        };
+        let parts =
+            facts.iter().enumerate().map(|(k, (f, _))| (*f, per_page.iter().map(|v| v[k].clone()).collect())).collect();
         let (wrapper, train) = if needs.wrapper { wrapper_facts(set, docs, needs, None) } else { Default::default() };
         PackageFacts { refs: references(docs, most_refs(needs)), parts, wrapper, train }
     }
