@@ -5,6 +5,19 @@
 use crate::util::linky_set;
 use crate::util::{beside, cetune, read_csv, write};
 
+/// `--extractor` offers the compiled-in combinations beside the families: `optimise -e NAME`
+/// starts from the combination's own description, as `--params params/NAME.yaml` does.
+#[test]
+fn optimise_takes_a_compiled_in_combination_by_name() {
+    let set = linky_set("combine-by-name", 8);
+    let out = beside(&set, "run");
+    let (s, o) = (set.to_str().unwrap(), out.to_str().unwrap());
+    let args = ["optimise", "-e", "lqf-then-accb", "--goldset", s, "--out", o, "--population", "4"];
+    cetune(&[&args[..], &["--max-generations", "1", "--seed", "1", "-q"]].concat()).ok();
+    let best = std::fs::read_to_string(out.join("best.yaml")).unwrap();
+    assert!(best.contains("extractor: lqf-then-accb") && best.contains("serial(lqf("), "{best}");
+}
+
 #[test]
 fn a_combination_runs_through_every_command_and_its_best_yaml_is_reusable() {
     let set = linky_set("combine-set", 12);

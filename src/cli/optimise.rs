@@ -264,7 +264,7 @@ fn plan(a: &Args) -> Result<study::Plan> {
             p,
             &space,
         )?,
-        None => crate::extract::family(&space.extractor)?.yaml.to_string(),
+        None => crate::extract::description(&space.extractor)?.to_string(),
     };
     let objective = a.objective;
     let mut config = config(a)?;

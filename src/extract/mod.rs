@@ -209,6 +209,15 @@ pub fn family(name: &str) -> Result<&'static Family> {
         .ok_or_else(|| Error::config(format!("unknown extractor '{name}' (known: {})", names().join(", "))))
 }
 
+/// The compiled-in description text of family or combination `name` (what a run records as its
+/// parameter file when none was named).
+pub fn description(name: &str) -> Result<&'static str> {
+    match COMBINATIONS.iter().find(|c| c.0 == name) {
+        Some((_, yaml)) => Ok(yaml),
+        None => family(name).map(|f| f.yaml),
+    }
+}
+
 /// The parameter space of family or combination `name`, from its compiled-in YAML description
 /// (or the page features' space, [`params::route::FEATURES`]). A combination's description
 /// reads its members' spaces, and a route's its branches' and theirs, so reading a routed
