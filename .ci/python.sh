@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Python package (python/): `pip install` into a throwaway venv (maturin, pytest and optuna
-# from PyPI; pyspark, pandas and datasets for the README's Spark and datasets snippets; the
+# from PyPI; pyspark, pandas and datasets for the manual's Spark and datasets snippets; the
 # package's `datatrove` extra for docs/pipelines.md), then its pytest suite, run outside the
 # source folder so that the installed package is the one tested. Fails, never skips, when
 # anything is missing (Java and libmagic are installed when absent; the real-data tests need

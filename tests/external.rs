@@ -9,7 +9,7 @@ use std::time::Duration;
 /// The README's minimal worker, as the README prints it (between `<!-- readme-worker -->`
 /// markers): keeps the `<p>` paragraphs of at least `min_words` words.
 fn paragraphs() -> String {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let readme = crate::util::manual();
     let marked = readme.split("<!-- readme-worker -->").nth(1).expect("the README marks its minimal worker");
     let code = marked.split("```python\n").nth(1).and_then(|b| b.split("```").next()).expect("a python block");
     assert!(code.lines().count() <= 10, "the minimal worker has more than 10 lines:\n{code}");

@@ -446,7 +446,7 @@ fn a_route_sends_real_page_kinds_to_different_branches() {
 fn the_readme_feed_example_runs_as_written_on_a_real_mirror() {
     // The README's worked example (`readme-real-data`), run from a folder beside `../shared`.
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let readme = std::fs::read_to_string(repo.join("README.md")).unwrap();
+    let readme = crate::util::manual();
     let block = readme
         .split("<!-- readme-real-data -->")
         .nth(1)

@@ -16,6 +16,7 @@ mod families;
 mod feeds;
 mod general;
 mod hostile;
+mod manual;
 mod optimise;
 mod real_data;
 mod reliability;

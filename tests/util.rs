@@ -141,3 +141,21 @@ pub fn linky_set(name: &str, pages: usize) -> PathBuf {
     }
     root
 }
+
+/// The README and the manual's pages (`docs/*.md`, in name order), joined: what the tests that
+/// check a printed example against the code read, wherever the example now lives.
+pub fn manual() -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    pages.sort();
+    let mut text = std::fs::read_to_string(root.join("README.md")).unwrap();
+    for p in pages {
+        text += "\n";
+        text += &std::fs::read_to_string(p).unwrap();
+    }
+    text
+}

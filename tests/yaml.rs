@@ -24,7 +24,7 @@ fn copy_dir(from: &Path, to: &Path) {
 
 #[test]
 fn readme_error_example_is_what_cetune_prints() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let readme = crate::util::manual();
     let line = readme.lines().find(|l| l.contains("``params/accb.yaml:")).expect("README example");
     let example = line.split("``").nth(1).unwrap().trim();
     let d = tmp("readme-example");

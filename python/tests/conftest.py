@@ -12,10 +12,12 @@ def repo() -> pathlib.Path:
 
 
 def readme_python(marker: str) -> str:
-    """The README's Python block after ``<!-- marker -->``, exactly as printed."""
-    text = (REPO / "README.md").read_text(encoding="utf-8")
+    """The Python block after ``<!-- marker -->`` in the README or a page of the manual
+    (``docs/``), exactly as printed."""
+    pages = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+    text = "\n".join(p.read_text(encoding="utf-8") for p in pages)
     found = re.search(rf"<!-- {marker} -->\n```python\n(.*?)```", text, re.S)
-    assert found, f"README.md has no python block marked <!-- {marker} -->"
+    assert found, f"neither README.md nor docs/ has a python block marked <!-- {marker} -->"
     return found.group(1)
 
 

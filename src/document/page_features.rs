@@ -4,7 +4,7 @@
 //! the flattened DOM plus one scan of the raw HTML for structured data), for the `route`
 //! combinator's conditions and for any page-level model. Every feature describes any page; none
 //! is a rule about a particular site or gold set. [`FEATURES`] is the one table of their names,
-//! meanings and scales (README "Page features").
+//! meanings and scales (docs/combinations.md, "Page kinds").
 //!
 //! Structured data (JSON-LD `<script type="application/ld+json">` and microdata `itemtype`) is
 //! read here from the raw HTML, because scripts never count as text in either view: its types

@@ -471,7 +471,7 @@ mod tests {
 
     /// Reference counts of Hansen's `cma` (pycma 4.5.0, the reference implementation), measured
     /// with the same start (mean at the centre of the box [-5, 5]^10, σ₀ = 3, λ = 10, bounds)
-    /// to f ≤ 1e-10, median of seeds 1–5 (see README, "Strategies"); our median over three
+    /// to f ≤ 1e-10, median of seeds 1–5 (see results/README.md, "Strategies at equal budget"); our median over three
     /// seeds must be within 2× (measured: 1,755, 6,225 and 6,935).
     #[test]
     fn cmaes_reaches_published_evaluation_counts_on_standard_functions() {

@@ -19,7 +19,7 @@
 //! - `t`: keep a block whose probability is at least `t` (0.5);
 //! - `smooth`: share of a block's score taken from the mean of its two neighbours (0);
 //! - `w_bias` and `w_<feature>`: the scorer's weights, one per feature of
-//!   `segments::FEATURES` (the README's feature table);
+//!   `segments::FEATURES` (the feature table in docs/families.md);
 //! - `group_<group>`: the feature group is on (true); off, its weights count as 0.
 //!
 //! ## Interpretation

@@ -505,7 +505,7 @@ mod tests {
     fn paper_gain_ranks_the_rule_on_every_page_last() {
         // With every training page matched once, classes `entry` has f = 1: paper gain 0, so a
         // path (also f = 1, gain 0) ties; classes win ties, so both gains find the content here;
-        // the anomaly is measured on real pages (README).
+        // the anomaly is measured on real pages (results/README.md).
         let doc = setup(6, 0);
         for gain in ["support", "paper"] {
             let ex = super::super::testutil::with("feedwrapper", &[&format!("gain={gain}")]);

@@ -20,7 +20,7 @@
 //! A record's signature is its tag and the ordered tags of its element children
 //! (`document::page_features::signature`); a region is the set of children of one element
 //! that share a signature and hold text (MDR compares whole subtrees by edit distance; this is
-//! the cheap exact version, computed once per page and parameter setting). README "Page kinds".
+//! the cheap exact version, computed once per page and parameter setting). docs/combinations.md, "Page kinds".
 
 use super::Extractor;
 use crate::document::page_features::record_groups;

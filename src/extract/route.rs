@@ -23,7 +23,7 @@
 //! - `B.<name>`: branch B's own parameters (`B.extractor` names its extractor).
 //!
 //! ## Interpretation
-//! README "Page kinds": the route's output is its branch's keep-mask over the page's canonical
+//! docs/combinations.md, "Page kinds": the route's output is its branch's keep-mask over the page's canonical
 //! words, or, for a branch that keeps blocks (`blocks`, `full_hidden`), its blocks as they are,
 //! so hidden text (`<noscript>`, tab panels, streaming placeholders) reaches the output; a
 //! branch's output is cached like a combination member's, so an individual that

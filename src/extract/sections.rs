@@ -20,7 +20,7 @@
 //! ## Interpretation
 //! A section is the run of text units from one heading to the next (the text before the first
 //! heading is a section too); its density is measured on its characters
-//! (`document::page_features::section_of_units`). README "Page kinds".
+//! (`document::page_features::section_of_units`). docs/combinations.md, "Page kinds".
 
 use super::Extractor;
 use crate::document::page_features::section_of_units;

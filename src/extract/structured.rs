@@ -18,7 +18,7 @@
 //! - `min_words`: structured text with fewer words is ignored (10).
 //!
 //! ## Interpretation
-//! The word space stays the page's visible canonical words (README "Page kinds": how
+//! The word space stays the page's visible canonical words (docs/combinations.md, "Page kinds": how
 //! structured data enters the word space): text that is only in the JSON-LD and nowhere on
 //! the page is not output, because a combination votes over one word sequence and the gold
 //! is scored against the extract's words in page order.

@@ -1,6 +1,6 @@
 //! Loading and validating parameter description files (`params/<extractor>.yaml`).
 //!
-//! Schema (documented in the README):
+//! Schema (documented in docs/params.md):
 //! ```yaml
 //! extractor: accb            # registry name
 //! description: "..."

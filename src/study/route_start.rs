@@ -1,4 +1,4 @@
-//! The supervised start of a route (README "Page kinds"): before the search, each branch's best
+//! The supervised start of a route (docs/combinations.md, "Page kinds"): before the search, each branch's best
 //! known-good structure is scored page by page on the training documents, and a decision list
 //! over the page features is fitted greedily to those per-page scores (Rivest's decision lists,
 //! grown one rule at a time, each rule the feature, threshold and branch that gains most on the

@@ -14,7 +14,7 @@
 //!
 //! ## References
 //!
-//! The JSON-lines protocol is cetune's own (README, "External extractors"); the alignment is the
+//! The JSON-lines protocol is cetune's own (docs/external.md); the alignment is the
 //! LCS of Gottron (2009) as `annotate` uses it.
 //!
 //! ## Parameters
