@@ -140,6 +140,14 @@ pub fn default_goldset() -> PathBuf {
     if local.is_dir() { local } else { Path::new(env!("CARGO_MANIFEST_DIR")).join("goldsets/default") }
 }
 
+/// A `--goldset` value: a folder, or `default` for the embedded default gold set when no folder
+/// of that name is here, so the README's commands work from any folder once `cetune` is
+/// installed.
+pub fn gold_path(value: &str) -> std::result::Result<PathBuf, String> {
+    let path = PathBuf::from(value);
+    Ok(if value == "default" && !path.exists() { default_goldset() } else { path })
+}
+
 /// UTC time as `YYYYMMDD-HHMMSS`, for folder names.
 pub fn timestamp() -> String {
     crate::store::timestamp()

@@ -26,8 +26,8 @@ const PAIRED_RESAMPLES: usize = 2000;
 /// Arguments of `compare`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The full collection (native gold set).
-    #[arg(long)]
+    /// The full collection (native gold set; `default`: the embedded one).
+    #[arg(long, value_parser = super::common::gold_path)]
     goldset: PathBuf,
     /// The run folder; repeat it to put several runs (families) in one table.
     #[arg(long)]

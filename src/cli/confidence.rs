@@ -18,8 +18,8 @@ pub struct Args {
     #[command(flatten)]
     limits: LimitArgs,
     /// The gold set to fit on (native format; a sample of about 120 pages is enough); default:
-    /// the embedded one.
-    #[arg(long)]
+    /// the embedded one (also named `default`).
+    #[arg(long, value_parser = super::common::gold_path)]
     goldset: Option<PathBuf>,
     /// The model file to write; default with --params P: P's name with `.confidence.json`
     /// (`best.yaml` → `best.confidence.json`) beside it.

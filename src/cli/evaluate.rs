@@ -18,8 +18,8 @@ pub struct Args {
     setting: SettingArgs,
     #[command(flatten)]
     limits: LimitArgs,
-    /// The gold set (native format); default: the embedded one.
-    #[arg(long)]
+    /// The gold set (native format); default: the embedded one (also named `default`).
+    #[arg(long, value_parser = super::common::gold_path)]
     goldset: Option<PathBuf>,
     /// Output folder; default: results/evaluate-<extractor>-<timestamp>.
     #[arg(long)]

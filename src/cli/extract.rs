@@ -60,8 +60,8 @@ pub struct Args {
     /// rules of each page's site, by the host of its URL or of a host-named folder in its path.
     #[arg(long, value_name = "DIR")]
     wrappers: Option<PathBuf>,
-    /// Extract every document of this gold set instead (with --dump).
-    #[arg(long)]
+    /// Extract every document of this gold set instead (with --dump; `default`: the embedded one).
+    #[arg(long, value_parser = super::common::gold_path)]
     goldset: Option<PathBuf>,
     /// Folder for the dump: one OUT/<package>/<id>.txt per document, and OUT/languages.csv.
     #[arg(long)]

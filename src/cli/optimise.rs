@@ -22,8 +22,8 @@ const OUTPUT: &str = "Output";
 pub struct Args {
     #[command(flatten, next_help_heading = TUNE)]
     setting: SettingArgs,
-    /// The gold set (sample) used for fitness; default: the embedded one.
-    #[arg(long, help_heading = TUNE)]
+    /// The gold set (sample) used for fitness; default: the embedded one (also named `default`).
+    #[arg(long, help_heading = TUNE, value_parser = super::common::gold_path)]
     goldset: Option<PathBuf>,
     /// Tune for a gold field instead of the body (scored through the extractor's segments, as
     /// `evaluate --field`); recorded in run.yaml.

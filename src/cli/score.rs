@@ -18,8 +18,8 @@ pub struct Args {
     /// The tool's output: a folder of `<id>.txt` files at any depth (`<package>/<id>.txt` as
     /// `extract --dump` writes them, or flat `<id>.txt`), or an ids-json file `{id: text}`.
     output: PathBuf,
-    /// The gold set (native format); default: the embedded one.
-    #[arg(long)]
+    /// The gold set (native format); default: the embedded one (also named `default`).
+    #[arg(long, value_parser = super::common::gold_path)]
     goldset: Option<PathBuf>,
     /// How each page is scored.
     #[arg(long, default_value = "lcs", value_parser = super::values::measure())]
