@@ -56,3 +56,65 @@ fn baisa_diff_gets_the_same_package_facts_in_every_command() {
     let density = cetune(&["extract", "-e", "density", set.join("alone/1.html").to_str().unwrap()]).ok();
     assert_eq!(alone.trim(), density.trim());
 }
+
+/// The worked example of adding a family (docs/extending.md): `landmarks` is one folder
+/// (`src/extract/landmarks/`, its fact included), one YAML (`params/landmarks.yaml`) and one row
+/// of the family table; nothing else in `src/` names it but the module list beside that row.
+/// A run tunes it end to end and its winner extracts.
+#[test]
+fn a_family_added_in_one_folder_one_yaml_and_one_row_is_listed_tuned_and_used() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    assert!(root.join("src/extract/landmarks/mod.rs").is_file() && root.join("params/landmarks.yaml").is_file());
+    let mut naming = Vec::new();
+    let mut stack = vec![root.join("src")];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                if !p.ends_with("extract/landmarks") {
+                    stack.push(p);
+                }
+            } else if std::fs::read_to_string(&p).is_ok_and(|t| t.contains("landmarks")) {
+                naming.push(p.strip_prefix(root).unwrap().display().to_string());
+            }
+        }
+    }
+    assert_eq!(naming, ["src/extract/mod.rs"], "files outside its folder that name the family");
+    let rows = std::fs::read_to_string(root.join("src/extract/mod.rs"))
+        .unwrap()
+        .lines()
+        .filter(|l| l.contains("landmarks"))
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert_eq!(rows, "pub mod landmarks;\nfamily!(\"landmarks\", landmarks::Landmarks::build),");
+
+    assert!(cetune(&["extractors", "landmarks"]).ok().contains("min_words"));
+    let run = tmp("landmarks-run").join("run");
+    let r = run.to_str().unwrap();
+    cetune(&[
+        "optimise",
+        "-e",
+        "landmarks",
+        "--population",
+        "6",
+        "--max-generations",
+        "2",
+        "--seed",
+        "1",
+        "--out",
+        r,
+        "-q",
+    ])
+    .ok();
+    let best = std::fs::read_to_string(run.join("best.yaml")).unwrap();
+    assert!(best.contains("extractor: landmarks"), "{best}");
+    let individuals = crate::util::read_csv(&run.join("individuals.csv"));
+    assert!(individuals.len() > 6, "{} rows", individuals.len());
+    let page = tmp("landmarks-page").join("page.html");
+    // 600 words: more than any `min_words` the search may pick.
+    let story = "The main story of the page is told here. ".repeat(60);
+    write(&page, format!("<body><nav><a href=/>Home</a></nav><main><p>{story}</p></main></body>"));
+    let text = cetune(&["extract", "--params", run.join("best.yaml").to_str().unwrap(), page.to_str().unwrap()]).ok();
+    assert!(text.contains("The main story") && !text.contains("Home"), "{text}");
+}

@@ -26,6 +26,7 @@ pub mod full_hidden;
 pub mod general;
 pub mod judge;
 pub mod justext;
+pub mod landmarks;
 pub mod lqf;
 pub mod models;
 pub mod readability;
@@ -160,6 +161,7 @@ pub const FAMILIES: &[Family] = &[
     family!("blocks", blocks::Blocks::build),
     family!("blocktrees", blocktrees::Blocktrees::build),
     family!("feedwrapper", feedwrapper::FeedWrapper::build),
+    family!("landmarks", landmarks::Landmarks::build),
 ];
 
 /// The combination table: combinations of families described in `params/` (`members:`),
