@@ -44,22 +44,9 @@ const MAX_K: usize = 8;
 /// Lloyd iterations at most.
 const MAX_ITER: usize = 100;
 
-/// Which rule picks the content lines.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Variant {
-    Cluster,
-    Tm,
-}
-
-impl std::str::FromStr for Variant {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Variant, String> {
-        match s {
-            "cluster" => Ok(Variant::Cluster),
-            "tm" => Ok(Variant::Tm),
-            _ => Err("cluster or tm".into()),
-        }
-    }
+crate::params::choices! {
+    /// Which rule picks the content lines.
+    enum Variant { Cluster = "cluster", Tm = "tm" }
 }
 
 /// What the derivative is taken of.

@@ -38,22 +38,9 @@ use crate::error::Result;
 use crate::params::SettingReader;
 use rules::{Attr, Filter, Gain, Rule, rank};
 
-/// How rules are made from matches.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Scoring {
-    Entropy,
-    Vote,
-}
-
-impl std::str::FromStr for Scoring {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Scoring, String> {
-        match s {
-            "entropy" => Ok(Scoring::Entropy),
-            "vote" => Ok(Scoring::Vote),
-            _ => Err("entropy or vote".into()),
-        }
-    }
+crate::params::choices! {
+    /// How rules are made from matches.
+    enum Scoring { Entropy = "entropy", Vote = "vote" }
 }
 
 /// The content matchers, in the order of `ContentMatch::scores`.

@@ -33,42 +33,14 @@ use crate::params::SettingReader;
 use blocks::Blocks;
 use std::cell::RefCell;
 
-/// How a block is matched in a reference page.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Mode {
-    Set,
-    Diff,
+crate::params::choices! {
+    /// How a block is matched in a reference page.
+    enum Mode { Set = "set", Diff = "diff" }
 }
 
-impl std::str::FromStr for Mode {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Mode, String> {
-        match s {
-            "set" => Ok(Mode::Set),
-            "diff" => Ok(Mode::Diff),
-            _ => Err("set or diff".into()),
-        }
-    }
-}
-
-/// Where the density descent runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Chain {
-    None,
-    Before,
-    After,
-}
-
-impl std::str::FromStr for Chain {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Chain, String> {
-        match s {
-            "none" => Ok(Chain::None),
-            "before" => Ok(Chain::Before),
-            "after" => Ok(Chain::After),
-            _ => Err("none, before or after".into()),
-        }
-    }
+crate::params::choices! {
+    /// Where the density descent runs.
+    enum Chain { None = "none", Before = "before", After = "after" }
 }
 
 /// A configured multi-file cleaner.

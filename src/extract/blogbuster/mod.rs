@@ -96,22 +96,9 @@ pub fn gene(p: &str) -> String {
     format!("p_{p}")
 }
 
-/// Where a step looks below an element.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Scope {
-    Children,
-    Descendants,
-}
-
-impl std::str::FromStr for Scope {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
-        match s {
-            "children" => Ok(Scope::Children),
-            "descendants" => Ok(Scope::Descendants),
-            _ => Err("children or descendants".into()),
-        }
-    }
+crate::params::choices! {
+    /// Where a step looks below an element.
+    enum Scope { Children = "children", Descendants = "descendants" }
 }
 
 /// How step 2b picks the body among matching children.

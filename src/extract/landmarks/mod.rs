@@ -37,58 +37,19 @@ use crate::error::Result;
 use crate::params::SettingReader;
 use roles::{Role, Roles};
 
-/// Which landmark is tried first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Prefer {
-    Main,
-    Article,
+crate::params::choices! {
+    /// Which landmark is tried first.
+    enum Prefer { Main = "main", Article = "article" }
 }
 
-impl std::str::FromStr for Prefer {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
-        match s {
-            "main" => Ok(Prefer::Main),
-            "article" => Ok(Prefer::Article),
-            _ => Err("main or article".into()),
-        }
-    }
+crate::params::choices! {
+    /// Which articles are kept.
+    enum Articles { Largest = "largest", All = "all" }
 }
 
-/// Which articles are kept.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Articles {
-    Largest,
-    All,
-}
-
-impl std::str::FromStr for Articles {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
-        match s {
-            "largest" => Ok(Articles::Largest),
-            "all" => Ok(Articles::All),
-            _ => Err("largest or all".into()),
-        }
-    }
-}
-
-/// What a page without a landmark keeps.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum IfNone {
-    Full,
-    Nothing,
-}
-
-impl std::str::FromStr for IfNone {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
-        match s {
-            "full" => Ok(IfNone::Full),
-            "nothing" => Ok(IfNone::Nothing),
-            _ => Err("full or nothing".into()),
-        }
-    }
+crate::params::choices! {
+    /// What a page without a landmark keeps.
+    enum IfNone { Full = "full", Nothing = "nothing" }
 }
 
 /// A configured landmark keeper.
