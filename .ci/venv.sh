@@ -2,7 +2,7 @@
 # Prints the python of a throwaway venv with lxml, html5lib, PyYAML and markdown-it-py (created once per CI run under
 # /tmp). Exits 1 when it cannot be built: the independent readers must run, never be skipped.
 set -euo pipefail
-venv=${CETUNE_CI_VENV:-/tmp/cetune-ci-venv}
+venv=${CETUNE_CI_VENV:-${TMPDIR:-/tmp}/cetune-ci-venv}
 if ! "$venv/bin/python" -c 'import lxml.html, html5lib, yaml' 2>/dev/null; then
     if ! command -v python3 >/dev/null || ! python3 -m venv --help >/dev/null 2>&1; then
         (apt-get update -qq && apt-get install -y -qq python3 python3-venv) >/dev/null 2>&1 \

@@ -43,6 +43,69 @@ pub fn absolute(p: &Path) -> PathBuf {
     normalise(&out)
 }
 
+/// The environment variable that stands, in what a run records, for a folder outside the
+/// working folder (imported gold sets, scratch runs): `$CETUNE_SCRATCH/wcxb-dev-s120`.
+pub const SCRATCH: &str = "CETUNE_SCRATCH";
+
+/// How a path is recorded in a run folder (`run.yaml`, `best.yaml`, a gold set's source):
+/// never an absolute path of one machine. A relative path stays as given (relative to the
+/// working folder); an absolute one inside the working folder becomes relative to it; one
+/// inside the folder `$CETUNE_SCRATCH` names becomes `$CETUNE_SCRATCH/REST`; any other becomes
+/// `$CETUNE_SCRATCH/NAME` (its last component: point the variable at its parent folder to use
+/// it). [`resolve_recorded`] reads it back.
+pub fn recorded(p: &Path) -> String {
+    if !p.is_absolute() {
+        return p.display().to_string();
+    }
+    let abs = absolute(p);
+    let inside = |root: &Path| abs.strip_prefix(absolute(root)).ok().map(Path::to_path_buf);
+    if let Some(rel) = std::env::current_dir().ok().and_then(|c| inside(&c)) {
+        return if rel.as_os_str().is_empty() { ".".into() } else { rel.display().to_string() };
+    }
+    let scratch = std::env::var_os(SCRATCH).filter(|s| Path::new(s).is_absolute());
+    let rest = match scratch.and_then(|s| inside(Path::new(&s))) {
+        Some(rel) if !rel.as_os_str().is_empty() => rel,
+        _ => abs.file_name().map(PathBuf::from).unwrap_or_default(),
+    };
+    format!("${SCRATCH}/{}", rest.display())
+}
+
+/// A path as [`recorded`] wrote it in the run folder `run`, ready to open:
+/// `$CETUNE_SCRATCH/REST` under the folder the variable names, or, when it is unset, beside the
+/// run folder (an error naming the variable when neither holds it); any other as written (an
+/// absolute path of an older run folder, or a path relative to the working folder).
+pub fn resolve_recorded(s: &str, run: &Path) -> Result<PathBuf> {
+    let Some(rest) = s.strip_prefix(&format!("${SCRATCH}/")) else {
+        return Ok(PathBuf::from(s));
+    };
+    match std::env::var_os(SCRATCH) {
+        Some(root) if !root.is_empty() => Ok(Path::new(&root).join(rest)),
+        _ => {
+            let beside = absolute(run).parent().map(|p| p.join(rest)).filter(|p| p.exists());
+            beside.ok_or_else(|| {
+                Error::config(format!(
+                    "{s}: set {SCRATCH} to the folder that holds '{rest}' (the run recorded it under that variable)"
+                ))
+            })
+        }
+    }
+}
+
+/// Each word of a command line as a run records it: the program as `cetune`, and every
+/// absolute path (alone, or the value of `--flag=PATH`) as [`recorded`] writes it.
+pub fn recorded_command(args: &[String]) -> String {
+    let word = |a: &String| match a.split_once('=') {
+        Some((flag, v)) if flag.starts_with("--") && Path::new(v).is_absolute() => {
+            format!("{flag}={}", recorded(Path::new(v)))
+        }
+        _ if Path::new(a).is_absolute() => recorded(Path::new(a)),
+        _ => a.clone(),
+    };
+    let mut words = vec!["cetune".to_string()];
+    words.extend(args.iter().skip(1).map(word));
+    words.join(" ")
+}
+
 /// Resolves `.` and `..` lexically.
 fn normalise(p: &Path) -> PathBuf {
     let mut out = PathBuf::new();

@@ -704,3 +704,51 @@ fn a_pick_naming_an_objective_the_run_did_not_record_is_refused() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("records objective f1, not a Pareto front"), "{}", r.stderr);
 }
+
+/// A run given absolute paths of this machine (gold set, output folder) records none of them:
+/// `run.yaml` and `best.yaml` name the gold set under `$CETUNE_SCRATCH` (or relative to the
+/// working folder), the command starts with `cetune`; the run still resumes (the gold set
+/// found beside the run folder, or under the folder the variable names).
+#[test]
+fn a_run_records_no_absolute_path_and_still_resumes() {
+    let set = linky_set("norecord", 9);
+    assert!(set.is_absolute());
+    let name = set.file_name().unwrap().to_str().unwrap().to_string();
+    let run = beside(&set, "run");
+    let (s, r) = (set.to_str().unwrap(), run.to_str().unwrap());
+    cetune(&optimise_args(s, r, &[])).ok();
+    let root = set.parent().unwrap().to_str().unwrap().to_string();
+    let read = |f: &str| std::fs::read_to_string(run.join(f)).unwrap();
+    for f in ["run.yaml", "best.yaml"] {
+        let text = read(f);
+        assert!(!text.contains(&root), "{f} holds an absolute path:\n{text}");
+        assert!(!text.contains(env!("CARGO_MANIFEST_DIR")), "{f}:\n{text}");
+    }
+    let flat = |text: String| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let record = flat(read("run.yaml"));
+    assert!(record.contains(&format!("path: $CETUNE_SCRATCH/{name} ")), "{record}");
+    let command = format!("cetune optimise -e lqf --goldset $CETUNE_SCRATCH/{name} --out $CETUNE_SCRATCH/{name}-run ");
+    assert!(record.contains(&command), "{record}");
+    assert!(read("best.yaml").contains(&format!("run: $CETUNE_SCRATCH/{name}-run\n")), "{}", read("best.yaml"));
+    // Resumed with larger limits: the gold set is found beside the run folder.
+    cetune(&["optimise", "--resume", r, "--max-generations", "7", "-q"]).ok();
+    // With the variable naming the folder, the path is recorded under it (nested folders kept).
+    let out = Command::new(env!("CARGO_BIN_EXE_cetune"))
+        .args(optimise_args(s, &format!("{root}/{name}-nested/run2"), &[]))
+        .env("CETUNE_SCRATCH", &root)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let record = flat(std::fs::read_to_string(format!("{root}/{name}-nested/run2/run.yaml")).unwrap());
+    assert!(record.contains(&format!("--out $CETUNE_SCRATCH/{name}-nested/run2 ")), "{record}");
+    assert!(!record.contains(&root), "{record}");
+    // A relative gold set path is kept as given.
+    let rel = Command::new(env!("CARGO_BIN_EXE_cetune"))
+        .args(optimise_args(&name, &format!("{name}-run3"), &[]))
+        .current_dir(set.parent().unwrap())
+        .output()
+        .unwrap();
+    assert!(rel.status.success(), "{}", String::from_utf8_lossy(&rel.stderr));
+    let record = std::fs::read_to_string(set.parent().unwrap().join(format!("{name}-run3/run.yaml"))).unwrap();
+    assert!(record.contains(&format!("path: {name}\n")), "{record}");
+}

@@ -274,27 +274,6 @@ fn small_items_params_exit_code_txt_headers_and_reproducible_jsonl() {
     assert!(second["url"].is_null(), "{second}");
 }
 
-#[test]
-fn every_committed_reference_report_is_at_most_one_megabyte() {
-    // Every report.html at any depth (results/reference/random/<family>/ too).
-    let mut todo = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("results/reference")];
-    let (mut seen, mut nested) = (0, 0);
-    while let Some(dir) = todo.pop() {
-        for e in std::fs::read_dir(&dir).unwrap() {
-            let path = e.unwrap().path();
-            if path.is_dir() {
-                todo.push(path);
-            } else if path.file_name().is_some_and(|n| n == "report.html") {
-                let len = std::fs::metadata(&path).unwrap().len();
-                assert!(len <= 1 << 20, "{}: {len} bytes", path.display());
-                seen += 1;
-                nested += usize::from(path.parent().and_then(Path::parent).is_some_and(|p| !p.ends_with("reference")));
-            }
-        }
-    }
-    assert!(seen >= 10 && nested >= 1, "{seen} reports, {nested} of them nested");
-}
-
 /// The README's block of commands that need no data of one's own runs as written from a folder
 /// outside the repository, as after `cargo install --path .` (`--goldset default` and no
 /// `--goldset` both name the embedded set, wherever the command runs).

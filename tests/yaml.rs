@@ -77,23 +77,39 @@ fn committed_reference_runs_still_load() {
     }
 }
 
+/// The reference runs commit no plot or report.html (`cetune report --html` redraws them from
+/// the run's CSVs): every run folder at any depth that keeps its journal redraws its plots,
+/// tables and report from `run.yaml`, `individuals.csv` and `best.yaml` alone.
 #[test]
-fn committed_reference_reports_are_at_most_1_mb() {
-    fn walk(dir: &std::path::Path, out: &mut Vec<(std::path::PathBuf, u64)>) {
+fn committed_reference_runs_redraw_their_reports() {
+    fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
         for e in std::fs::read_dir(dir).unwrap() {
             let p = e.unwrap().path();
             if p.is_dir() {
                 walk(&p, out);
-            } else if p.file_name().is_some_and(|n| n == "report.html") {
-                out.push((p.clone(), std::fs::metadata(&p).unwrap().len()));
+            } else if p.file_name().is_some_and(|n| n == "individuals.csv") && p.with_file_name("run.yaml").exists() {
+                out.push(p.parent().unwrap().to_path_buf());
             }
         }
     }
-    let mut reports = Vec::new();
-    walk(&root().join("results/reference"), &mut reports);
-    assert!(!reports.is_empty());
-    let big: Vec<_> = reports.iter().filter(|(_, n)| *n > 1 << 20).collect();
-    assert!(big.is_empty(), "reports over 1 MB: {big:?}");
+    let mut runs = Vec::new();
+    walk(&root().join("results/reference"), &mut runs);
+    let nested = runs.iter().filter(|r| r.parent().is_some_and(|p| !p.ends_with("reference"))).count();
+    assert!(runs.len() >= 10 && nested >= 1, "{} runs, {nested} of them nested", runs.len());
+    let d = tmp("reference-reports");
+    for (k, src) in runs.iter().enumerate() {
+        let run = d.join(k.to_string());
+        std::fs::create_dir_all(&run).unwrap();
+        for f in ["run.yaml", "individuals.csv", "best.yaml"] {
+            if src.join(f).exists() {
+                std::fs::copy(src.join(f), run.join(f)).unwrap();
+            }
+        }
+        cetune(&["report", "--html", run.to_str().unwrap()]).ok();
+        for f in ["report.html", "history.svg", "space.svg", "top.md", "generations.csv"] {
+            assert!(run.join(f).exists(), "{}: no {f} redrawn", src.display());
+        }
+    }
 }
 
 #[test]

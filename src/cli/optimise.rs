@@ -286,7 +286,7 @@ fn plan(a: &Args) -> Result<study::Plan> {
         threads: a.threads,
         out: a.out.clone(),
         force: a.force,
-        command: std::env::args().collect::<Vec<_>>().join(" "),
+        command: crate::paths::recorded_command(&std::env::args().collect::<Vec<_>>()),
         warm_start: a.warm_start.clone(),
         warm_top: a.warm_top,
         space,

@@ -48,7 +48,7 @@ pub fn run(a: Args) -> Result<()> {
     // A fitted family's picked setting needs its own model: the run's gold set is checked
     // before anything is written, and the model refitted after best.yaml names the new pick.
     let corpus = match a.pick {
-        Some(_) => crate::study::refit_check(&record, &space, &base)?,
+        Some(_) => crate::study::refit_check(&a.run, &record, &space, &base)?,
         None => None,
     };
     let picked = write_reports(&a.run, &record, &space, &base, &trials, a.top, a.html)?;

@@ -21,7 +21,9 @@ use std::path::{Path, PathBuf};
 pub struct GoldsetRecord {
     /// Its name.
     pub name: String,
-    /// Where it was read from (absolute, so a resume works from any working directory).
+    /// Where it was read from, never an absolute path of one machine (`paths::recorded`): as
+    /// given when relative (to the working folder the run started in), else relative to it, or
+    /// `$CETUNE_SCRATCH/...`. Older run folders hold an absolute path, read as it is.
     pub path: String,
     /// Content hash of pages and gold texts.
     pub content_hash: String,

@@ -167,14 +167,14 @@ pub fn start(plan: Plan, opts: &Options) -> Result<Summary> {
         cetune_version: env!("CARGO_PKG_VERSION").to_string(),
         command: plan.command.clone(),
         extractor: plan.space.extractor.clone(),
-        params_file: plan.params_file.clone(),
+        params_file: plan.params_file.as_deref().map(|p| crate::paths::recorded(Path::new(p))),
         params_yaml: plan.params_yaml.clone(),
         sets: plan.sets.clone(),
         individuals: plan.individuals.clone(),
         warm_start: warm,
         goldset: GoldsetRecord {
             name: set.name.clone(),
-            path: gs_path.display().to_string(),
+            path: crate::paths::recorded(&plan.goldset),
             content_hash: set.content_hash(),
             documents: set.docs.len(),
             packages: set.packages.len(),
@@ -274,7 +274,7 @@ fn warm_start(dir: &Path, top: usize, space: &ParamSpace) -> Result<WarmStart> {
     if genomes.is_empty() {
         return Err(Error::config(format!("{what}: that run has no evaluated individual")));
     }
-    Ok(WarmStart { run: dir.display().to_string(), top, genomes })
+    Ok(WarmStart { run: crate::paths::recorded(dir), top, genomes })
 }
 
 /// Continues an interrupted run from its folder: every input a fitness depends on is verified
@@ -310,7 +310,8 @@ pub fn resume_extended(dir: &Path, threads: Option<usize>, opts: &Options, exten
             dir.display()
         )));
     }
-    let mut set = native::open(Path::new(&record.goldset.path), false)
+    let mut set = crate::paths::resolve_recorded(&record.goldset.path, dir)
+        .and_then(|p| native::open(&p, false))
         .map_err(|e| Error::config(format!("cannot resume: the run's gold set cannot be read: {e}")))?;
     set.limits = opts.limits;
     crate::goldset::fields::restrict(&mut set, record.field.as_deref().unwrap_or("body"))
@@ -772,9 +773,10 @@ fn best_written(record: &RunRecord, space: &ParamSpace, base: &Setting, trials: 
 
 /// The training pages of the run in `dir` loaded again (its gold set must be unchanged), for
 /// fitting a setting's model after the run: `report --pick` refits the picked setting.
-fn run_corpus(record: &RunRecord, space: &ParamSpace) -> Result<Corpus> {
+fn run_corpus(dir: &Path, record: &RunRecord, space: &ParamSpace) -> Result<Corpus> {
     let cannot = |why: String| Error::config(format!("cannot fit the model of the picked setting: {why}"));
-    let set = native::open(Path::new(&record.goldset.path), false)
+    let set = crate::paths::resolve_recorded(&record.goldset.path, dir)
+        .and_then(|p| native::open(&p, false))
         .map_err(|e| cannot(format!("the run's gold set cannot be read ({e})")))?;
     let mut set = set;
     crate::goldset::fields::restrict(&mut set, record.field.as_deref().unwrap_or("body"))?;
@@ -788,11 +790,11 @@ fn run_corpus(record: &RunRecord, space: &ParamSpace) -> Result<Corpus> {
 
 /// For `report --pick` on a fitted family's run: checks, before anything is written, that the
 /// run's gold set can be read and is unchanged (`Ok(None)` when the family fits no model).
-pub fn refit_check(record: &RunRecord, space: &ParamSpace, base: &Setting) -> Result<Option<Corpus>> {
+pub fn refit_check(dir: &Path, record: &RunRecord, space: &ParamSpace, base: &Setting) -> Result<Option<Corpus>> {
     if !crate::objective::fit::needs_fit(base) {
         return Ok(None);
     }
-    run_corpus(record, space).map(Some)
+    run_corpus(dir, record, space).map(Some)
 }
 
 /// Refits the run's `best.model` for the setting its `best.yaml` now holds (after `report

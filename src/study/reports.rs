@@ -93,7 +93,7 @@ pub fn write_reports(
             recall: best.fitness.recall,
             objective: record.objective.clone(),
             goldset: record.goldset.name.clone(),
-            run: dir.display().to_string(),
+            run: crate::paths::recorded(dir),
             structure: crate::params::combine::describe(space, &s),
         };
         // A combination that is not compiled in (or differs from the compiled-in one of its
@@ -346,7 +346,8 @@ fn href(from: &Path, to: &Path) -> Option<String> {
 /// packages' (their mean differences), each document linked to its gold text and page in the
 /// run's gold set when that is where the run recorded it.
 fn documents_bodies(dir: &Path, record: &RunRecord, docs: &[DocumentRow]) -> Vec<Body> {
-    let gold_root = Path::new(&record.goldset.path);
+    let gold_root = crate::paths::resolve_recorded(&record.goldset.path, dir).unwrap_or_default();
+    let gold_root = gold_root.as_path();
     let mut order: Vec<&DocumentRow> = docs.iter().collect();
     order.sort_by(|a, b| (a.best - a.default).total_cmp(&(b.best - b.default)));
     let f = |x: f64| if x.is_finite() { format!("{x:.4}") } else { "-".into() };

@@ -3,7 +3,8 @@
 //! Document ids are the source file stems, so results join with other tools. Imports from the
 //! crate: `document` (reading an annotated gold page is reading HTML: the tag table, the
 //! character references and the never-text rule the document views use), `limits` (the page
-//! budgets), `eval` and `error`.
+//! budgets), `paths` (the source as a run folder records a path, never absolute), `eval` and
+//! `error`.
 
 mod cleaneval;
 mod l3s;
@@ -109,7 +110,9 @@ pub fn import(format: Format, src: &Path, out: &Path, opts: &Options) -> Result<
         description: None,
         licence,
         latin1_gold,
-        source: Some(format!("imported from {} (format {})", src.display(), imp.name).to_lowercase()),
+        // Where from as a run records a path (relative, or under `$CETUNE_SCRATCH`): the set's
+        // goldset.yaml, and so its content hash, is the same on every machine with that layout.
+        source: Some(format!("imported from {} (format {})", crate::paths::recorded(src), imp.name.to_lowercase())),
         documents: BTreeMap::new(),
     };
     let mut w = Writer::create(out, manifest, opts.force, Some(src))?;
@@ -237,7 +240,8 @@ mod tests {
     #[test]
     fn missing_source_is_a_clear_error() {
         let e =
-            import(fmt("wcxb"), Path::new("/nonexistent/wcxb"), Path::new("/tmp/x"), &Options::default()).unwrap_err();
+            import(fmt("wcxb"), Path::new("/nonexistent/wcxb"), &std::env::temp_dir().join("x"), &Options::default())
+                .unwrap_err();
         assert_eq!(e.to_string(), "/nonexistent/wcxb: gold set not found: not a folder");
         assert!("nope".parse::<Format>().unwrap_err().contains("expected cleaneval, l3s, wcxb or scrapinghub"));
     }
