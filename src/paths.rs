@@ -43,6 +43,22 @@ pub fn absolute(p: &Path) -> PathBuf {
     normalise(&out)
 }
 
+/// The name that stands for the embedded default gold set, in `--goldset` and in what a run
+/// records: a run on it resumes from any folder.
+pub const DEFAULT: &str = "default";
+
+/// The embedded default gold set in the source tree cetune was built from.
+fn embedded_goldset() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("goldsets/default")
+}
+
+/// The embedded default gold set: `goldsets/default` under the current folder, else the one in
+/// the source tree cetune was built from.
+pub fn default_goldset() -> PathBuf {
+    let local = PathBuf::from("goldsets/default");
+    if local.is_dir() { local } else { embedded_goldset() }
+}
+
 /// The environment variable that stands, in what a run records, for a folder outside the
 /// working folder (imported gold sets, scratch runs): `$CETUNE_SCRATCH/wcxb-dev-s120`.
 pub const SCRATCH: &str = "CETUNE_SCRATCH";
@@ -58,6 +74,9 @@ pub fn recorded(p: &Path) -> String {
         return p.display().to_string();
     }
     let abs = absolute(p);
+    if abs == absolute(&embedded_goldset()) {
+        return DEFAULT.into();
+    }
     let inside = |root: &Path| abs.strip_prefix(absolute(root)).ok().map(Path::to_path_buf);
     if let Some(rel) = std::env::current_dir().ok().and_then(|c| inside(&c)) {
         return if rel.as_os_str().is_empty() { ".".into() } else { rel.display().to_string() };
@@ -72,11 +91,23 @@ pub fn recorded(p: &Path) -> String {
 
 /// A path as [`recorded`] wrote it in the run folder `run`, ready to open:
 /// `$CETUNE_SCRATCH/REST` under the folder the variable names, or, when it is unset, beside the
-/// run folder (an error naming the variable when neither holds it); any other as written (an
-/// absolute path of an older run folder, or a path relative to the working folder).
+/// run folder (an error naming the variable when neither holds it); `default`, the embedded gold
+/// set; an absolute path of an older run folder as written; a relative one against the working
+/// folder, else against the nearest folder above the run folder that holds it.
 pub fn resolve_recorded(s: &str, run: &Path) -> Result<PathBuf> {
+    if s == DEFAULT && !Path::new(s).exists() {
+        return Ok(default_goldset());
+    }
     let Some(rest) = s.strip_prefix(&format!("${SCRATCH}/")) else {
-        return Ok(PathBuf::from(s));
+        // A relative path is relative to the folder the run was started in: the working folder
+        // when it holds it, else the nearest folder above the run folder that does (a run made
+        // as `runs/x` from the project folder resumes from anywhere).
+        let path = PathBuf::from(s);
+        if path.is_absolute() || path.exists() {
+            return Ok(path);
+        }
+        let above = absolute(run).ancestors().skip(1).map(|a| a.join(&path)).find(|p| p.exists());
+        return Ok(above.unwrap_or(path));
     };
     match std::env::var_os(SCRATCH) {
         Some(root) if !root.is_empty() => Ok(Path::new(&root).join(rest)),

@@ -751,4 +751,12 @@ fn a_run_records_no_absolute_path_and_still_resumes() {
     assert!(rel.status.success(), "{}", String::from_utf8_lossy(&rel.stderr));
     let record = std::fs::read_to_string(set.parent().unwrap().join(format!("{name}-run3/run.yaml"))).unwrap();
     assert!(record.contains(&format!("path: {name}\n")), "{record}");
+    // ... and the run resumes from another folder: the path is found above the run folder.
+    let elsewhere = crate::util::tmp("norecord-elsewhere");
+    let run3 = set.parent().unwrap().join(format!("{name}-run3"));
+    crate::util::cetune_in(
+        &elsewhere,
+        &["optimise", "--resume", run3.to_str().unwrap(), "--max-generations", "7", "-q"],
+    )
+    .ok();
 }

@@ -133,11 +133,9 @@ pub fn label(space: &ParamSpace, s: &Setting) -> String {
     if parts.is_empty() { s.extractor.clone() } else { format!("{} {}", s.extractor, parts.join(",")) }
 }
 
-/// The embedded default gold set: `goldsets/default` under the current folder, else under the
-/// source tree cetune was built from.
+/// The embedded default gold set ([`crate::paths::default_goldset`]).
 pub fn default_goldset() -> PathBuf {
-    let local = PathBuf::from("goldsets/default");
-    if local.is_dir() { local } else { Path::new(env!("CARGO_MANIFEST_DIR")).join("goldsets/default") }
+    crate::paths::default_goldset()
 }
 
 /// A `--goldset` value: a folder, or `default` for the embedded default gold set when no folder
@@ -145,7 +143,7 @@ pub fn default_goldset() -> PathBuf {
 /// installed.
 pub fn gold_path(value: &str) -> std::result::Result<PathBuf, String> {
     let path = PathBuf::from(value);
-    Ok(if value == "default" && !path.exists() { default_goldset() } else { path })
+    Ok(if value == crate::paths::DEFAULT && !path.exists() { default_goldset() } else { path })
 }
 
 /// UTC time as `YYYYMMDD-HHMMSS`, for folder names.
