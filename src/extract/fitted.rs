@@ -167,7 +167,7 @@ pub fn fits(path: &Path, s: &Setting) -> Result<bool> {
 mod tests {
     use super::*;
     use crate::document::segments::N_FEATURES;
-    use crate::extract::blocktrees::trees::{self, Hyper, Rows};
+    use crate::extract::trees::{self, Hyper, Rows};
 
     fn route(sets: &[&str]) -> Setting {
         let text = "extractor: r\nbranches: [learned=blocktrees, pages=mixed, lqf]\nrules: 1\nparameters: []\n";

@@ -35,6 +35,7 @@ pub mod sections;
 pub mod segments;
 pub mod stopwords;
 pub mod structured;
+pub mod trees;
 
 use crate::document::{Document, Needs, Selection, View};
 use crate::error::{Error, Result};

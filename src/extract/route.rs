@@ -318,7 +318,7 @@ mod tests {
     /// A confidence model that trusts a page whose output keeps more than half of its words
     /// (`kept_share` > 0.5: about 0.99) and distrusts the others (about 0.01).
     fn kept_half() -> Arc<Model> {
-        use crate::extract::blocktrees::trees::{Forest, Node};
+        use crate::extract::trees::{Forest, Node};
         let share = super::super::judge::SIGNALS.iter().position(|s| *s == "kept_share").unwrap() as u16;
         let tree =
             vec![Node::Split { feature: share, threshold: 0.5, left: 1, right: 2 }, Node::Leaf(-5.0), Node::Leaf(5.0)];

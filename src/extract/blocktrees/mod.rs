@@ -43,16 +43,15 @@
 //! second on 120 pages.
 
 pub mod context;
-pub mod trees;
 
 use super::Extractor;
+use super::trees::{self, Forest, Hyper, Node};
 use crate::document::segments::{FEATURES, HiddenText, N_FEATURES, groups};
 use crate::document::{Document, Selection, View};
 use crate::error::{Error, Result};
 use crate::params::{Setting, SettingReader};
 use std::path::Path;
 use std::sync::Arc;
-use trees::{Forest, Hyper, Node};
 
 /// Parameters that do not change a fit (applied to a fitted model's scores, or the fold count).
 pub const NOT_FIT: &[&str] = &["t", "t_rel", "smooth", "folds"];
