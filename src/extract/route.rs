@@ -156,7 +156,7 @@ pub(crate) fn used(setting: &Setting) -> Result<Used> {
 }
 
 /// Builds the route a setting describes (see `params::route`). Only the branches some rule or
-/// `otherwise` names are built; a branch fitted on gold (`blocktrees`, or a combination with such
+/// `otherwise` names are built; a branch fitted on gold (a family with a [`super::fit::Fit`], or a combination with such
 /// a member) applies its model in `models` (under the branch's alias).
 pub fn build(setting: &Setting, models: &super::models::Models) -> Result<Box<dyn Extractor>> {
     let bad = |msg: String| Error::config(format!("route '{}': {msg}", setting.extractor));
