@@ -14,6 +14,7 @@ mod confidence;
 mod external;
 mod families;
 mod feeds;
+mod fitting;
 mod general;
 mod hostile;
 mod manual;

@@ -18,7 +18,8 @@ pub fn run(a: Args) -> Result<()> {
         let (_, s) = crate::extract::named(general)?;
         println!(
             "{general} (the default: extract, evaluate and annotate without --extractor or --params; Python Extractor()): \
-             blocktrees fitted on every public gold page at hand (params/general.yaml: the sets, their licences, the rebuild command)"
+             {} fitted on every public gold page at hand (params/general.yaml: the sets, their licences, the rebuild command)",
+            s.extractor
         );
         println!("    {}", s.label());
         println!();

@@ -16,7 +16,7 @@ use std::path::PathBuf;
 /// What to do with models.
 #[derive(clap::Subcommand, Debug)]
 pub enum Action {
-    /// Fit the block model (`blocktrees`) on several gold sets pooled, each page under its own
+    /// Fit the general block model's family on several gold sets pooled, each page under its own
     /// set's conventions; score a grid of settings out of fold (leave one set out, or folds by
     /// host within a set); write the best by the macro mean over sets as general.yaml and
     /// general.model, with means.csv and pages.csv.
@@ -64,16 +64,13 @@ const MODEL: &str = "general.model";
 
 fn build(a: BuildArgs) -> Result<()> {
     let mut setting_args = a.setting.clone();
+    let family = crate::extract::general::family()?;
     if setting_args.extractor.is_none() && setting_args.params.is_none() {
-        setting_args.extractor = Some(crate::extract::fitted::FITTED.to_string());
+        setting_args.extractor = Some(family.clone());
     }
     let (space, mut base) = setting_args.resolve()?;
-    if base.extractor != crate::extract::fitted::FITTED {
-        return Err(Error::config(format!(
-            "model build fits {}, not '{}'",
-            crate::extract::fitted::FITTED,
-            base.extractor
-        )));
+    if base.extractor != family {
+        return Err(Error::config(format!("model build fits {family}, not '{}'", base.extractor)));
     }
     base.model = None;
     let grid = grid_of(&space, &base, &a.grids)?;
@@ -179,7 +176,7 @@ fn build(a: BuildArgs) -> Result<()> {
     let mut written = best.clone();
     written.model = Some(PathBuf::from(MODEL));
     let credits: Vec<Option<String>> = sets.iter().map(|s| s.credit.clone()).collect();
-    let mut yaml = header(&a, &pool, &labels, &credits);
+    let mut yaml = header(&a, &family, &pool, &labels, &credits);
     yaml += &crate::params::settings_file(&written, Some(&about), None, None)?;
     crate::paths::write_atomic(&a.out.join(MODEL), model.write().as_bytes())?;
     crate::paths::write_atomic(&a.out.join("general.yaml"), yaml.as_bytes())?;
@@ -231,9 +228,8 @@ fn label(s: &Setting, grids: &[String]) -> String {
 }
 
 /// The comment lines that open general.yaml: what it was fitted on and how to rebuild it.
-fn header(a: &BuildArgs, pool: &Pool, labels: &[String], credits: &[Option<String>]) -> String {
-    let mut h =
-        String::from("# The general block model: blocktrees fitted on every page of the gold sets below, pooled,\n");
+fn header(a: &BuildArgs, family: &str, pool: &Pool, labels: &[String], credits: &[Option<String>]) -> String {
+    let mut h = format!("# The general block model: {family} fitted on every page of the gold sets below, pooled,\n");
     h += "# each page labelled under its own set's conventions (cetune model build).\n";
     for (s, name) in pool.names.iter().enumerate() {
         let n = pool.set.iter().filter(|&&x| x == s).count();

@@ -171,7 +171,7 @@ pub const FEATURES: &[(&str, &str)] = &[
 ];
 
 /// The features the linear `blocks` family weighs (the first ones; the rest are read by the
-/// trees of `blocktrees` only, so that `blocks`' genes and tuned settings stay as they were).
+/// trees of the supervised block family only, so that `blocks`' genes and tuned settings stay as they were).
 pub const N_LINEAR: usize = 51;
 
 /// Number of features per block.

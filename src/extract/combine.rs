@@ -145,7 +145,7 @@ pub(crate) fn members_on(setting: &Setting) -> Result<Vec<On>> {
 
 /// Builds the combination a setting describes. Its members are the prefixes of its namespaced
 /// parameters; each member's parameters that the setting leaves out take the family's defaults.
-/// A member fitted on gold (`blocktrees`) applies its model in `models` (under the member's name).
+/// A member fitted on gold ([`super::fit::Fit`]) applies its model in `models` (under the member's name).
 pub fn build(setting: &Setting, models: &super::models::Models) -> Result<Box<dyn Extractor>> {
     let bad = |msg: String| Error::config(format!("combination '{}': {msg}", setting.extractor));
     let num = |n: &str, default: f64| -> Result<f64> {

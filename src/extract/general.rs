@@ -1,9 +1,9 @@
-//! The general model, cetune's default extractor: `blocktrees` fitted on every public gold page
-//! at hand by `cetune model build` (`params/general.yaml` records the command and the sets),
+//! The general model, cetune's default extractor: a family fitted on gold ([`super::fit::Fit`];
+//! `params/general.yaml` names it) fitted on every public gold page at hand by `cetune model build` (`params/general.yaml` records the command and the sets),
 //! compiled into the binary so that `extract` with no flags, the Python `Extractor()` and
 //! `annotate`'s pre-fill apply it from anywhere, without a file.
 
-use super::blocktrees::{self, Model};
+use super::fit::{self, Fit, Model};
 use crate::error::{Error, Result};
 use crate::params::{ParamSpace, Setting};
 use std::path::Path;
@@ -28,14 +28,14 @@ const AT: &str = "<built-in>/general.yaml";
 /// the pages being measured), without rebuilding the binary.
 pub const ENV: &str = "CETUNE_GENERAL_MODEL";
 
-/// The parameter space (`blocktrees`') and the general model's setting, its model made
+/// The parameter space (its family's) and the general model's setting, its model made
 /// available under the path the setting names. A damaged compiled-in model is an error naming
 /// it (a unit test reads it at build time).
 pub fn setting() -> Result<(ParamSpace, Setting)> {
     if let Some(dir) = std::env::var_os(ENV).filter(|d| !d.is_empty()) {
         let yaml = Path::new(&dir).join("general.yaml");
         let file = super::load_file(&yaml).map_err(|e| Error { message: format!("{ENV}: {}", e.message), ..e })?;
-        if file.setting.extractor != super::fitted::FITTED || file.setting.model.is_none() {
+        if super::fit_of(&file.setting.extractor).is_none() || file.setting.model.is_none() {
             return Err(
                 Error::config(format!("{ENV}: not a general model (model build's general.yaml)")).with_path(&yaml)
             );
@@ -45,17 +45,31 @@ pub fn setting() -> Result<(ParamSpace, Setting)> {
     let file = super::parse_str(YAML, Path::new(AT)).map_err(|e| e.with_path(Path::new("params/general.yaml")))?;
     let path = file.setting.model.clone().ok_or_else(|| Error::config("params/general.yaml names no model"))?;
     let at = Path::new("params/general.model");
-    let model = Model::read(MODEL).map_err(|e| e.with_path(at))?;
-    blocktrees::check_fit(&model, &blocktrees::fit_key(&file.setting), at)?;
-    blocktrees::remember_model(&path, Arc::new(model));
+    let fit = fit_of(&file.setting)?;
+    let model = fit.read(MODEL).map_err(|e| e.with_path(at))?;
+    fit::check(model.as_ref(), &fit.key(&file.setting), at)?;
+    fit::remember(&path, model);
     Ok((file.space, file.setting))
 }
 
+/// The family the compiled-in general model fits (what `model build` fits by default).
+pub fn family() -> Result<String> {
+    let file = super::parse_str(YAML, Path::new(AT)).map_err(|e| e.with_path(Path::new("params/general.yaml")))?;
+    Ok(file.setting.extractor)
+}
+
+/// How the general model's setting `s` is fitted.
+fn fit_of(s: &Setting) -> Result<&'static dyn Fit> {
+    super::fit_of(&s.extractor)
+        .ok_or_else(|| Error::config(format!("the general model's family '{}' fits nothing", s.extractor)))
+}
+
 /// The general model's fitted model (what `start: general` continues from).
-pub fn model() -> Result<Arc<Model>> {
+pub fn model() -> Result<Arc<dyn Model>> {
     let (_, s) = setting()?;
     let path = s.model.clone().ok_or_else(|| Error::config("the general model names no model file"))?;
-    blocktrees::load(&path, &blocktrees::fit_key(&s))
+    let fit = fit_of(&s)?;
+    fit::load(fit, &path, &fit.key(&s))
 }
 
 #[cfg(test)]
@@ -67,8 +81,9 @@ mod tests {
     #[test]
     fn the_embedded_general_model_reads_builds_and_keeps_an_article_body() {
         let (space, s) = setting().unwrap();
-        assert_eq!(space.extractor, "blocktrees");
-        assert_eq!(s.extractor, "blocktrees");
+        assert_eq!(space.extractor, s.extractor);
+        assert!(crate::extract::fit_of(&s.extractor).is_some(), "a family fitted on gold");
+        assert_eq!(family().unwrap(), s.extractor);
         let ex = crate::extract::build(&s).unwrap();
         let body = "The committee met on Tuesday to discuss the new budget for the city's schools. ".repeat(12);
         let html = format!(

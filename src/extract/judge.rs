@@ -8,7 +8,7 @@
 //! setting a model is for, its file reader) and `error`.
 
 use super::Extractor;
-use super::blocktrees::trees::{Forest, Hyper, Node};
+use super::trees::{Forest, Hyper, Node};
 use crate::document::{Document, Selection, View};
 use crate::error::{Error, Result};
 use std::path::Path;

@@ -20,6 +20,7 @@ pub mod density;
 pub mod dsc;
 pub mod external;
 pub mod feedwrapper;
+pub mod fit;
 pub mod fitted;
 pub mod full;
 pub mod full_hidden;
@@ -36,6 +37,7 @@ pub mod sections;
 pub mod segments;
 pub mod stopwords;
 pub mod structured;
+pub mod trees;
 
 use crate::document::{Document, Needs, Selection, View};
 use crate::error::{Error, Result};
@@ -124,12 +126,24 @@ pub struct Family {
     pub yaml: &'static str,
     /// Its constructor.
     pub build: Build,
+    /// How it is fitted on gold, for a family whose extractor applies a fitted model
+    /// ([`fit::Fit`]); `None` for the rest.
+    pub fit: Option<&'static dyn fit::Fit>,
 }
 
-/// A row of [`FAMILIES`]: the name, `params/<name>.yaml`, the constructor.
+/// A row of [`FAMILIES`]: the name, `params/<name>.yaml`, the constructor and, for a family
+/// fitted on gold, its fitting.
 macro_rules! family {
     ($name:literal, $build:path) => {
-        Family { name: $name, yaml: include_str!(concat!("../../params/", $name, ".yaml")), build: $build }
+        Family { name: $name, yaml: include_str!(concat!("../../params/", $name, ".yaml")), build: $build, fit: None }
+    };
+    ($name:literal, $build:path, fit = $fit:expr) => {
+        Family {
+            name: $name,
+            yaml: include_str!(concat!("../../params/", $name, ".yaml")),
+            build: $build,
+            fit: Some($fit),
+        }
     };
 }
 
@@ -159,7 +173,7 @@ pub const FAMILIES: &[Family] = &[
     family!("code", code::Code::build),
     family!("full_hidden", full_hidden::FullHidden::build),
     family!("blocks", blocks::Blocks::build),
-    family!("blocktrees", blocktrees::Blocktrees::build),
+    family!("blocktrees", blocktrees::Blocktrees::build, fit = &blocktrees::fit::FIT),
     family!("feedwrapper", feedwrapper::FeedWrapper::build),
     family!("landmarks", landmarks::Landmarks::build),
 ];
@@ -180,6 +194,11 @@ pub const COMBINATIONS: &[(&str, &str)] = &[
 /// Names of every family and then every combination.
 pub fn all_names() -> Vec<&'static str> {
     names().into_iter().chain(COMBINATIONS.iter().map(|c| c.0)).collect()
+}
+
+/// How the family `name` is fitted on gold; `None` for a family that fits nothing (or no family).
+pub fn fit_of(name: &str) -> Option<&'static dyn fit::Fit> {
+    FAMILIES.iter().find(|f| f.name == name).and_then(|f| f.fit)
 }
 
 /// Names of every family, in table order.
@@ -417,9 +436,9 @@ pub fn build_with(setting: &Setting, models: &fitted::Models) -> Result<Box<dyn 
         return external::build(setting);
     }
     if let Some(m) = models.here()
-        && setting.extractor == fitted::FITTED
+        && let Some(fit) = fit_of(&setting.extractor)
     {
-        return blocktrees::Blocktrees::from_model(setting, m.model.clone());
+        return fit.apply(setting, m.model.clone());
     }
     let f = family(&setting.extractor)?;
     let mut reader = setting.reader();

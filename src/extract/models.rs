@@ -1,10 +1,10 @@
 //! The fitted models a setting's places apply ([`Models`], passed to [`super::build_with`]):
-//! what a search fits out of fold for a family fitted on gold (`blocktrees`) at each place of a
-//! route or combination, and a route fallback's confidence model. Where the places are and how
+//! what a search fits out of fold for a family fitted on gold ([`super::fit::Fit`]) at each place
+//! of a route or combination, and a route fallback's confidence model. Where the places are and how
 //! a model file holds them is `fitted.rs`; this file is what the composite extractors read, so
 //! they do not import the fitting side. Imports from the crate: `extract` and `params`.
 
-use super::blocktrees::Model;
+use super::fit::Model;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
@@ -15,7 +15,7 @@ pub struct Placed {
     /// Where it sits (see the module's documentation).
     pub place: String,
     /// The model.
-    pub model: Arc<Model>,
+    pub model: Arc<dyn Model>,
     /// Its cache identity.
     pub tag: u64,
 }

@@ -156,7 +156,7 @@ pub(crate) fn used(setting: &Setting) -> Result<Used> {
 }
 
 /// Builds the route a setting describes (see `params::route`). Only the branches some rule or
-/// `otherwise` names are built; a branch fitted on gold (`blocktrees`, or a combination with such
+/// `otherwise` names are built; a branch fitted on gold (a family with a [`super::fit::Fit`], or a combination with such
 /// a member) applies its model in `models` (under the branch's alias).
 pub fn build(setting: &Setting, models: &super::models::Models) -> Result<Box<dyn Extractor>> {
     let bad = |msg: String| Error::config(format!("route '{}': {msg}", setting.extractor));
@@ -318,7 +318,7 @@ mod tests {
     /// A confidence model that trusts a page whose output keeps more than half of its words
     /// (`kept_share` > 0.5: about 0.99) and distrusts the others (about 0.01).
     fn kept_half() -> Arc<Model> {
-        use crate::extract::blocktrees::trees::{Forest, Node};
+        use crate::extract::trees::{Forest, Node};
         let share = super::super::judge::SIGNALS.iter().position(|s| *s == "kept_share").unwrap() as u16;
         let tree =
             vec![Node::Split { feature: share, threshold: 0.5, left: 1, right: 2 }, Node::Leaf(-5.0), Node::Leaf(5.0)];

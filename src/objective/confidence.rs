@@ -5,9 +5,9 @@
 //! and link density, where the output starts and ends in the page, how many separate runs it
 //! keeps, how much of it is hidden text, and the shape of the rendered text.
 //!
-//! The estimate is a regression on page F1 with the gradient-boosted trees of the `blocktrees`
-//! family ([`crate::extract::blocktrees::trees`]: logistic loss on the F1 as a soft label, so
-//! the estimate is the sigmoid of the raw score), fitted on a gold sample; its quality is
+//! The estimate is a regression on page F1 with the gradient-boosted trees the supervised block
+//! family fits too ([`crate::extract::trees`]: logistic loss on the F1 as a soft label, so the
+//! estimate is the sigmoid of the raw score), fitted on a gold sample; its quality is
 //! measured out of fold when it is fitted ([`fit`]) and on any gold set by `evaluate
 //! --confidence` ([`Quality`]). The model is a small JSON file ([`Model::to_json`],
 //! [`Model::read`]), tied to the setting it was fitted for.
@@ -17,10 +17,10 @@
 //! neighbour's (`stream.rs`).
 
 use crate::extract::Extractor;
-use crate::extract::blocktrees::trees::{self, Rows};
 pub use crate::extract::judge::{
     BAD_F1, FLAG_SHARE, FORMAT, Model, N_SIGNALS, SIGNALS, Signals, extract_with_signals, hyper, setting_key, signals,
 };
+use crate::extract::trees::{self, Rows};
 
 /// Rows of signals and F1 labels.
 fn rows(x: &[Signals], y: &[f64], sel: &[usize]) -> Rows {

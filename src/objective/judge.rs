@@ -12,9 +12,9 @@ use super::corpus::Corpus;
 use super::score::score_subset;
 use crate::error::{Error, Result};
 use crate::eval::Measure;
-use crate::extract::blocktrees::trees::{self, Rows};
 use crate::extract::fitted::Models;
 use crate::extract::judge::{Model, N_SIGNALS, Signals, extract_with_signals, hyper};
+use crate::extract::trees::{self, Rows};
 use crate::params::Setting;
 use rayon::prelude::*;
 use std::sync::Arc;
@@ -65,7 +65,7 @@ fn pages(corpus: &Corpus, base: &Setting, measure: Measure) -> Result<Vec<Option
     let own = primary(base)?;
     if crate::extract::fitted::needs_fit(&own) {
         return Err(Error::config(
-            "a fallback whose primary branch is fitted on gold (blocktrees) is not tuned yet: make the primary a settings file with its model, or another branch",
+            "a fallback whose primary branch is fitted on gold is not tuned yet: make the primary a settings file with its model, or another branch",
         ));
     }
     let ex = crate::extract::build(&own)?;

@@ -125,18 +125,11 @@ mod tests {
     #[test]
     fn every_extractor_declares_what_it_reads_route_and_blocks_included() {
         let reg = registry();
-        for want in [
-            "route",
-            "blocks",
-            "blocktrees",
-            "full_hidden",
-            "blogbuster",
-            "records",
-            "structured",
-            "mixed",
-            "feedwrapper",
-        ] {
+        for want in ["route", "blocks", "full_hidden", "blogbuster", "records", "structured", "mixed", "feedwrapper"] {
             assert!(reg.iter().any(|(n, _)| n == want), "{want} is checked");
+        }
+        for f in extract::FAMILIES.iter().filter(|f| f.fit.is_some()) {
+            assert!(reg.iter().any(|(n, _)| n == f.name), "{} (fitted on gold) is checked", f.name);
         }
         // No extractor takes every fact: each declares its own needs (the default is ALL).
         for (name, ex) in &reg {
@@ -162,7 +155,7 @@ mod tests {
         // optimise on a route: any rule may send a page to any branch, any member may be on.
         let space = extract::space_needs(&extract::space("route").unwrap()).complete();
         assert!(space.features && space.paras && space.bp_blocks && space.readability, "{}", space.label());
-        // Its block branches (`learned` = blocktrees, `hidden` = full_hidden) read the block view.
+        // Its block branches (`learned`, the supervised block family, and `hidden` = full_hidden) read the block view.
         assert!(space.segments, "{}", space.label());
         assert!(space.facts.is_empty(), "{}", space.label());
     }

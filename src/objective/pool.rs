@@ -6,15 +6,11 @@
 //! and the figure a set is given comes from the setting chosen on the *other* sets only.
 
 use super::corpus::{Corpus, Entry};
-use super::fit::Labelled;
 use super::score::score_subset;
 use crate::error::{Error, Result};
 use crate::eval::Measure;
 use crate::eval::score::Prf;
-use crate::extract::blocktrees::{Blocktrees, Model, fit_key, hyper, stacked};
 use crate::params::Setting;
-use std::collections::HashMap;
-use std::sync::Arc;
 
 /// Gold sets parsed and pooled: one corpus whose packages are `set/package`.
 pub struct Pool {
@@ -100,9 +96,9 @@ fn fnv(s: &str) -> u64 {
     s.bytes().fold(0xcbf29ce484222325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100000001b3))
 }
 
-/// The out-of-fold scores of every page under every setting of `grid`: `prf[g][entry]`, each page
-/// scored by trees fitted on the pages of the other folds. Settings that share a fit (they
-/// differ only in `t`, `t_rel`, `smooth`) share its trees.
+/// The out-of-fold scores of every page under every setting of `grid` (settings of one family
+/// fitted on gold): `prf[g][entry]`, each page scored by a model fitted on the pages of the other
+/// folds. Settings that share a fit (the same [`crate::extract::fit::Fit::key`]) share its model.
 pub fn held_out(
     pool: &Pool,
     fold: &[usize],
@@ -112,34 +108,29 @@ pub fn held_out(
 ) -> Result<Vec<Vec<Prf>>> {
     let corpus = &pool.corpus;
     let mut prf = vec![vec![Prf::default(); corpus.entries.len()]; grid.len()];
+    let Some(first) = grid.first() else { return Ok(prf) };
+    let fit = crate::extract::fit_of(&first.extractor)
+        .ok_or_else(|| Error::config(format!("model build fits a family fitted on gold, not '{}'", first.extractor)))?;
     let mut by_fit: Vec<(String, Vec<usize>)> = Vec::new();
     for (g, s) in grid.iter().enumerate() {
-        if stacked(s) {
-            return Err(Error::config("model build fits one stage: set stack=false"));
-        }
-        let key = fit_key(s);
+        let key = fit.key(s);
         match by_fit.iter_mut().find(|(k, _)| *k == key) {
             Some((_, gs)) => gs.push(g),
             None => by_fit.push((key, vec![g])),
         }
     }
-    let mut labelled: HashMap<String, Arc<Labelled>> = HashMap::new();
-    for (key, gs) in &by_fit {
-        let (h, hidden) = hyper(&grid[gs[0]])?;
-        let start = super::fit::start_of(&grid[gs[0]])?;
-        let rows = labelled
-            .entry(format!("{hidden:?}|{}", start.is_some()))
-            .or_insert_with(|| Arc::new(Labelled::of(corpus, hidden, start)))
-            .clone();
+    let pages = super::fit::pages(corpus);
+    let fitter = fit.fitter();
+    for (_, gs) in &by_fit {
         for j in 0..n_folds {
             let test: Vec<usize> = (0..fold.len()).filter(|&i| fold[i] == j).collect();
             if test.is_empty() {
                 continue;
             }
             let train: Vec<usize> = (0..fold.len()).filter(|&i| fold[i] != j).collect();
-            let model = Arc::new(Model { forest: rows.forest(&train, &h), stack: None, fit: key.clone() });
+            let model = fitter.fit_on(&pages, &grid[gs[0]], &train)?;
             for &g in gs {
-                let ex = Blocktrees::from_model(&grid[g], model.clone())?;
+                let ex = fit.apply(&grid[g], model.clone())?;
                 let scores = score_subset(corpus, ex.as_ref(), measure, &test);
                 for (&i, s) in test.iter().zip(&scores) {
                     prf[g][i] = s.prf;

@@ -277,7 +277,7 @@ pub struct ExtractionProblem<'a> {
     /// Per-document scores of the genomes racing evaluates on subsets (by the genome's bits),
     /// so that a survivor moving on to more documents is scored only on the new ones.
     memo: HashMap<Vec<u64>, Vec<Option<DocScore>>>,
-    /// The fitted block models of the settings tried (`blocktrees`).
+    /// The models of the settings tried, for the families fitted on gold that they hold.
     fits: super::fit::Fits,
     /// Where fitted settings are fitted: `None`, out of fold on this corpus; `Some`, on that
     /// corpus (a held-out validation set is scored by the model of the training pages).
@@ -325,7 +325,7 @@ impl<'a> ExtractionProblem<'a> {
         if crate::params::route::fallback_of(s).is_some() {
             if super::fit::needs_fit(s) {
                 return Err(Error::config(
-                    "a route with a fallback and a branch fitted on gold (blocktrees) is not tuned yet: choose other branches",
+                    "a route with a fallback and a branch fitted on gold is not tuned yet: choose other branches",
                 ));
             }
             return self.judged_scores(s, subset);

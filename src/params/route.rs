@@ -100,7 +100,7 @@ pub fn is_settings_file(ex: &str) -> bool {
 /// extractor and its space, every parameter fixed at the file's value (no gene; a route file
 /// that declares `B.<name>` itself makes that one a gene again). The file's extractor must be a
 /// built-in family or combination (the route's setting names it), not a route, and its setting
-/// must not need a fitted model file: a branch fitted on gold is written `B=blocktrees` and fitted
+/// must not need a fitted model file: a branch fitted on gold is written `B=<family>` and fitted
 /// by the search, out of fold. The message says what is wrong, with the file and line.
 fn settings_branch(
     path: &std::path::Path,
@@ -116,7 +116,9 @@ fn settings_branch(
         return Err(format!("describes the route '{ex}': a route cannot be inside a route"));
     }
     if f.setting.model.is_some() {
-        return Err("names a fitted model file, which a fixed branch cannot carry: write the branch as NAME=blocktrees, which the search fits out of fold".into());
+        return Err(format!(
+            "names a fitted model file, which a fixed branch cannot carry: write the branch as NAME={ex}, which the search fits out of fold"
+        ));
     }
     // An external extractor (`extractor: external`, its command among its parameters): the
     // file's own space, fixed at its values like any settings file.

@@ -55,7 +55,7 @@ pub struct Setting {
     pub values: Vec<(String, Value)>,
     /// A fitted model the setting applies (a sidecar file its settings file names with
     /// `model:`, resolved against that file's folder), for the families fitted on gold
-    /// (`blocktrees`); `None` for every other setting.
+    /// (the families whose row in the family table has a fit); `None` for every other setting.
     pub model: Option<std::path::PathBuf>,
 }
 

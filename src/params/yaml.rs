@@ -58,7 +58,7 @@ struct RawFile {
     branches: Option<At<Vec<At<String>>>>,
     /// A route's number of rules.
     rules: Option<At<i64>>,
-    /// A fitted model the setting applies (`blocktrees`): a file beside this one.
+    /// A fitted model the setting applies (a family fitted on gold): a file beside this one.
     model: Option<At<String>>,
     /// An external extractor's worker command (`extractor: external`).
     command: Option<At<String>>,

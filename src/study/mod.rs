@@ -817,7 +817,7 @@ pub fn refit_best(
     }
     let model = crate::objective::fit::fit_file(corpus, &s)?;
     crate::paths::write_atomic(&path, model.as_bytes())?;
-    crate::extract::blocktrees::forget_model(&path);
+    crate::extract::fit::forget(&path);
     Ok(true)
 }
 

@@ -4,7 +4,7 @@
 //! grown one rule at a time, each rule the feature, threshold and branch that gains most on the
 //! pages no earlier rule takes), with as many rules as hold up out of fold: the number of rules
 //! is chosen by 5-fold cross-validation over the training pages ([`fit_cv`]), since on 120
-//! pages many thresholds gain by chance. A fitted branch (`blocktrees`) is scored out of fold
+//! pages many thresholds gain by chance. A branch fitted on gold is scored out of fold
 //! too, as the search scores it. The fitted route joins the first generation as one more
 //! known-good individual. No page-kind labels are read: the per-page scores are the only
 //! supervision, so it works on a set whose packages are sites as well as on one whose packages
@@ -151,8 +151,8 @@ pub fn fit_cv(
 /// The supervised start of a route space on `corpus`, with a readable label; `None` when the
 /// space is not a route or has fewer than two branches to choose from.
 ///
-/// Each candidate is scored as the search scores it (`problem`): a fitted branch (`blocktrees`)
-/// out of fold, so that a branch fitted on the very pages it is scored on is not overrated.
+/// Each candidate is scored as the search scores it (`problem`): a branch fitted on gold is
+/// scored out of fold, so that a branch fitted on the very pages it is scored on is not overrated.
 pub fn supervised_start(
     space: &ParamSpace,
     base: &Setting,

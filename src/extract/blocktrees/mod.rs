@@ -7,7 +7,7 @@
 //! on those labels ([`trees`]), and a block is kept when its probability, optionally smoothed
 //! with its neighbours', reaches `t`. While tuning, a setting's fitness is out of fold: the
 //! model that scores a page was fitted on the other folds of the sample
-//! (`objective/fit.rs`), so the search cannot reward memorising its own pages. The run's
+//! ([`fit`]), so the search cannot reward memorising its own pages. The run's
 //! `best.model`, fitted on the whole sample with the winning setting, is the sidecar its
 //! `best.yaml` names (`model: best.model`): `extract`, `evaluate`, `compare`, `report` and
 //! `annotate` apply it with no sample at hand ([`Model::read`] refuses a truncated file, one
@@ -43,16 +43,15 @@
 //! second on 120 pages.
 
 pub mod context;
-pub mod trees;
+pub mod fit;
 
 use super::Extractor;
+use super::trees::{Forest, Hyper, Node};
 use crate::document::segments::{FEATURES, HiddenText, N_FEATURES, groups};
 use crate::document::{Document, Selection, View};
 use crate::error::{Error, Result};
 use crate::params::{Setting, SettingReader};
-use std::path::Path;
 use std::sync::Arc;
-use trees::{Forest, Hyper, Node};
 
 /// Parameters that do not change a fit (applied to a fitted model's scores, or the fold count).
 pub const NOT_FIT: &[&str] = &["t", "t_rel", "smooth", "folds"];
@@ -146,7 +145,7 @@ impl Blocktrees {
     /// Registry constructor: the model the setting names, or the prior without one.
     pub fn build(r: &mut SettingReader) -> Result<Box<dyn Extractor>> {
         let model = match r.model() {
-            Some(p) => Some(load(p, &fit_key(r.setting()))?),
+            Some(p) => Some(super::fit::take(super::fit::load(&fit::FIT, p, &fit_key(r.setting()))?)?),
             None => None,
         };
         Self::with_model(r, model)
@@ -429,63 +428,6 @@ fn finite<T: std::str::FromStr + Into<f64> + Copy>(s: &str, i: usize) -> Result<
 /// At most 40 characters of a line, for a message.
 fn cut(s: &str) -> String {
     s.chars().take(40).collect()
-}
-
-/// Reads the model file `path` and checks it was fitted with `fit` (the setting's [`fit_key`]).
-pub fn load(path: &Path, fit: &str) -> Result<Arc<Model>> {
-    let m = read_model(path)?;
-    check_fit(&m, fit, path)?;
-    Ok(m)
-}
-
-/// Refuses a model (read from `path`) that was not fitted with `fit`, naming the fit line.
-pub fn check_fit(m: &Model, fit: &str, path: &Path) -> Result<()> {
-    if m.fit != fit {
-        return Err(Error::config(format!(
-            "the model was fitted with {}, but the setting says {fit}: refit it (cetune optimise) or use its own best.yaml",
-            m.fit
-        ))
-        .with_cause(crate::error::Cause::StaleModel)
-        .with_path(path)
-        .with_line(3, None));
-    }
-    Ok(())
-}
-
-/// The models read, by path.
-static CACHE: std::sync::Mutex<Vec<(std::path::PathBuf, Arc<Model>)>> = std::sync::Mutex::new(Vec::new());
-
-/// Makes `model` the one read from `path` from now on: a compiled-in model (the general
-/// model, [`crate::extract::general`]) is found by the path its settings name, like a file.
-pub fn remember_model(path: &Path, model: Arc<Model>) {
-    if let Ok(mut c) = CACHE.lock() {
-        c.retain(|(p, _)| p != path);
-        c.push((path.to_path_buf(), model));
-    }
-}
-
-/// Forgets the model read from `path` (after it was rewritten).
-pub fn forget_model(path: &Path) {
-    if let Ok(mut c) = CACHE.lock() {
-        c.retain(|(p, _)| p != path);
-    }
-}
-
-/// Reads the model file `path`. Models are kept by path, so a command that builds the
-/// extractor many times reads it once.
-pub fn read_model(path: &Path) -> Result<Arc<Model>> {
-    let cached = CACHE.lock().ok().and_then(|c| c.iter().find(|(p, _)| p == path).map(|(_, m)| m.clone()));
-    if let Some(m) = cached {
-        return Ok(m);
-    }
-    // A settings file that names a missing or unreadable model is a configuration error.
-    let text =
-        crate::params::read_model_file(path).map_err(|e| Error { kind: crate::error::ErrorKind::Config, ..e })?;
-    let m = Arc::new(Model::read(&text).map_err(|e| e.with_path(path))?);
-    if let Ok(mut c) = CACHE.lock() {
-        c.push((path.to_path_buf(), m.clone()));
-    }
-    Ok(m)
 }
 
 #[cfg(test)]

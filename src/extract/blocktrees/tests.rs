@@ -1,4 +1,12 @@
 use super::*;
+use crate::extract::fitted::{self, fits, needs_fit, places, write};
+use crate::extract::trees;
+use std::path::Path;
+
+/// The model file `p` read with the block family's fitting and checked against `key`.
+fn load(p: &Path, key: &str) -> Result<Arc<dyn super::super::fit::Model>> {
+    super::super::fit::load(&fit::FIT, p, key)
+}
 
 fn model() -> Model {
     let rows = trees::Rows {
@@ -110,4 +118,78 @@ fn a_page_the_model_is_unsure_of_keeps_its_best_blocks_with_t_rel() {
     assert_eq!(text("0"), 0);
     assert_eq!(text("0.5"), 1);
     assert_eq!(text("0.3"), 2);
+}
+
+// The block family at the places of routes and combinations (`extract/fitted.rs`).
+
+fn route(sets: &[&str]) -> Setting {
+    let text = "extractor: r\nbranches: [learned=blocktrees, pages=mixed, lqf]\nrules: 1\nparameters: []\n";
+    let space = crate::params::parse_str(text, Path::new("r.yaml"), &crate::extract::space).unwrap().space;
+    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+    space.with_assignments(&space.defaults(), &sets).unwrap()
+}
+
+fn model_fitted(fit: &str) -> Model {
+    Model { fit: fit.into(), ..model() }
+}
+
+#[test]
+fn fitted_families_are_found_where_pages_can_reach_them() {
+    let names = |s: &Setting| places(s).unwrap().into_iter().map(|(p, _)| p).collect::<Vec<_>>();
+    // Every page to lqf: nothing is fitted; a rule to `learned`: the branch is.
+    assert!(names(&route(&["otherwise=lqf"])).is_empty());
+    assert!(!needs_fit(&route(&["otherwise=lqf"])));
+    let ruled = route(&["otherwise=lqf", "if1.on=true", "if1.then=learned", "learned.t=0.42"]);
+    assert_eq!(names(&ruled), ["learned"]);
+    let (_, own) = &places(&ruled).unwrap()[0];
+    assert_eq!(own.extractor, "blocktrees");
+    assert_eq!(own.get("t"), Some(&crate::params::Value::Float(0.42)));
+    // A member of a combination branch, only while it is on.
+    assert!(names(&route(&["otherwise=pages"])).is_empty());
+    let space = crate::extract::space("mixed").unwrap();
+    assert!(space.param("blocktrees.t").is_none(), "mixed has no blocktrees member");
+    let text = "extractor: c\nmembers: [blocktrees, lqf]\nparameters: []\n";
+    let c = crate::params::parse_str(text, Path::new("c.yaml"), &crate::extract::space).unwrap().space;
+    assert_eq!(names(&c.defaults()), ["blocktrees"]);
+    let off = c.with_assignments(&c.defaults(), &["blocktrees.on=false".into()]).unwrap();
+    assert!(names(&off).is_empty());
+    // The family alone sits at the empty place.
+    assert_eq!(names(&crate::extract::space("blocktrees").unwrap().defaults()), [""]);
+}
+
+#[test]
+fn a_model_file_of_places_reads_back_and_is_checked_place_by_place() {
+    let s = route(&["otherwise=learned"]);
+    let (_, own) = places(&s).unwrap().remove(0);
+    let key = fit_key(&own);
+    let text = write(&[("learned".into(), Arc::new(model_fitted(&key)))]);
+    let dir = std::env::temp_dir().join(format!("cetune-fitted-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join("best.model");
+    std::fs::write(&p, &text).unwrap();
+    let m = fitted::load(&p, &s).unwrap();
+    assert_eq!(m.0.len(), 1);
+    assert_eq!(m.0[0].model.write(), model_fitted(&key).write(), "the model reads back as written");
+    assert_eq!(m.under("learned").here().map(|x| x.model.key().to_string()), Some(key.clone()));
+    assert!(fits(&p, &s).unwrap());
+    // Another threshold needs no refit; another tree count does.
+    assert!(fits(&p, &route(&["otherwise=learned", "learned.t=0.7"])).unwrap());
+    let other = route(&["otherwise=learned", "learned.trees=50"]);
+    assert!(!fits(&p, &other).unwrap());
+    let e = fitted::load(&p, &other).unwrap_err();
+    assert_eq!(e.exit_code(), 2);
+    assert!(e.to_string().starts_with(&format!("{}:5: the model of 'learned' was fitted with", p.display())), "{e}");
+    // A damaged file: its line in the file, not in the section.
+    let broken = text.replacen("\nbase ", "\nbase x", 1);
+    std::fs::write(&p, &broken).unwrap();
+    let e = fitted::load(&p, &s).unwrap_err();
+    assert!(e.to_string().starts_with(&format!("{}:6:", p.display())), "{e}");
+    std::fs::write(&p, text.replacen("place learned", "place pages", 1)).unwrap();
+    let e = fitted::load(&p, &s).unwrap_err();
+    assert!(e.to_string().contains("holds no model for 'learned'") && e.exit_code() == 2, "{e}");
+    std::fs::write(&p, "hello\n").unwrap();
+    assert!(fitted::load(&p, &s).unwrap_err().to_string().contains(":1: not a model file of places"));
+    let e = fitted::load(&dir.join("none.model"), &s).unwrap_err();
+    assert!(e.exit_code() == 2 && e.to_string().contains("none.model"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

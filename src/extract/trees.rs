@@ -1,6 +1,7 @@
-//! Gradient-boosted regression trees for block scores, written out in full (about 200 lines) so
-//! that a fit is small, deterministic and needs no ML runtime: logistic loss on soft labels (the
-//! share of a block's words in the gold), Newton leaf values with L2 regularisation, trees
+//! Gradient-boosted regression trees, the learner of every model cetune fits on gold (the
+//! supervised block family's block scores, a route's confidence judge, the page-F1 estimate),
+//! written out in full (about 200 lines) so that a fit is small, deterministic and needs no ML
+//! runtime: logistic loss on soft labels (for blocks, the share of a block's words in the gold), Newton leaf values with L2 regularisation, trees
 //! grown level by level to a fixed depth over features cut into at most [`BINS`] quantile bins
 //! (the histogram method of LightGBM and scikit-learn's `HistGradientBoosting`). There is no
 //! sampling, so a fit is a function of its rows alone: the same rows give the same model on any

@@ -1,0 +1,404 @@
+//! Fitting the block model on gold pages ([`super::super::fit::Fit`]): block labels from the LCS
+//! alignment with the gold, k-fold out-of-fold models while tuning, and the fit on the whole
+//! sample that a run writes beside its `best.yaml`.
+//!
+//! A block's label is the share of its evaluation tokens that one longest common subsequence
+//! with the gold pairs ([`Page::kept`], the alignment `annotate` uses), its weight the square
+//! root of its token count (the prototype's choice). Folds are dealt round-robin within each
+//! package, in page order ([`folds_of`]), so every fold holds every package and the split does
+//! not depend on the seed or the number of threads.
+
+use super::context::{N_CONTEXT, context};
+use super::{Blocktrees, Model, boost_key, fit_key, hyper, stacked, stage_two};
+use crate::document::View;
+use crate::document::segments::{HiddenText, N_FEATURES};
+use crate::error::{Error, Result};
+use crate::extract::Extractor;
+use crate::extract::fit::{self, FoldModels, Page, folds_of};
+use crate::extract::trees::{self, Boosted, Forest, Rows};
+use crate::params::Setting;
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// Most boostings kept (each holds k forests of up to a few MB).
+const KEEP: usize = 48;
+
+/// The block family's fitting: the row of the family table names it.
+#[derive(Debug)]
+pub struct Fitting;
+
+/// The one [`Fitting`].
+pub static FIT: Fitting = Fitting;
+
+impl fit::Model for Model {
+    fn key(&self) -> &str {
+        &self.fit
+    }
+
+    fn write(&self) -> String {
+        Model::write(self)
+    }
+
+    fn into_any(self: Arc<Self>) -> Arc<dyn std::any::Any + Send + Sync> {
+        self
+    }
+}
+
+impl fit::Fit for Fitting {
+    fn key(&self, s: &Setting) -> String {
+        fit_key(s)
+    }
+
+    fn read(&self, text: &str) -> Result<Arc<dyn fit::Model>> {
+        Ok(Arc::new(Model::read(text)?))
+    }
+
+    fn apply(&self, s: &Setting, model: Arc<dyn fit::Model>) -> Result<Box<dyn Extractor>> {
+        Blocktrees::from_model(s, fit::take(model)?)
+    }
+
+    fn fit_all(&self, pages: &[&dyn Page], s: &Setting) -> Result<Arc<dyn fit::Model>> {
+        Ok(Arc::new(fit_all(pages, s)?))
+    }
+
+    fn fitter(&self) -> Box<dyn fit::Fitter> {
+        Box::new(Fits::default())
+    }
+}
+
+/// The training rows of one page: its candidate blocks with at least one token.
+pub fn page_rows(page: &dyn Page, hidden: HiddenText) -> Rows {
+    let p = page_labels(page, hidden, None);
+    let mut r = Rows { f: N_FEATURES, y: p.y, w: p.w, ..Rows::default() };
+    if let Some(doc) = page.doc() {
+        p.blocks.iter().for_each(|&b| r.x.extend_from_slice(doc.segments.row(b as usize)));
+    }
+    r
+}
+
+/// One page's training rows without their features (which the page's block view holds): the
+/// candidate blocks with at least one token, their labels and weights and, for a second stage,
+/// their context.
+#[derive(Default)]
+struct PageLabels {
+    blocks: Vec<u32>,
+    y: Vec<f32>,
+    w: Vec<f32>,
+    ctx: Vec<[f32; N_CONTEXT]>,
+}
+
+/// The training rows of one page; with `first`, each row's context in that forest's scores (a
+/// second stage's rows, [`context`]).
+fn page_labels(page: &dyn Page, hidden: HiddenText, first: Option<&Forest>) -> PageLabels {
+    let mut r = PageLabels::default();
+    let Some(doc) = page.doc() else { return r };
+    let seg = &doc.segments;
+    let cand: Vec<u32> = (0..seg.len() as u32).filter(|&b| hidden.admits(seg.hidden[b as usize])).collect();
+    let ctx = first.map(|forest| {
+        let raw: Vec<f64> = cand.iter().map(|&b| forest.raw(seg.row(b as usize))).collect();
+        context(seg, &cand, &raw)
+    });
+    let kept = page.kept(View::Blocks);
+    for (k, &b) in cand.iter().enumerate() {
+        let (toks, hits) = kept[b as usize];
+        if toks == 0 {
+            continue;
+        }
+        r.blocks.push(b);
+        if let Some(c) = &ctx {
+            r.ctx.push(c[k]);
+        }
+        r.y.push(hits as f32 / toks as f32);
+        r.w.push((toks as f32).sqrt());
+    }
+    r
+}
+
+/// The package of each page.
+fn packages(pages: &[&dyn Page]) -> Vec<usize> {
+    pages.iter().map(|p| p.package()).collect()
+}
+
+/// The training rows of a page set under one `hidden_text`, binned once for every fit on them.
+pub struct Labelled {
+    /// Every page's rows, one after the other: their labels and weights (`rows.x` is empty:
+    /// a fit reads only the bins).
+    pub rows: Rows,
+    /// Page `p`'s rows are `starts[p]..starts[p + 1]`.
+    pub starts: Vec<u32>,
+    /// The rows' features cut into bins at the quantiles of all of them (features only: the
+    /// labels of a held-out fold never enter a fit).
+    pub binned: trees::Binned,
+    /// With `start=general`, the forest fits continue from and its raw score of every row.
+    start: Option<(Arc<Forest>, Vec<f64>)>,
+}
+
+impl Labelled {
+    /// The labelled rows of every page of `pages`; with `start`, fits on them continue from
+    /// that forest's scores ([`start_of`]).
+    pub fn of(pages: &[&dyn Page], hidden: HiddenText, start: Option<Arc<Forest>>) -> Labelled {
+        let labels: Vec<PageLabels> = pages.par_iter().map(|e| page_labels(*e, hidden, None)).collect();
+        let init = start.as_ref().map(|forest| {
+            let raw: Vec<Vec<f64>> = pages
+                .par_iter()
+                .zip(&labels)
+                .map(|(e, p)| match e.doc() {
+                    Some(doc) => p.blocks.iter().map(|&b| forest.raw(doc.segments.row(b as usize))).collect(),
+                    None => Vec::new(),
+                })
+                .collect();
+            raw.concat()
+        });
+        let mut l = Labelled::from_pages(pages, labels, N_FEATURES);
+        l.start = start.zip(init);
+        l
+    }
+
+    /// The second-stage rows of every page of `pages`: page `p`'s blocks in the context of the
+    /// first-stage scores of `forests[fold[p]]` (out of fold: a page's context comes from trees
+    /// that did not see it).
+    fn context(pages: &[&dyn Page], hidden: HiddenText, fold: &[usize], forests: &[Forest]) -> Labelled {
+        let labels =
+            pages.par_iter().enumerate().map(|(p, e)| page_labels(*e, hidden, Some(&forests[fold[p]]))).collect();
+        Labelled::from_pages(pages, labels, N_FEATURES + N_CONTEXT)
+    }
+
+    /// Bins the pages' rows, their features read from each page's block view and context where
+    /// they lie: the raw features of a whole sample are never copied (four times the bins).
+    fn from_pages(pages: &[&dyn Page], labels: Vec<PageLabels>, f: usize) -> Labelled {
+        let mut rows = Rows { f, ..Rows::default() };
+        let mut starts = vec![0u32];
+        for r in &labels {
+            rows.y.extend_from_slice(&r.y);
+            rows.w.extend_from_slice(&r.w);
+            starts.push(rows.y.len() as u32);
+        }
+        let sizes: Vec<usize> = labels.iter().map(|r| r.blocks.len()).collect();
+        let segs: Vec<Option<&crate::document::segments::Segments>> =
+            pages.iter().map(|e| e.doc().map(|d| &*d.segments)).collect();
+        let binned = trees::Binned::of_rows(&sizes, f, |p, k, j| match j < N_FEATURES {
+            true => segs[p].map_or(0.0, |s| s.row(labels[p].blocks[k] as usize)[j]),
+            false => labels[p].ctx[k][j - N_FEATURES],
+        });
+        Labelled { rows, starts, binned, start: None }
+    }
+
+    /// The rows of the pages `pages`.
+    fn rows_of(&self, pages: &[usize]) -> Vec<u32> {
+        pages.iter().flat_map(|&p| self.starts[p]..self.starts[p + 1]).collect()
+    }
+
+    /// Boosts `h.trees` trees on the pages `pages`, continuing `from` (the same hyperparameters
+    /// with fewer trees) when given.
+    fn boost(&self, pages: &[usize], h: &trees::Hyper, from: Option<&Boosted>) -> Boosted {
+        let init = self.start.as_ref().map(|(_, raw)| raw.as_slice());
+        trees::boost(&self.binned, &self.rows_of(pages), &self.rows.y, &self.rows.w, h, from, init)
+    }
+
+    /// The forest of the first `trees` trees of `b` (a boosting on these rows): with a start
+    /// forest, its trees then these.
+    fn finish(&self, b: &Boosted, trees: usize) -> Forest {
+        let own = b.forest(trees, self.rows.f);
+        match &self.start {
+            Some((start, _)) => start.then(&own),
+            None => own,
+        }
+    }
+
+    /// The forest of `h` fitted on the pages `pages`.
+    pub fn forest(&self, pages: &[usize], h: &trees::Hyper) -> Forest {
+        self.finish(&self.boost(pages, h, None), h.trees)
+    }
+}
+
+/// The forest a fit of `s` continues from: the general model's first stage with `start:
+/// general` ([`crate::extract::general`]), else none. With `stack`, the first stage continues
+/// from it and the second is fitted on that stage's scores as always.
+pub fn start_of(s: &Setting) -> Result<Option<Arc<Forest>>> {
+    match s.get("start") {
+        Some(crate::params::Value::Cat(c)) if c == "general" => {
+            let general: Arc<Model> = fit::take(crate::extract::general::model()?)?;
+            Ok(Some(Arc::new(general.forest.clone())))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// The pages outside fold `j`.
+fn outside(folds: &[usize], j: usize) -> Vec<usize> {
+    (0..folds.len()).filter(|&i| folds[i] != j).collect()
+}
+
+/// The number of folds of `s` (`folds`, at least 2).
+fn folds(s: &Setting) -> Result<usize> {
+    match s.get("folds") {
+        Some(crate::params::Value::Int(k)) if *k >= 2 => Ok(*k as usize),
+        _ => Err(Error::config("blocktrees: 'folds' must be an integer of at least 2")),
+    }
+}
+
+/// Fits the model of `s` on every page of `pages` (what a run writes as `best.model`). A
+/// stacked setting's second stage is fitted on every page's context in the scores of the
+/// first-stage trees of the other folds (as while tuning), its first stage on every page.
+pub fn fit_all(pages: &[&dyn Page], s: &Setting) -> Result<Model> {
+    let (h, hidden) = hyper(s)?;
+    let all: Vec<usize> = (0..pages.len()).collect();
+    let labelled = Labelled::of(pages, hidden, start_of(s)?);
+    let forest = labelled.forest(&all, &h);
+    let stack = if stacked(s) {
+        let fold = folds_of(&packages(pages), folds(s)?);
+        let k = folds(s)?;
+        let firsts: Vec<Forest> = (0..k).into_par_iter().map(|j| labelled.forest(&outside(&fold, j), &h)).collect();
+        Some(Labelled::context(pages, hidden, &fold, &firsts).forest(&all, &stage_two(&h)))
+    } else {
+        None
+    };
+    Ok(Model { forest, stack, fit: fit_key(s) })
+}
+
+/// The boostings of one setting without its tree count, one per fold.
+type FoldBoosts = Arc<Vec<Boosted>>;
+
+/// The fitted models of the settings a search has tried, and the labelled pages they share.
+/// A setting that differs from a fitted one only in `trees` is cut from it or grown on from it
+/// ([`Boosted`]), so a search over `trees` costs no more than its largest value.
+#[derive(Default)]
+pub struct Fits {
+    labelled: Mutex<HashMap<String, Arc<Labelled>>>,
+    boosts: Mutex<Vec<(String, FoldBoosts)>>,
+    stacked: Mutex<Vec<(String, FoldModels)>>,
+}
+
+impl Fits {
+    /// The labelled rows of `pages` (the tuning pages, or with `source` the pages a held-out
+    /// set's model is fitted on).
+    fn labelled(&self, pages: &[&dyn Page], s: &Setting, source: bool) -> Result<Arc<Labelled>> {
+        let (_, hidden) = hyper(s)?;
+        let start = start_of(s)?;
+        let key = format!("{hidden:?}|{source}|{}", start.is_some());
+        if let Some(l) = self.labelled.lock().ok().and_then(|m| m.get(&key).cloned()) {
+            return Ok(l);
+        }
+        let l = Arc::new(Labelled::of(pages, hidden, start));
+        if let Ok(mut m) = self.labelled.lock() {
+            m.insert(key, l.clone());
+        }
+        Ok(l)
+    }
+
+    /// The first-stage boostings of `s`, one per fold of `pages` (fitted on the other folds);
+    /// with `source`, one on all of `source`. Cached without the tree count: a setting with
+    /// fewer trees than a cached one is cut from it, one with more grown on from it.
+    fn boosts(
+        &self,
+        pages: &[&dyn Page],
+        s: &Setting,
+        source: Option<&[&dyn Page]>,
+        folds: &[usize],
+    ) -> Result<FoldBoosts> {
+        let (h, _) = hyper(s)?;
+        let key = format!("{}|{}", boost_key(s), source.is_some());
+        let cached = self.boosts.lock().ok().and_then(|v| v.iter().find(|(c, _)| *c == key).map(|(_, b)| b.clone()));
+        if let Some(b) = &cached
+            && b.iter().all(|x| x.trees.len() >= h.trees)
+        {
+            return Ok(b.clone());
+        }
+        let from = |j: usize| cached.as_ref().map(|b| &b[j]);
+        let fitted: Vec<Boosted> = match source {
+            Some(src) => {
+                let all: Vec<usize> = (0..src.len()).collect();
+                vec![self.labelled(src, s, true)?.boost(&all, &h, from(0))]
+            }
+            None => {
+                let labelled = self.labelled(pages, s, false)?;
+                let k = folds.iter().max().map_or(1, |m| m + 1);
+                (0..k).into_par_iter().map(|j| labelled.boost(&outside(folds, j), &h, from(j))).collect()
+            }
+        };
+        let fitted = Arc::new(fitted);
+        if let Ok(mut v) = self.boosts.lock() {
+            v.retain(|(c, _)| *c != key);
+            if v.len() >= KEEP {
+                v.remove(0);
+            }
+            v.push((key, fitted.clone()));
+        }
+        Ok(fitted)
+    }
+}
+
+impl fit::Fitter for Fits {
+    fn models(
+        &self,
+        pages: &[&dyn Page],
+        s: &Setting,
+        source: Option<&[&dyn Page]>,
+    ) -> Result<(Vec<usize>, FoldModels)> {
+        let k = folds(s)?;
+        let (h, hidden) = hyper(s)?;
+        let folds = match source {
+            Some(_) => vec![0; pages.len()],
+            None => folds_of(&packages(pages), k),
+        };
+        let fit = fit_key(s);
+        let key = format!("{fit}|{}", source.is_some());
+        let cached =
+            || self.stacked.lock().ok().and_then(|v| v.iter().find(|(c, _)| *c == key).map(|(_, m)| m.clone()));
+        if stacked(s)
+            && let Some(m) = cached()
+        {
+            return Ok((folds, m));
+        }
+        let forests: Vec<Forest> = match (source, stacked(s)) {
+            // A stacked model fitted on other pages needs their folds: fitted whole below.
+            (Some(_), true) => Vec::new(),
+            _ => {
+                let rows = self.labelled(source.unwrap_or(pages), s, source.is_some())?;
+                self.boosts(pages, s, source, &folds)?.iter().map(|b| rows.finish(b, h.trees)).collect()
+            }
+        };
+        let models: Vec<Arc<dyn fit::Model>> = match (source, stacked(s)) {
+            (_, false) => forests
+                .into_iter()
+                .map(|forest| Arc::new(Model { forest, stack: None, fit: fit.clone() }) as Arc<dyn fit::Model>)
+                .collect(),
+            (Some(src), true) => vec![Arc::new(fit_all(src, s)?)],
+            (None, true) => {
+                let ctx = Labelled::context(pages, hidden, &folds, &forests);
+                let h2 = stage_two(&h);
+                let seconds: Vec<Forest> =
+                    (0..k).into_par_iter().map(|j| ctx.forest(&outside(&folds, j), &h2)).collect();
+                forests
+                    .into_iter()
+                    .zip(seconds)
+                    .map(|(forest, second)| {
+                        Arc::new(Model { forest, stack: Some(second), fit: fit.clone() }) as Arc<dyn fit::Model>
+                    })
+                    .collect()
+            }
+        };
+        let models = Arc::new(models);
+        if stacked(s)
+            && let Ok(mut v) = self.stacked.lock()
+        {
+            if v.len() >= KEEP / 4 {
+                v.remove(0);
+            }
+            v.push((key, models.clone()));
+        }
+        Ok((folds, models))
+    }
+
+    /// One stage only: a pooled build's folds are the caller's, and a second stage's context
+    /// needs folds of its own.
+    fn fit_on(&self, pages: &[&dyn Page], s: &Setting, train: &[usize]) -> Result<Arc<dyn fit::Model>> {
+        if stacked(s) {
+            return Err(Error::config("model build fits one stage: set stack=false"));
+        }
+        let (h, _) = hyper(s)?;
+        let rows = self.labelled(pages, s, false)?;
+        Ok(Arc::new(Model { forest: rows.forest(train, &h), stack: None, fit: fit_key(s) }))
+    }
+}
