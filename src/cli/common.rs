@@ -4,7 +4,7 @@ use crate::error::{Error, Result};
 use crate::limits::{Limits, MB};
 use crate::params::{ParamSpace, Setting, Spec};
 use clap::Args;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// How a command chooses its setting: an extractor name or a parameter file, plus overrides.
 #[derive(Args, Debug, Clone, Default)]
