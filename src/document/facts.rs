@@ -13,9 +13,10 @@ use std::sync::Arc;
 /// A fact's value, shared between a page and its reduced copies.
 pub type Shared = Arc<dyn Any + Send + Sync>;
 
-/// A page's family facts, at most one value per type.
+/// A page's family facts, at most one value per type, and which of them were built after the
+/// walk from the page language (built again when the language is declared).
 #[derive(Clone, Default)]
-pub struct Facts(Vec<(TypeId, Shared)>);
+pub struct Facts(Vec<(TypeId, Shared)>, Vec<&'static Fact>);
 
 impl std::fmt::Debug for Facts {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -24,6 +25,18 @@ impl std::fmt::Debug for Facts {
 }
 
 impl Facts {
+    /// Records that `f`, built after the walk, reads the page language.
+    pub(super) fn reads_lang(&mut self, f: &'static Fact) {
+        if !self.1.iter().any(|g| g.name == f.name) {
+            self.1.push(f);
+        }
+    }
+
+    /// The facts built after the walk that read the page language.
+    pub(super) fn lang_readers(&self) -> Vec<&'static Fact> {
+        self.1.clone()
+    }
+
     /// The fact of type `T`, when the page holds one.
     pub fn get<T: Any + Send + Sync>(&self) -> Option<&T> {
         let id = TypeId::of::<T>();

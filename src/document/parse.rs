@@ -52,9 +52,6 @@ pub struct TextInfo {
     /// The nearest block-level ancestor other than `body` (its index in [`Dom::nodes`]), or
     /// [`NONE`]: the block whose link quota LQF measures.
     pub block: u32,
-    /// Its jusText paragraph (an index into [`Dom::paras`]), or [`NONE`] inside the form
-    /// controls jusText's cleaner deletes (`button select textarea applet`).
-    pub para: u32,
     /// Its boilerpipe text block (an index into [`Dom::bp_blocks`]), or [`NONE`] inside the
     /// elements boilerpipe ignores (`option object embed applet`) or in a block without tokens.
     pub bp_block: u32,
@@ -202,91 +199,16 @@ fn bp_blocks(dom: &mut Dom, segs: &[u32]) {
         start = end;
     }
 }
-/// Parameter-independent facts of one jusText paragraph (`algorithms.md` §3b): a run of text
-/// between two of jusText's paragraph tags (or a `<br><br>`). Words and stop words are counted
-/// after language detection (`stoplists.rs`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Para {
-    /// Characters of its whitespace-normalised text (units joined by one space).
-    pub chars: u32,
-    /// Characters of its units inside an `a` element (with or without `href`).
-    pub link_chars: u32,
-    /// Whitespace-separated words.
-    pub words: u32,
-    /// Words whose lower-case form is in the page language's jusText stop list.
-    pub stop_words: u32,
-    /// An `h1`–`h6` element was open where the paragraph started.
-    pub heading: bool,
-    /// Its text holds `©` or the literal `&copy`.
-    pub copyright: bool,
-}
-
-/// jusText's paragraph tags (`justext.core.PARAGRAPH_TAGS`): each start or end tag starts a
-/// new paragraph.
-const JT_PARAGRAPH: &[&str] = &[
-    "blockquote",
-    "body",
-    "caption",
-    "center",
-    "col",
-    "colgroup",
-    "dd",
-    "div",
-    "dl",
-    "dt",
-    "fieldset",
-    "form",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "legend",
-    "li",
-    "optgroup",
-    "option",
-    "p",
-    "pre",
-    "table",
-    "td",
-    "textarea",
-    "tfoot",
-    "th",
-    "thead",
-    "tr",
-    "ul",
-];
-
-/// Elements jusText's lxml cleaner deletes with their content (`forms=True`, `embedded=True`).
-const JT_KILLED: &[&str] = &["applet", "button", "input", "select", "textarea"];
-
-/// A `form` is unwrapped by jusText's cleaner (`remove_tags`), so it starts no paragraph.
-fn jt_paragraph(name: &str) -> bool {
-    name != "form" && JT_PARAGRAPH.contains(&name)
-}
-
 /// Bits of [`WALK_CLASSES`]: the name lists the walk tests on every element's start and end tag.
-const JT_PARA: u8 = 1;
-const JT_KILL: u8 = 2;
 const BP_INL: u8 = 4;
 const BP_IGN: u8 = 8;
-const HEADING: u8 = 16;
 
-/// Per tag id ([`Tag`]), its bits of [`jt_paragraph`], [`JT_KILLED`], [`BP_INLINE`],
-/// [`BP_IGNORED`] and the headings `h1`–`h6`: one lookup per element instead of a scan of each list.
+/// Per tag id ([`Tag`]), its bits of [`BP_INLINE`] and [`BP_IGNORED`]: one lookup per element
+/// instead of a scan of each list.
 /// Every name of those lists is a known tag; an unknown element (`Tag::OTHER`) is in none.
 static WALK_CLASSES: std::sync::LazyLock<[u8; 256]> = std::sync::LazyLock::new(|| {
     let mut c = [0u8; 256];
-    let paragraphs: Vec<&str> = JT_PARAGRAPH.iter().copied().filter(|n| jt_paragraph(n)).collect();
-    let headings = ["h1", "h2", "h3", "h4", "h5", "h6"];
-    for (list, bit) in [
-        (&paragraphs[..], JT_PARA),
-        (JT_KILLED, JT_KILL),
-        (BP_INLINE, BP_INL),
-        (BP_IGNORED, BP_IGN),
-        (&headings, HEADING),
-    ] {
+    for (list, bit) in [(BP_INLINE, BP_INL), (BP_IGNORED, BP_IGN)] {
         for n in list {
             let t = Tag::from_name(n);
             debug_assert!(t != Tag::OTHER, "{n} is not a known tag");
@@ -307,8 +229,6 @@ pub struct Dom {
     pub info: Vec<TextInfo>,
     /// Index of the `body` element (0 when absent).
     pub body: u32,
-    /// jusText's paragraphs, in document order.
-    pub paras: Vec<Para>,
     /// boilerpipe's text blocks, in document order.
     pub bp_blocks: Vec<BpBlock>,
     /// readability-lxml's attribute facts of each node (`readability.rs`; default for text).
@@ -464,7 +384,7 @@ pub fn tree(html: &str, deadline: Option<std::time::Instant>) -> (Tree, Option<u
     (Tree(doc), cut)
 }
 
-/// The DOM view of a tree with the facts of `needs` (already completed): jusText's paragraphs,
+/// The DOM view of a tree with the facts of `needs` (already completed):
 /// boilerpipe's blocks and readability's attribute facts are computed inside the walk only when
 /// needed, the families' facts built in the walk ([`Build::Walk`]) are returned, and the block view ([`super::segments`], hidden
 /// text included and flagged, `<noscript>` parsed as with scripts off) is walked only when
@@ -558,11 +478,11 @@ fn tree_within(html: &str, deadline: Option<std::time::Instant>) -> (Html, Optio
 }
 
 /// The flattened DOM of a parsed page, with the per-node and per-unit facts of `needs`
-/// (jusText's paragraphs, boilerpipe's blocks, readability's attributes); `visitors` see every
-/// node flattened, in order; a unit's `para` and `bp_block` are [`NONE`] when their facts are
+/// (boilerpipe's blocks, readability's attributes); `visitors` see every
+/// node flattened, in order; a unit's `bp_block` is [`NONE`] when its facts are
 /// not built.
 fn flatten(doc: &Html, needs: Needs, visitors: &mut [Box<dyn Visitor>]) -> Dom {
-    let (want_paras, want_bp, want_rd, want_attrs) = (needs.paras, needs.bp_blocks, needs.readability, needs.wrapper);
+    let (want_bp, want_rd, want_attrs) = (needs.bp_blocks, needs.readability, needs.wrapper);
     let want_markup = needs.markup;
     let mut dom = Dom::default();
     // `feedwrapper`'s positions: element children seen so far of each open element of the
@@ -580,9 +500,6 @@ fn flatten(doc: &Html, needs: Needs, visitors: &mut [Box<dyn Visitor>]) -> Dom {
     let mut br_run = false;
     let mut buf = String::new();
     let (br, body) = (tag("br"), tag("body"));
-    // jusText's paragraphs: a boundary counter, whether a boundary is pending since the last
-    // paragraph, the heading depth, the killed-control depth and the `<br>` run.
-    let (mut jt_new, mut jt_heading, mut jt_headings, mut jt_killed, mut jt_br) = (true, false, 0u32, 0u32, false);
     // boilerpipe's blocks: a segment counter, the ignored-element depth, each unit's segment.
     let (mut bp_seg, mut bp_ignored, mut bp_segs) = (0u32, 0u32, Vec::new());
     for edge in doc.tree.root().traverse() {
@@ -628,14 +545,6 @@ fn flatten(doc: &Html, needs: Needs, visitors: &mut [Box<dyn Visitor>]) -> Dom {
                             a_href.push(href);
                         }
                         let class = WALK_CLASSES[usize::from(t.0)];
-                        jt_headings += u32::from(class & HEADING != 0);
-                        jt_killed += u32::from(class & JT_KILL != 0);
-                        if class & JT_PARA != 0 || (t == br && jt_br) {
-                            jt_new = true;
-                            jt_heading = jt_headings > 0;
-                        } else {
-                            jt_br = t == br;
-                        }
                         bp_ignored += u32::from(class & BP_IGN != 0);
                         bp_seg += u32::from(class & BP_INL == 0);
                         if t.is_block() {
@@ -687,23 +596,6 @@ fn flatten(doc: &Html, needs: Needs, visitors: &mut [Box<dyn Visitor>]) -> Dom {
                         };
                         glue = !txt.ends_with(char::is_whitespace);
                         br_run = false;
-                        jt_br = false;
-                        let para = if jt_killed > 0 || !want_paras {
-                            NONE
-                        } else {
-                            if jt_new {
-                                dom.paras.push(Para { heading: jt_heading, ..Para::default() });
-                                jt_new = false;
-                            }
-                            let p = dom.paras.last_mut().expect("pushed above");
-                            let chars = buf.chars().count() as u32;
-                            p.chars += chars + u32::from(p.chars > 0);
-                            if !a_href.is_empty() {
-                                p.link_chars += chars;
-                            }
-                            p.copyright |= buf.contains('©') || buf.contains("&copy");
-                            (dom.paras.len() - 1) as u32
-                        };
                         let unit = dom.texts.push(&buf, sep);
                         pending = 0;
                         let parent = stack.last().copied().unwrap_or(NONE);
@@ -723,7 +615,6 @@ fn flatten(doc: &Html, needs: Needs, visitors: &mut [Box<dyn Visitor>]) -> Dom {
                             in_href: a_href.iter().any(|h| *h),
                             segment,
                             block: block_ancestor(&dom.nodes, parent),
-                            para,
                             bp_block: NONE,
                         });
                         if want_bp {
@@ -748,12 +639,6 @@ fn flatten(doc: &Html, needs: Needs, visitors: &mut [Box<dyn Visitor>]) -> Dom {
                             a_href.pop();
                         }
                         let class = WALK_CLASSES[usize::from(t.0)];
-                        jt_headings -= u32::from(class & HEADING != 0 && jt_headings > 0);
-                        jt_killed -= u32::from(class & JT_KILL != 0 && jt_killed > 0);
-                        if class & JT_PARA != 0 {
-                            jt_new = true;
-                            jt_heading = jt_headings > 0;
-                        }
                         bp_ignored -= u32::from(class & BP_IGN != 0 && bp_ignored > 0);
                         bp_seg += u32::from(class & BP_INL == 0);
                         if t.is_block() {
@@ -987,20 +872,6 @@ mod tests {
     }
 
     #[test]
-    fn justext_paragraphs_record_links_headings_and_drop_form_controls() {
-        let d = parse(
-            "<body><h2>Title <b>here</b></h2><div>Some <a href=x>link</a> text<br>same<br><br>next</div>\
-             <form>kept<select><option>gone</option></select><textarea>gone too</textarea></form><ol><li>x</li></ol></body>",
-        );
-        let paras: Vec<(u32, u32, bool)> = d.paras.iter().map(|p| (p.chars, p.link_chars, p.heading)).collect();
-        // "Title here"; "Some link text same" (one <br> joins); "next"; "kept" (the form is
-        // unwrapped, its controls deleted); "x" (`ol` is no paragraph tag, `li` is).
-        assert_eq!(paras, [(10, 0, true), (19, 4, false), (4, 0, false), (4, 0, false), (1, 0, false)]);
-        let gone = d.info.iter().filter(|i| i.para == NONE).count();
-        assert_eq!(gone, 2);
-    }
-
-    #[test]
     fn boilerpipe_blocks_wrap_at_80_characters_and_ignore_options() {
         let words = "word ".repeat(40);
         let d = parse(&format!(
@@ -1041,16 +912,13 @@ mod tests {
 
     #[test]
     fn the_walks_tag_table_agrees_with_the_name_lists() {
-        let names = JT_PARAGRAPH.iter().chain(JT_KILLED).chain(BP_INLINE).chain(BP_IGNORED);
+        let names = BP_INLINE.iter().chain(BP_IGNORED);
         for name in names.chain(&["span", "h3", "x-custom", "svg", "br", "form"]) {
             let t = Tag::from_any_case(name);
             let c = WALK_CLASSES[usize::from(t.0)];
             let name = t.name();
-            assert_eq!(c & JT_PARA != 0, jt_paragraph(name), "{name}");
-            assert_eq!(c & JT_KILL != 0, JT_KILLED.contains(&name), "{name}");
             assert_eq!(c & BP_INL != 0, BP_INLINE.contains(&name), "{name}");
             assert_eq!(c & BP_IGN != 0, BP_IGNORED.contains(&name), "{name}");
-            assert_eq!(c & HEADING != 0, matches!(name, "h1" | "h2" | "h3" | "h4" | "h5" | "h6"), "{name}");
         }
     }
 
