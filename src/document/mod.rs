@@ -37,7 +37,7 @@ pub mod wrapper;
 
 pub use facts::{Fact, Facts};
 pub use needs::Needs;
-pub use parse::{BpBlock, Dom, Node, NodeMarkup, TextInfo};
+pub use parse::{Dom, Node, NodeMarkup, TextInfo};
 pub use scan::{Kind, Source, SourceIndex, SrcToken, TextLine};
 pub use tags::Tag;
 pub use words::WordMap;
@@ -467,14 +467,13 @@ impl Document {
             }
             texts.push(&text, sep);
         }
-        // The boilerpipe-block statistics are the full page's (not yet recounted on the reduced
-        // text), as are the families' facts: a member after another one sees them.
+        // The families' facts are the full page's (not recounted on the reduced text): a member
+        // after another one sees them.
         let dom = Dom {
             nodes: self.dom.nodes.clone(),
             texts,
             info,
             body: self.dom.body,
-            bp_blocks: self.dom.bp_blocks.clone(),
             rd: self.dom.rd.clone(),
             attrs: self.dom.attrs.clone(),
             markup: self.dom.markup.clone(),

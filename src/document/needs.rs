@@ -8,7 +8,7 @@ use super::facts::{Fact, FactSet};
 
 /// The views and facts of a page that a reader needs. Facts imply the views they are made of
 /// ([`Needs::complete`]); what is not needed is never built, not even inside the DOM walk
-/// (boilerpipe's blocks, readability's attribute facts, a family's facts
+/// (readability's attribute facts, a family's facts
 /// built by a visitor, the block view), and stays empty in the [`Document`](super::Document).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub struct Needs {
@@ -24,8 +24,6 @@ pub struct Needs {
     /// The page language, detected from the DOM's text (metadata still wins when a gold set
     /// declares it: a fact that reads it is then built again, [`Document::set_lang`](super::Document::set_lang)).
     pub lang: bool,
-    /// boilerpipe's text blocks ([`Dom::bp_blocks`](super::Dom)).
-    pub bp_blocks: bool,
     /// readability-lxml's transformed tree ([`Document::readability`](super::Document)).
     pub readability: bool,
     /// The block view: text blocks with hidden text flagged, and their features
@@ -61,7 +59,6 @@ impl Needs {
         dom: false,
         words: false,
         lang: false,
-        bp_blocks: false,
         readability: false,
         segments: false,
         features: false,
@@ -79,7 +76,6 @@ impl Needs {
         dom: true,
         words: true,
         lang: true,
-        bp_blocks: true,
         readability: true,
         segments: true,
         features: true,
@@ -100,8 +96,6 @@ impl Needs {
     pub const WORDS: Needs = Needs { words: true, ..Needs::NONE };
     /// The language.
     pub const LANG: Needs = Needs { lang: true, ..Needs::NONE };
-    /// boilerpipe's blocks.
-    pub const BP_BLOCKS: Needs = Needs { bp_blocks: true, ..Needs::NONE };
     /// readability's tree.
     pub const READABILITY: Needs = Needs { readability: true, ..Needs::NONE };
     /// The block view.
@@ -128,7 +122,6 @@ impl Needs {
             dom: self.dom || o.dom,
             words: self.words || o.words,
             lang: self.lang || o.lang,
-            bp_blocks: self.bp_blocks || o.bp_blocks,
             readability: self.readability || o.readability,
             segments: self.segments || o.segments,
             features: self.features || o.features,
@@ -141,7 +134,7 @@ impl Needs {
     }
 
     /// These needs with what they are built from: the word map needs both views; the language,
-    /// boilerpipe's blocks, the readability tree, the block view and the page features
+    /// the readability tree, the block view and the page features
     /// need the DOM (the page features also count the source view's words); a family's fact
     /// needs what it reads.
     pub fn complete(self) -> Needs {
@@ -150,7 +143,7 @@ impl Needs {
             n = n.or(f.reads);
         }
         n.source |= n.words || n.source_index || n.features;
-        n.dom |= n.words || n.lang || n.bp_blocks || n.readability || n.segments || n.features || n.wrapper || n.markup;
+        n.dom |= n.words || n.lang || n.readability || n.segments || n.features || n.wrapper || n.markup;
         n
     }
 
@@ -163,7 +156,6 @@ impl Needs {
             (n.dom, "dom"),
             (n.words, "words"),
             (n.lang, "lang"),
-            (n.bp_blocks, "bp_blocks"),
             (n.readability, "readability"),
             (n.segments, "segments"),
             (n.features, "features"),

@@ -161,12 +161,12 @@ mod tests {
         assert!(!routed.segments && routed.facts.is_empty(), "{}", routed.label());
         // optimise on a route: any rule may send a page to any branch, any member may be on.
         let space = extract::space_needs(&extract::space("route").unwrap()).complete();
-        assert!(space.features && space.bp_blocks && space.readability, "{}", space.label());
+        assert!(space.features && space.readability, "{}", space.label());
         // Its block branches (`learned` = blocktrees, `hidden` = full_hidden) read the block view.
         assert!(space.segments, "{}", space.label());
         // Its families' own facts (those of the mixed combination's members).
         let facts: Vec<&str> = space.facts.iter().map(|f| f.name).collect();
-        assert_eq!(facts, ["paras"], "{}", space.label());
+        assert_eq!(facts, ["bp_blocks", "paras"], "{}", space.label());
     }
 
     #[test]
@@ -175,19 +175,16 @@ mod tests {
                     <noscript><p>thread</p></noscript></body>";
         let (d, _) = Document::parse_for(html, &Limits::default(), Needs::DOM);
         assert!(d.dom.texts.len() >= 2);
-        let built = (d.dom.bp_blocks.len(), d.dom.rd.attrs.len(), d.facts.len(), d.segments.len());
-        assert_eq!(built, (0, 0, 0, 0));
-        assert!(d.dom.info.iter().all(|i| i.bp_block == crate::document::parse::NONE));
+        let built = (d.dom.rd.attrs.len(), d.facts.len(), d.segments.len());
+        assert_eq!(built, (0, 0, 0));
         let (all, _) = Document::parse_for(html, &Limits::default(), everything());
-        assert!(!all.dom.bp_blocks.is_empty() && !all.segments.is_empty());
+        assert!(!all.segments.is_empty());
         assert_eq!(all.facts.len(), everything().facts.iter().count());
         use extract::blogbuster::patterns::{FACT, Patterns};
         assert_eq!(all.facts.get::<Patterns>().unwrap().0.len(), all.dom.nodes.len());
         // Each fact alone, and the same facts as the whole parse.
         let (p, _) = Document::parse_for(html, &Limits::default(), Needs::fact(&FACT));
         assert_eq!(p.facts.get::<Patterns>(), all.facts.get::<Patterns>());
-        let (b, _) = Document::parse_for(html, &Limits::default(), Needs::BP_BLOCKS);
-        assert_eq!((b.dom.bp_blocks, b.facts.len()), (all.dom.bp_blocks.clone(), 0));
     }
 
     #[test]
@@ -198,7 +195,7 @@ mod tests {
         assert_eq!((d.source.words.len(), d.dom.nodes.len(), d.words.units(), d.lang.as_deref()), (4, 0, 0, None));
         let rd = extract::build(&extract::space("readability").unwrap().defaults()).unwrap();
         let (d, _) = Document::parse_for(html, &Limits::default(), rd.needs());
-        assert_eq!((d.source.words.len(), d.dom.bp_blocks.len()), (0, 0));
+        assert_eq!((d.source.words.len(), d.facts.len()), (0, 0));
         assert!(d.dom.texts.len() >= 3);
     }
 }
