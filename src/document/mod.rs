@@ -28,7 +28,6 @@ pub mod memo;
 pub mod needs;
 pub mod page_features;
 pub mod parse;
-pub mod readability;
 pub mod scan;
 pub mod segments;
 pub mod tags;
@@ -183,8 +182,6 @@ pub struct Document {
     pub lang: Option<String>,
     /// The canonical words (source view) of every DOM text unit: one word space for both views.
     pub words: WordMap,
-    /// readability-lxml's transformed tree of both passes (`readability.rs`), of the full page.
-    pub readability: std::sync::Arc<readability::Facts>,
     /// Outputs computed on this page that other extractors reuse (a combination's member
     /// outputs, a route's branch outputs), bounded in bytes.
     pub memo: memo::Memo,
@@ -297,12 +294,6 @@ impl Document {
         }
         let lang = if needs.lang { lang::detect_language(&dom) } else { None };
         let words = if needs.words { WordMap::build(&dom.texts, &source.words) } else { WordMap::default() };
-        let readability =
-            std::sync::Arc::new(if needs.readability { readability::build(&dom) } else { Default::default() });
-        // What no one needs was not built in the walk ([`parse::views`]).
-        if needs.readability {
-            dom.rd.shrink()
-        }
         // A page in a corpus lives as long as the run: give back what the buffers grew beyond
         // their contents (up to half of each).
         source.tokens.shrink_to_fit();
@@ -322,7 +313,6 @@ impl Document {
             dom,
             lang,
             words,
-            readability,
             memo: memo::Memo::default(),
             facts: Facts::default(),
             features,
@@ -474,19 +464,16 @@ impl Document {
             texts,
             info,
             body: self.dom.body,
-            rd: self.dom.rd.clone(),
             attrs: self.dom.attrs.clone(),
             markup: self.dom.markup.clone(),
         };
         let words = self.words.restricted(&new_index);
-        let readability = self.readability.clone();
         (
             Document {
                 source,
                 dom,
                 lang: self.lang.clone(),
                 words,
-                readability,
                 // A transient page (a serial member's input): nothing to reuse.
                 memo: memo::Memo::with_limit(0),
                 facts: self.facts.clone(),

@@ -65,8 +65,6 @@ pub struct Dom {
     pub info: Vec<TextInfo>,
     /// Index of the `body` element (0 when absent).
     pub body: u32,
-    /// readability-lxml's attribute facts of each node (`readability.rs`; default for text).
-    pub rd: super::readability::RdDom,
     /// `feedwrapper`'s attributes of each node (id, class, position; empty for text nodes),
     /// kept only when [`Needs::wrapper`] asks for them (else empty).
     pub attrs: Vec<NodeAttrs>,
@@ -218,9 +216,8 @@ pub fn tree(html: &str, deadline: Option<std::time::Instant>) -> (Tree, Option<u
     (Tree(doc), cut)
 }
 
-/// The DOM view of a tree with the facts of `needs` (already completed):
-/// readability's attribute facts are computed inside the walk only when
-/// needed, the families' facts built in the walk ([`Build::Walk`]) are returned, and the block view ([`super::segments`], hidden
+/// The DOM view of a tree with the facts of `needs` (already completed): the families' facts
+/// built in the walk ([`Build::Walk`]) are returned, and the block view ([`super::segments`], hidden
 /// text included and flagged, `<noscript>` parsed as with scripts off) is walked only when
 /// needed (empty otherwise).
 pub fn views(tree: &Tree, needs: Needs) -> (Dom, super::segments::Segments, Vec<Shared>) {
@@ -240,7 +237,8 @@ pub fn views(tree: &Tree, needs: Needs) -> (Dom, super::segments::Segments, Vec<
         })
         .collect();
     let dom = flatten(&tree.0, needs, &mut visitors);
-    (dom, segments, visitors.into_iter().map(|v| v.finish()).collect())
+    let facts = visitors.into_iter().map(|v| v.finish(&dom)).collect();
+    (dom, segments, facts)
 }
 
 /// An element's attributes as `feedwrapper` reads them (`blogs.md` §13.4).
@@ -312,9 +310,9 @@ fn tree_within(html: &str, deadline: Option<std::time::Instant>) -> (Html, Optio
 }
 
 /// The flattened DOM of a parsed page, with the per-node and per-unit facts of `needs`
-/// (readability's attributes); `visitors` see every node flattened, in order.
+/// (the element attributes `needs` asks for); `visitors` see every node flattened, in order.
 fn flatten(doc: &Html, needs: Needs, visitors: &mut [Box<dyn Visitor>]) -> Dom {
-    let (want_rd, want_attrs) = (needs.readability, needs.wrapper);
+    let want_attrs = needs.wrapper;
     let want_markup = needs.markup;
     let mut dom = Dom::default();
     // `feedwrapper`'s positions: element children seen so far of each open element of the
@@ -358,9 +356,6 @@ fn flatten(doc: &Html, needs: Needs, visitors: &mut [Box<dyn Visitor>]) -> Dom {
                         if want_attrs {
                             dom.attrs.push(NodeAttrs::default());
                         }
-                        if want_rd {
-                            dom.rd.attrs.push(Default::default());
-                        }
                         visitors.iter_mut().for_each(|v| v.other());
                         stack.push(0);
                     }
@@ -392,15 +387,7 @@ fn flatten(doc: &Html, needs: Needs, visitors: &mut [Box<dyn Visitor>]) -> Dom {
                         }
                         let parent = stack.last().copied().unwrap_or(NONE);
                         dom.nodes.push(Node { tag: t, parent, end: 0, text: NONE, href });
-                        if want_rd {
-                            // html5ever's HTML names are lower case already (SVG's may not be).
-                            let name = el.name();
-                            match name.bytes().any(|b| b.is_ascii_uppercase()) {
-                                true => dom.rd.push(&name.to_ascii_lowercase(), el.attrs()),
-                                false => dom.rd.push(name, el.attrs()),
-                            }
-                        }
-                        visitors.iter_mut().for_each(|v| v.element(&mut el.attrs()));
+                        visitors.iter_mut().for_each(|v| v.element(el.name(), &mut el.attrs()));
                         if want_markup && let Some(m) = NodeMarkup::of(t.name(), &|a| attr(el, a).map(str::to_string)) {
                             dom.markup.push(((dom.nodes.len() - 1) as u32, m));
                         }
@@ -428,9 +415,6 @@ fn flatten(doc: &Html, needs: Needs, visitors: &mut [Box<dyn Visitor>]) -> Dom {
                         let parent = stack.last().copied().unwrap_or(NONE);
                         let node = dom.nodes.len() as u32;
                         dom.nodes.push(Node { tag: Tag::OTHER, parent, end: node + 1, text: unit, href: false });
-                        if want_rd {
-                            dom.rd.attrs.push(Default::default());
-                        }
                         if want_attrs {
                             dom.attrs.push(NodeAttrs::default());
                         }
