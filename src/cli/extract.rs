@@ -152,7 +152,7 @@ pub fn run(a: Args) -> Result<()> {
                         set.packages[d.package].clone(),
                         d.id.clone(),
                         lang,
-                        doc.stoplist.to_string(),
+                        crate::extract::justext::stoplists::name(doc.lang.as_deref()).to_string(),
                         doc.decoding.to_string(),
                     ]);
                 }

@@ -6,16 +6,17 @@
 //! knows no fact by name: a family's folder holds its fact's type and its [`Fact`], and its
 //! `needs` names it ([`Needs::fact`](super::Needs::fact)). Imports from the crate: nothing.
 
-use super::Document;
+use super::{Document, Dom};
 use std::any::{Any, TypeId};
 use std::sync::Arc;
 
 /// A fact's value, shared between a page and its reduced copies.
 pub type Shared = Arc<dyn Any + Send + Sync>;
 
-/// A page's family facts, at most one value per type.
+/// A page's family facts, at most one value per type, and which of them were built after the
+/// walk from the page language (built again when the language is declared).
 #[derive(Clone, Default)]
-pub struct Facts(Vec<(TypeId, Shared)>);
+pub struct Facts(Vec<(TypeId, Shared)>, Vec<&'static Fact>);
 
 impl std::fmt::Debug for Facts {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -24,6 +25,18 @@ impl std::fmt::Debug for Facts {
 }
 
 impl Facts {
+    /// Records that `f`, built after the walk, reads the page language.
+    pub(super) fn reads_lang(&mut self, f: &'static Fact) {
+        if !self.1.iter().any(|g| g.name == f.name) {
+            self.1.push(f);
+        }
+    }
+
+    /// The facts built after the walk that read the page language.
+    pub(super) fn lang_readers(&self) -> Vec<&'static Fact> {
+        self.1.clone()
+    }
+
     /// The fact of type `T`, when the page holds one.
     pub fn get<T: Any + Send + Sync>(&self) -> Option<&T> {
         let id = TypeId::of::<T>();
@@ -74,19 +87,23 @@ pub struct Fact {
 pub enum Build {
     /// On a page whose views (the fact's `reads`) are built, once the DOM walk is over.
     After(fn(&Document) -> Shared),
-    /// By a visitor the DOM walk feeds (what the flattened DOM does not keep: attributes).
+    /// By a visitor the DOM walk feeds (what the flattened DOM does not keep: element names and
+    /// attributes), finished with the flattened DOM.
     Walk(fn() -> Box<dyn Visitor>),
 }
 
 /// What a fact built inside the DOM walk sees: every node the walk flattens, in pre-order (the
-/// node indices of [`Dom::nodes`](super::Dom)), an element with its attributes as parsed.
+/// node indices of [`Dom::nodes`](super::Dom)), an element with its name and attributes as
+/// parsed. (What the flattened DOM keeps, text and the order of start and end tags, a fact
+/// reads from it after the walk: [`Build::After`], or here in [`Visitor::finish`].)
 pub trait Visitor {
-    /// The next node is an element with these attributes (name, value).
-    fn element<'a>(&mut self, attrs: &mut dyn Iterator<Item = (&'a str, &'a str)>);
+    /// The next node is an element with this name (as parsed: SVG's and MathML's may hold
+    /// capitals) and these attributes (name, value).
+    fn element<'a>(&mut self, name: &str, attrs: &mut dyn Iterator<Item = (&'a str, &'a str)>);
     /// The next node is not an element (the root, a text node).
     fn other(&mut self);
-    /// The fact, once the walk is over.
-    fn finish(self: Box<Self>) -> Shared;
+    /// The fact, once the walk is over, from what the visitor saw and the flattened DOM.
+    fn finish(self: Box<Self>, dom: &Dom) -> Shared;
 }
 
 /// How a fact learns what the other pages of the page's package hold. The loader ranks each
@@ -178,13 +195,13 @@ mod tests {
     /// Per flattened node: its number of attributes (none for other nodes).
     struct Attrs(Vec<Option<usize>>);
     impl Visitor for Attrs {
-        fn element<'a>(&mut self, attrs: &mut dyn Iterator<Item = (&'a str, &'a str)>) {
+        fn element<'a>(&mut self, _: &str, attrs: &mut dyn Iterator<Item = (&'a str, &'a str)>) {
             self.0.push(Some(attrs.count()));
         }
         fn other(&mut self) {
             self.0.push(None);
         }
-        fn finish(self: Box<Self>) -> Shared {
+        fn finish(self: Box<Self>, _: &Dom) -> Shared {
             Arc::new(self.0)
         }
     }

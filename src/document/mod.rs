@@ -28,17 +28,15 @@ pub mod memo;
 pub mod needs;
 pub mod page_features;
 pub mod parse;
-pub mod readability;
 pub mod scan;
 pub mod segments;
-pub mod stoplists;
 pub mod tags;
 pub mod words;
 pub mod wrapper;
 
 pub use facts::{Fact, Facts};
 pub use needs::Needs;
-pub use parse::{BpBlock, Dom, Node, NodeMarkup, Para, TextInfo};
+pub use parse::{Dom, Node, NodeMarkup, TextInfo};
 pub use scan::{Kind, Source, SourceIndex, SrcToken, TextLine};
 pub use tags::Tag;
 pub use words::WordMap;
@@ -184,10 +182,6 @@ pub struct Document {
     pub lang: Option<String>,
     /// The canonical words (source view) of every DOM text unit: one word space for both views.
     pub words: WordMap,
-    /// The jusText stop list its paragraphs were counted with (`English`, `German`, ...).
-    pub stoplist: &'static str,
-    /// readability-lxml's transformed tree of both passes (`readability.rs`), of the full page.
-    pub readability: std::sync::Arc<readability::Facts>,
     /// Outputs computed on this page that other extractors reuse (a combination's member
     /// outputs, a route's branch outputs), bounded in bytes.
     pub memo: memo::Memo,
@@ -299,18 +293,7 @@ impl Document {
             ));
         }
         let lang = if needs.lang { lang::detect_language(&dom) } else { None };
-        let stoplist = if needs.paras {
-            stoplists::count_paragraph_words(&mut dom, lang.as_deref())
-        } else {
-            stoplists::justext_name(lang.as_deref())
-        };
         let words = if needs.words { WordMap::build(&dom.texts, &source.words) } else { WordMap::default() };
-        let readability =
-            std::sync::Arc::new(if needs.readability { readability::build(&dom) } else { Default::default() });
-        // What no one needs was not built in the walk ([`parse::views`]).
-        if needs.readability {
-            dom.rd.shrink()
-        }
         // A page in a corpus lives as long as the run: give back what the buffers grew beyond
         // their contents (up to half of each).
         source.tokens.shrink_to_fit();
@@ -330,8 +313,6 @@ impl Document {
             dom,
             lang,
             words,
-            stoplist,
-            readability,
             memo: memo::Memo::default(),
             facts: Facts::default(),
             features,
@@ -345,24 +326,25 @@ impl Document {
             if let facts::Build::After(build) = f.build {
                 let value = build(&doc);
                 doc.facts.insert_shared(value);
+                if f.reads.complete().lang {
+                    doc.facts.reads_lang(f);
+                }
             }
         }
         (doc, notes)
     }
 
-    /// Sets the page language (metadata wins over detection) and recounts what depends on it:
-    /// the jusText paragraphs' stop words.
+    /// Sets the page language (metadata wins over detection) and builds again what depends on
+    /// it: the facts built after the walk that read the language ([`Fact::reads`]). (The
+    /// loader sets it before it gives a page its package's parts.)
     pub fn set_lang(&mut self, lang: Option<String>) {
-        for p in &mut self.dom.paras {
-            (p.words, p.stop_words) = (0, 0);
-        }
-        // A page parsed without jusText's paragraphs (no reader needs them) has none to recount.
-        self.stoplist = if self.dom.paras.is_empty() {
-            stoplists::justext_name(lang.as_deref())
-        } else {
-            stoplists::count_paragraph_words(&mut self.dom, lang.as_deref())
-        };
         self.lang = lang;
+        for f in self.facts.lang_readers() {
+            if let facts::Build::After(build) = f.build {
+                let value = build(self);
+                self.facts.insert_shared(value);
+            }
+        }
     }
 
     /// The keep-mask of a selection over the canonical words (`algorithms.md` §0.3): one flag
@@ -475,29 +457,23 @@ impl Document {
             }
             texts.push(&text, sep);
         }
-        // The paragraph and boilerpipe-block statistics are the full page's (not yet recounted
-        // on the reduced text): a jusText or boilerpipe member after another one sees them.
+        // The families' facts are the full page's (not recounted on the reduced text): a member
+        // after another one sees them.
         let dom = Dom {
             nodes: self.dom.nodes.clone(),
             texts,
             info,
             body: self.dom.body,
-            paras: self.dom.paras.clone(),
-            bp_blocks: self.dom.bp_blocks.clone(),
-            rd: self.dom.rd.clone(),
             attrs: self.dom.attrs.clone(),
             markup: self.dom.markup.clone(),
         };
         let words = self.words.restricted(&new_index);
-        let readability = self.readability.clone();
         (
             Document {
                 source,
                 dom,
                 lang: self.lang.clone(),
                 words,
-                stoplist: self.stoplist,
-                readability,
                 // A transient page (a serial member's input): nothing to reuse.
                 memo: memo::Memo::with_limit(0),
                 facts: self.facts.clone(),
@@ -572,19 +548,6 @@ mod tests {
         assert_eq!(doc.mask(&dom), vec![true; 6]);
         let b = (0..doc.dom.texts.len()).find(|&u| doc.dom.texts.get(u) == "bold").unwrap();
         assert_eq!(doc.words.words_of(b), doc.words.words_of(b + 1));
-    }
-
-    #[test]
-    fn a_declared_language_recounts_the_justext_stop_words() {
-        let mut d = Document::parse("<p>und der die das ist nicht</p>");
-        d.set_lang(Some("en".into()));
-        assert_eq!((d.stoplist, d.dom.paras[0].words, d.dom.paras[0].stop_words), ("English", 6, 0));
-        d.set_lang(Some("de".into()));
-        assert_eq!((d.stoplist, d.dom.paras[0].words, d.dom.paras[0].stop_words), ("German", 6, 6));
-        // Without the paragraphs (a reader that does not need them), only the list's name.
-        let mut d = Document::parse_for("<p>und der die das ist nicht</p>", &Limits::default(), Needs::DOM).0;
-        d.set_lang(Some("de".into()));
-        assert_eq!((d.stoplist, d.dom.paras.len()), ("German", 0));
     }
 
     #[test]

@@ -8,8 +8,7 @@ use super::facts::{Fact, FactSet};
 
 /// The views and facts of a page that a reader needs. Facts imply the views they are made of
 /// ([`Needs::complete`]); what is not needed is never built, not even inside the DOM walk
-/// (jusText's paragraphs, boilerpipe's blocks, readability's attribute facts, a family's facts
-/// built by a visitor, the block view), and stays empty in the [`Document`](super::Document).
+/// (a family's facts built by a visitor, the block view), and stays empty in the [`Document`](super::Document).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub struct Needs {
     /// The source token stream ([`Source`](super::Source)).
@@ -22,14 +21,8 @@ pub struct Needs {
     /// The canonical words of every DOM text unit ([`WordMap`](super::WordMap)): both views.
     pub words: bool,
     /// The page language, detected from the DOM's text (metadata still wins when a gold set
-    /// declares it), and the jusText stop list it selects.
+    /// declares it: a fact that reads it is then built again, [`Document::set_lang`](super::Document::set_lang)).
     pub lang: bool,
-    /// jusText's paragraphs with their word and stop-word counts ([`Dom::paras`](super::Dom)).
-    pub paras: bool,
-    /// boilerpipe's text blocks ([`Dom::bp_blocks`](super::Dom)).
-    pub bp_blocks: bool,
-    /// readability-lxml's transformed tree ([`Document::readability`](super::Document)).
-    pub readability: bool,
     /// The block view: text blocks with hidden text flagged, and their features
     /// ([`Segments`](super::segments::Segments)); `blocks` and `full_hidden` read it.
     pub segments: bool,
@@ -63,9 +56,6 @@ impl Needs {
         dom: false,
         words: false,
         lang: false,
-        paras: false,
-        bp_blocks: false,
-        readability: false,
         segments: false,
         features: false,
         wrapper: false,
@@ -82,9 +72,6 @@ impl Needs {
         dom: true,
         words: true,
         lang: true,
-        paras: true,
-        bp_blocks: true,
-        readability: true,
         segments: true,
         features: true,
         // Package facts of one family, built from a second parse: asked for by name only.
@@ -104,12 +91,6 @@ impl Needs {
     pub const WORDS: Needs = Needs { words: true, ..Needs::NONE };
     /// The language.
     pub const LANG: Needs = Needs { lang: true, ..Needs::NONE };
-    /// jusText's paragraphs.
-    pub const PARAS: Needs = Needs { paras: true, ..Needs::NONE };
-    /// boilerpipe's blocks.
-    pub const BP_BLOCKS: Needs = Needs { bp_blocks: true, ..Needs::NONE };
-    /// readability's tree.
-    pub const READABILITY: Needs = Needs { readability: true, ..Needs::NONE };
     /// The block view.
     pub const SEGMENTS: Needs = Needs { segments: true, ..Needs::NONE };
     /// The page features.
@@ -134,9 +115,6 @@ impl Needs {
             dom: self.dom || o.dom,
             words: self.words || o.words,
             lang: self.lang || o.lang,
-            paras: self.paras || o.paras,
-            bp_blocks: self.bp_blocks || o.bp_blocks,
-            readability: self.readability || o.readability,
             segments: self.segments || o.segments,
             features: self.features || o.features,
             wrapper: self.wrapper || o.wrapper,
@@ -148,8 +126,7 @@ impl Needs {
     }
 
     /// These needs with what they are built from: the word map needs both views; the language,
-    /// the paragraphs (their stop words depend on the language), boilerpipe's blocks, the
-    /// readability tree, the block view and the page features
+    /// the block view and the page features
     /// need the DOM (the page features also count the source view's words); a family's fact
     /// needs what it reads.
     pub fn complete(self) -> Needs {
@@ -157,17 +134,8 @@ impl Needs {
         for f in self.facts.iter() {
             n = n.or(f.reads);
         }
-        n.lang |= n.paras;
         n.source |= n.words || n.source_index || n.features;
-        n.dom |= n.words
-            || n.lang
-            || n.paras
-            || n.bp_blocks
-            || n.readability
-            || n.segments
-            || n.features
-            || n.wrapper
-            || n.markup;
+        n.dom |= n.words || n.lang || n.segments || n.features || n.wrapper || n.markup;
         n
     }
 
@@ -180,9 +148,6 @@ impl Needs {
             (n.dom, "dom"),
             (n.words, "words"),
             (n.lang, "lang"),
-            (n.paras, "paras"),
-            (n.bp_blocks, "bp_blocks"),
-            (n.readability, "readability"),
             (n.segments, "segments"),
             (n.features, "features"),
             (n.wrapper, "wrapper"),
@@ -210,8 +175,8 @@ mod tests {
     fn facts_imply_the_views_they_are_made_of() {
         assert_eq!(Needs::WORDS.complete(), Needs { source: true, dom: true, words: true, ..Needs::NONE });
         assert_eq!(Needs::SOURCE_INDEX.label(), "source+source_index");
-        assert_eq!(Needs::PARAS.complete().label(), "dom+lang+paras");
-        assert_eq!((Needs::SOURCE | Needs::READABILITY).label(), "source+dom+readability");
+        assert_eq!(Needs::LANG.complete().label(), "dom+lang");
+        assert_eq!((Needs::SOURCE | Needs::WORDS).label(), "source+dom+words");
         assert_eq!(Needs::ALL.complete(), Needs::ALL);
         assert_eq!(Needs::NONE.label(), "nothing");
     }

@@ -52,249 +52,7 @@ pub struct TextInfo {
     /// The nearest block-level ancestor other than `body` (its index in [`Dom::nodes`]), or
     /// [`NONE`]: the block whose link quota LQF measures.
     pub block: u32,
-    /// Its jusText paragraph (an index into [`Dom::paras`]), or [`NONE`] inside the form
-    /// controls jusText's cleaner deletes (`button select textarea applet`).
-    pub para: u32,
-    /// Its boilerpipe text block (an index into [`Dom::bp_blocks`]), or [`NONE`] inside the
-    /// elements boilerpipe ignores (`option object embed applet`) or in a block without tokens.
-    pub bp_block: u32,
 }
-
-/// Parameter-independent facts of one boilerpipe text block (`algorithms.md` §6a): a run of
-/// text between two tags that are not inline for boilerpipe.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct BpBlock {
-    /// Tokens with a letter or digit.
-    pub words: u32,
-    /// Of them, inside an `a` element.
-    pub linked: u32,
-    /// Words on the full lines when the words are wrapped at 80 characters (all words when the
-    /// block fits on one line).
-    pub wrapped_words: u32,
-    /// Full wrapped lines (1 when the block fits on one line).
-    pub lines: u32,
-    /// boilerpipe's `TerminatingBlocksFinder` marks it as the end of an article (fewer than 15
-    /// words and a text such as `Comments`, `Add your comment`, `Reader views`).
-    pub terminating: bool,
-}
-
-impl BpBlock {
-    /// Words per wrapped line (boilerpipe's text density).
-    pub fn text_density(&self) -> f64 {
-        f64::from(self.wrapped_words) / f64::from(self.lines.max(1))
-    }
-    /// Equal text densities, compared exactly (as the fractions they are).
-    pub fn same_density(&self, other: &BpBlock) -> bool {
-        u64::from(self.wrapped_words) * u64::from(other.lines.max(1))
-            == u64::from(other.wrapped_words) * u64::from(self.lines.max(1))
-    }
-    /// Linked words per word (0 without words).
-    pub fn link_density(&self) -> f64 {
-        if self.words == 0 { 0.0 } else { f64::from(self.linked) / f64::from(self.words) }
-    }
-    /// This block followed by `next`, as boilerpipe's `TextBlock.merge_next` does.
-    pub fn merged(&self, next: &BpBlock) -> BpBlock {
-        BpBlock {
-            words: self.words + next.words,
-            linked: self.linked + next.linked,
-            wrapped_words: self.wrapped_words + next.wrapped_words,
-            lines: self.lines + next.lines,
-            terminating: self.terminating || next.terminating,
-        }
-    }
-}
-
-/// Tags that do not end a boilerpipe text block (`boilerpipe`'s inline tag actions and `a`).
-const BP_INLINE: &[&str] = &[
-    "a", "abbr", "acronym", "b", "code", "em", "font", "i", "span", "strike", "strong", "sub", "sup", "tt", "u", "var",
-];
-
-/// Elements whose content boilerpipe ignores (beside the never-text ones).
-const BP_IGNORED: &[&str] = &["applet", "embed", "object", "option"];
-
-/// boilerpipe's tokens (`[\w"'.,!@\-:;$?()/]+`) of `text`: calls `f(chars, is_word)`.
-fn bp_tokens(text: &str, mut f: impl FnMut(u32, bool)) {
-    let token_char = |c: char| c.is_alphanumeric() || c == '_' || "\"'.,!@-:;$?()/".contains(c);
-    for tok in text.split(|c: char| !token_char(c)).filter(|t| !t.is_empty()) {
-        f(tok.chars().count() as u32, tok.chars().any(char::is_alphanumeric));
-    }
-}
-
-/// boilerpipe's end-of-article markers (`TerminatingBlocksFinder`) on a block's text.
-fn bp_terminating(text: &str, words: u32) -> bool {
-    let t = text.trim().to_lowercase();
-    if words >= 15 || t.chars().count() < 8 {
-        return false;
-    }
-    let digits = t.len() - t.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-    let after = &t[digits..];
-    t.starts_with("comments")
-        || (digits > 0 && (after.starts_with(" comments") || after.starts_with(" users responded in")))
-        || ["© reuters", "please rate this", "post a comment"].iter().any(|m| t.starts_with(m))
-        || [
-            "what you think...",
-            "add your comment",
-            "add comment",
-            "reader views",
-            "have your say",
-            "reader comments",
-            "rätta artikeln",
-        ]
-        .iter()
-        .any(|m| t.contains(m))
-        || t == "thanks for your comments - this feedback is now closed"
-}
-
-/// The boilerpipe blocks of a flattened page: units with the same segment number form a block;
-/// a block without any token is dropped (its units get [`NONE`]).
-fn bp_blocks(dom: &mut Dom, segs: &[u32]) {
-    let mut start = 0;
-    let mut text = String::new();
-    while start < segs.len() {
-        let seg = segs[start];
-        let mut end = start;
-        while end < segs.len() && segs[end] == seg {
-            end += 1;
-        }
-        if seg == NONE {
-            start = end;
-            continue;
-        }
-        let (mut b, mut tokens, mut line_len, mut line_words) = (BpBlock::default(), 0u32, -1i64, 0u32);
-        text.clear();
-        for u in start..end {
-            let linked = dom.info[u].in_a;
-            let t = dom.texts.get(u);
-            if !text.is_empty() {
-                text.push(' ');
-            }
-            text.push_str(t);
-            bp_tokens(t, |len, word| {
-                tokens += 1;
-                if !word {
-                    return;
-                }
-                b.words += 1;
-                b.linked += u32::from(linked);
-                line_words += 1;
-                line_len += i64::from(len) + 1;
-                if line_len > 80 {
-                    b.lines += 1;
-                    line_len = i64::from(len);
-                    line_words = 1;
-                }
-            });
-        }
-        let id = if tokens == 0 {
-            NONE
-        } else {
-            (b.wrapped_words, b.lines) = if b.lines == 0 { (b.words, 1) } else { (b.words - line_words, b.lines) };
-            if b.wrapped_words == 0 {
-                (b.wrapped_words, b.lines) = (b.words, 1);
-            }
-            b.terminating = bp_terminating(&text, b.words);
-            dom.bp_blocks.push(b);
-            (dom.bp_blocks.len() - 1) as u32
-        };
-        for u in start..end {
-            dom.info[u].bp_block = id;
-        }
-        start = end;
-    }
-}
-/// Parameter-independent facts of one jusText paragraph (`algorithms.md` §3b): a run of text
-/// between two of jusText's paragraph tags (or a `<br><br>`). Words and stop words are counted
-/// after language detection (`stoplists.rs`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Para {
-    /// Characters of its whitespace-normalised text (units joined by one space).
-    pub chars: u32,
-    /// Characters of its units inside an `a` element (with or without `href`).
-    pub link_chars: u32,
-    /// Whitespace-separated words.
-    pub words: u32,
-    /// Words whose lower-case form is in the page language's jusText stop list.
-    pub stop_words: u32,
-    /// An `h1`–`h6` element was open where the paragraph started.
-    pub heading: bool,
-    /// Its text holds `©` or the literal `&copy`.
-    pub copyright: bool,
-}
-
-/// jusText's paragraph tags (`justext.core.PARAGRAPH_TAGS`): each start or end tag starts a
-/// new paragraph.
-const JT_PARAGRAPH: &[&str] = &[
-    "blockquote",
-    "body",
-    "caption",
-    "center",
-    "col",
-    "colgroup",
-    "dd",
-    "div",
-    "dl",
-    "dt",
-    "fieldset",
-    "form",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "legend",
-    "li",
-    "optgroup",
-    "option",
-    "p",
-    "pre",
-    "table",
-    "td",
-    "textarea",
-    "tfoot",
-    "th",
-    "thead",
-    "tr",
-    "ul",
-];
-
-/// Elements jusText's lxml cleaner deletes with their content (`forms=True`, `embedded=True`).
-const JT_KILLED: &[&str] = &["applet", "button", "input", "select", "textarea"];
-
-/// A `form` is unwrapped by jusText's cleaner (`remove_tags`), so it starts no paragraph.
-fn jt_paragraph(name: &str) -> bool {
-    name != "form" && JT_PARAGRAPH.contains(&name)
-}
-
-/// Bits of [`WALK_CLASSES`]: the name lists the walk tests on every element's start and end tag.
-const JT_PARA: u8 = 1;
-const JT_KILL: u8 = 2;
-const BP_INL: u8 = 4;
-const BP_IGN: u8 = 8;
-const HEADING: u8 = 16;
-
-/// Per tag id ([`Tag`]), its bits of [`jt_paragraph`], [`JT_KILLED`], [`BP_INLINE`],
-/// [`BP_IGNORED`] and the headings `h1`–`h6`: one lookup per element instead of a scan of each list.
-/// Every name of those lists is a known tag; an unknown element (`Tag::OTHER`) is in none.
-static WALK_CLASSES: std::sync::LazyLock<[u8; 256]> = std::sync::LazyLock::new(|| {
-    let mut c = [0u8; 256];
-    let paragraphs: Vec<&str> = JT_PARAGRAPH.iter().copied().filter(|n| jt_paragraph(n)).collect();
-    let headings = ["h1", "h2", "h3", "h4", "h5", "h6"];
-    for (list, bit) in [
-        (&paragraphs[..], JT_PARA),
-        (JT_KILLED, JT_KILL),
-        (BP_INLINE, BP_INL),
-        (BP_IGNORED, BP_IGN),
-        (&headings, HEADING),
-    ] {
-        for n in list {
-            let t = Tag::from_name(n);
-            debug_assert!(t != Tag::OTHER, "{n} is not a known tag");
-            c[usize::from(t.0)] |= bit;
-        }
-    }
-    c
-});
 
 /// The flattened, rendered DOM.
 #[derive(Debug, Clone, Default)]
@@ -307,12 +65,6 @@ pub struct Dom {
     pub info: Vec<TextInfo>,
     /// Index of the `body` element (0 when absent).
     pub body: u32,
-    /// jusText's paragraphs, in document order.
-    pub paras: Vec<Para>,
-    /// boilerpipe's text blocks, in document order.
-    pub bp_blocks: Vec<BpBlock>,
-    /// readability-lxml's attribute facts of each node (`readability.rs`; default for text).
-    pub rd: super::readability::RdDom,
     /// `feedwrapper`'s attributes of each node (id, class, position; empty for text nodes),
     /// kept only when [`Needs::wrapper`] asks for them (else empty).
     pub attrs: Vec<NodeAttrs>,
@@ -464,9 +216,8 @@ pub fn tree(html: &str, deadline: Option<std::time::Instant>) -> (Tree, Option<u
     (Tree(doc), cut)
 }
 
-/// The DOM view of a tree with the facts of `needs` (already completed): jusText's paragraphs,
-/// boilerpipe's blocks and readability's attribute facts are computed inside the walk only when
-/// needed, the families' facts built in the walk ([`Build::Walk`]) are returned, and the block view ([`super::segments`], hidden
+/// The DOM view of a tree with the facts of `needs` (already completed): the families' facts
+/// built in the walk ([`Build::Walk`]) are returned, and the block view ([`super::segments`], hidden
 /// text included and flagged, `<noscript>` parsed as with scripts off) is walked only when
 /// needed (empty otherwise).
 pub fn views(tree: &Tree, needs: Needs) -> (Dom, super::segments::Segments, Vec<Shared>) {
@@ -486,7 +237,8 @@ pub fn views(tree: &Tree, needs: Needs) -> (Dom, super::segments::Segments, Vec<
         })
         .collect();
     let dom = flatten(&tree.0, needs, &mut visitors);
-    (dom, segments, visitors.into_iter().map(|v| v.finish()).collect())
+    let facts = visitors.into_iter().map(|v| v.finish(&dom)).collect();
+    (dom, segments, facts)
 }
 
 /// An element's attributes as `feedwrapper` reads them (`blogs.md` §13.4).
@@ -558,11 +310,9 @@ fn tree_within(html: &str, deadline: Option<std::time::Instant>) -> (Html, Optio
 }
 
 /// The flattened DOM of a parsed page, with the per-node and per-unit facts of `needs`
-/// (jusText's paragraphs, boilerpipe's blocks, readability's attributes); `visitors` see every
-/// node flattened, in order; a unit's `para` and `bp_block` are [`NONE`] when their facts are
-/// not built.
+/// (the element attributes `needs` asks for); `visitors` see every node flattened, in order.
 fn flatten(doc: &Html, needs: Needs, visitors: &mut [Box<dyn Visitor>]) -> Dom {
-    let (want_paras, want_bp, want_rd, want_attrs) = (needs.paras, needs.bp_blocks, needs.readability, needs.wrapper);
+    let want_attrs = needs.wrapper;
     let want_markup = needs.markup;
     let mut dom = Dom::default();
     // `feedwrapper`'s positions: element children seen so far of each open element of the
@@ -580,11 +330,6 @@ fn flatten(doc: &Html, needs: Needs, visitors: &mut [Box<dyn Visitor>]) -> Dom {
     let mut br_run = false;
     let mut buf = String::new();
     let (br, body) = (tag("br"), tag("body"));
-    // jusText's paragraphs: a boundary counter, whether a boundary is pending since the last
-    // paragraph, the heading depth, the killed-control depth and the `<br>` run.
-    let (mut jt_new, mut jt_heading, mut jt_headings, mut jt_killed, mut jt_br) = (true, false, 0u32, 0u32, false);
-    // boilerpipe's blocks: a segment counter, the ignored-element depth, each unit's segment.
-    let (mut bp_seg, mut bp_ignored, mut bp_segs) = (0u32, 0u32, Vec::new());
     for edge in doc.tree.root().traverse() {
         let position = match edge {
             ego_tree::iter::Edge::Open(n) if want_attrs && n.value().is_element() => {
@@ -611,9 +356,6 @@ fn flatten(doc: &Html, needs: Needs, visitors: &mut [Box<dyn Visitor>]) -> Dom {
                         if want_attrs {
                             dom.attrs.push(NodeAttrs::default());
                         }
-                        if want_rd {
-                            dom.rd.attrs.push(Default::default());
-                        }
                         visitors.iter_mut().for_each(|v| v.other());
                         stack.push(0);
                     }
@@ -627,17 +369,6 @@ fn flatten(doc: &Html, needs: Needs, visitors: &mut [Box<dyn Visitor>]) -> Dom {
                         if t.is_anchor() {
                             a_href.push(href);
                         }
-                        let class = WALK_CLASSES[usize::from(t.0)];
-                        jt_headings += u32::from(class & HEADING != 0);
-                        jt_killed += u32::from(class & JT_KILL != 0);
-                        if class & JT_PARA != 0 || (t == br && jt_br) {
-                            jt_new = true;
-                            jt_heading = jt_headings > 0;
-                        } else {
-                            jt_br = t == br;
-                        }
-                        bp_ignored += u32::from(class & BP_IGN != 0);
-                        bp_seg += u32::from(class & BP_INL == 0);
                         if t.is_block() {
                             pending = sep::NEWLINE;
                             segment += 1;
@@ -656,15 +387,7 @@ fn flatten(doc: &Html, needs: Needs, visitors: &mut [Box<dyn Visitor>]) -> Dom {
                         }
                         let parent = stack.last().copied().unwrap_or(NONE);
                         dom.nodes.push(Node { tag: t, parent, end: 0, text: NONE, href });
-                        if want_rd {
-                            // html5ever's HTML names are lower case already (SVG's may not be).
-                            let name = el.name();
-                            match name.bytes().any(|b| b.is_ascii_uppercase()) {
-                                true => dom.rd.push(&name.to_ascii_lowercase(), el.attrs()),
-                                false => dom.rd.push(name, el.attrs()),
-                            }
-                        }
-                        visitors.iter_mut().for_each(|v| v.element(&mut el.attrs()));
+                        visitors.iter_mut().for_each(|v| v.element(el.name(), &mut el.attrs()));
                         if want_markup && let Some(m) = NodeMarkup::of(t.name(), &|a| attr(el, a).map(str::to_string)) {
                             dom.markup.push(((dom.nodes.len() - 1) as u32, m));
                         }
@@ -687,31 +410,11 @@ fn flatten(doc: &Html, needs: Needs, visitors: &mut [Box<dyn Visitor>]) -> Dom {
                         };
                         glue = !txt.ends_with(char::is_whitespace);
                         br_run = false;
-                        jt_br = false;
-                        let para = if jt_killed > 0 || !want_paras {
-                            NONE
-                        } else {
-                            if jt_new {
-                                dom.paras.push(Para { heading: jt_heading, ..Para::default() });
-                                jt_new = false;
-                            }
-                            let p = dom.paras.last_mut().expect("pushed above");
-                            let chars = buf.chars().count() as u32;
-                            p.chars += chars + u32::from(p.chars > 0);
-                            if !a_href.is_empty() {
-                                p.link_chars += chars;
-                            }
-                            p.copyright |= buf.contains('©') || buf.contains("&copy");
-                            (dom.paras.len() - 1) as u32
-                        };
                         let unit = dom.texts.push(&buf, sep);
                         pending = 0;
                         let parent = stack.last().copied().unwrap_or(NONE);
                         let node = dom.nodes.len() as u32;
                         dom.nodes.push(Node { tag: Tag::OTHER, parent, end: node + 1, text: unit, href: false });
-                        if want_rd {
-                            dom.rd.attrs.push(Default::default());
-                        }
                         if want_attrs {
                             dom.attrs.push(NodeAttrs::default());
                         }
@@ -723,12 +426,7 @@ fn flatten(doc: &Html, needs: Needs, visitors: &mut [Box<dyn Visitor>]) -> Dom {
                             in_href: a_href.iter().any(|h| *h),
                             segment,
                             block: block_ancestor(&dom.nodes, parent),
-                            para,
-                            bp_block: NONE,
                         });
-                        if want_bp {
-                            bp_segs.push(if bp_ignored > 0 { NONE } else { bp_seg });
-                        }
                     }
                     _ => {}
                 }
@@ -747,15 +445,6 @@ fn flatten(doc: &Html, needs: Needs, visitors: &mut [Box<dyn Visitor>]) -> Dom {
                         if t.is_anchor() {
                             a_href.pop();
                         }
-                        let class = WALK_CLASSES[usize::from(t.0)];
-                        jt_headings -= u32::from(class & HEADING != 0 && jt_headings > 0);
-                        jt_killed -= u32::from(class & JT_KILL != 0 && jt_killed > 0);
-                        if class & JT_PARA != 0 {
-                            jt_new = true;
-                            jt_heading = jt_headings > 0;
-                        }
-                        bp_ignored -= u32::from(class & BP_IGN != 0 && bp_ignored > 0);
-                        bp_seg += u32::from(class & BP_INL == 0);
                         if t.is_block() {
                             pending = sep::NEWLINE;
                             segment += 1;
@@ -774,9 +463,6 @@ fn flatten(doc: &Html, needs: Needs, visitors: &mut [Box<dyn Visitor>]) -> Dom {
                 }
             }
         }
-    }
-    if want_bp {
-        bp_blocks(&mut dom, &bp_segs);
     }
     dom
 }
@@ -987,41 +673,6 @@ mod tests {
     }
 
     #[test]
-    fn justext_paragraphs_record_links_headings_and_drop_form_controls() {
-        let d = parse(
-            "<body><h2>Title <b>here</b></h2><div>Some <a href=x>link</a> text<br>same<br><br>next</div>\
-             <form>kept<select><option>gone</option></select><textarea>gone too</textarea></form><ol><li>x</li></ol></body>",
-        );
-        let paras: Vec<(u32, u32, bool)> = d.paras.iter().map(|p| (p.chars, p.link_chars, p.heading)).collect();
-        // "Title here"; "Some link text same" (one <br> joins); "next"; "kept" (the form is
-        // unwrapped, its controls deleted); "x" (`ol` is no paragraph tag, `li` is).
-        assert_eq!(paras, [(10, 0, true), (19, 4, false), (4, 0, false), (4, 0, false), (1, 0, false)]);
-        let gone = d.info.iter().filter(|i| i.para == NONE).count();
-        assert_eq!(gone, 2);
-    }
-
-    #[test]
-    fn boilerpipe_blocks_wrap_at_80_characters_and_ignore_options() {
-        let words = "word ".repeat(40);
-        let d = parse(&format!(
-            "<body><p>{words}<a href=x>two links</a></p><p>Hi <span>there</span>, <b>you</b></p><p>... --</p><p>| ·</p>\
-             <select><option>ignored</option></select></body>"
-        ));
-        assert_eq!(d.bp_blocks.len(), 3);
-        let b = d.bp_blocks[0];
-        // 42 words of 4-5 characters: 16 per 80-character line, the last line left out.
-        assert_eq!((b.words, b.linked, b.lines, b.wrapped_words), (42, 2, 2, 32));
-        assert!((b.text_density() - 16.0).abs() < 1e-12);
-        assert_eq!((d.bp_blocks[1].words, d.bp_blocks[1].lines, d.bp_blocks[1].text_density()), (3, 1, 3.0));
-        // A block of punctuation tokens only is kept with no words; one without any token is not.
-        assert_eq!(d.bp_blocks[2].words, 0);
-        let n = d.info.len();
-        assert_eq!((d.info[n - 2].bp_block, d.info[n - 1].bp_block), (NONE, NONE));
-        assert!(bp_terminating("Add your comment", 3) && bp_terminating("12 comments so far", 3));
-        assert!(!bp_terminating("comments", 20) && !bp_terminating("Share", 1));
-    }
-
-    #[test]
     fn attr_finds_what_element_attr_finds() {
         let page = "<body><p hidden style='display:none' HREF=y>a</p><svg xmlns:xlink='http://www.w3.org/1999/xlink'>\
                     <a xlink:href=x href=z>t</a><use xlink:href=#q/></svg><math><mi xml:lang=en type=hidden>m</mi></math>\
@@ -1037,21 +688,6 @@ mod tests {
             }
         }
         assert!(n >= 7, "{n}");
-    }
-
-    #[test]
-    fn the_walks_tag_table_agrees_with_the_name_lists() {
-        let names = JT_PARAGRAPH.iter().chain(JT_KILLED).chain(BP_INLINE).chain(BP_IGNORED);
-        for name in names.chain(&["span", "h3", "x-custom", "svg", "br", "form"]) {
-            let t = Tag::from_any_case(name);
-            let c = WALK_CLASSES[usize::from(t.0)];
-            let name = t.name();
-            assert_eq!(c & JT_PARA != 0, jt_paragraph(name), "{name}");
-            assert_eq!(c & JT_KILL != 0, JT_KILLED.contains(&name), "{name}");
-            assert_eq!(c & BP_INL != 0, BP_INLINE.contains(&name), "{name}");
-            assert_eq!(c & BP_IGN != 0, BP_IGNORED.contains(&name), "{name}");
-            assert_eq!(c & HEADING != 0, matches!(name, "h1" | "h2" | "h3" | "h4" | "h5" | "h6"), "{name}");
-        }
     }
 
     #[test]

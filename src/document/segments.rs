@@ -782,7 +782,7 @@ const LONG_RUN: u32 = 30;
 const CANDIDATE_RUN: u32 = 10;
 
 impl Region {
-    // The candidate is Readability's: every block of at least CANDIDATE_RUN words with links
+    // The candidate is found as Arc90's scorer finds one: every block of at least CANDIDATE_RUN words with links
     // under half of them gives its unlinked words to its block element's parent and half to the
     // grandparent; the element with the most is the candidate.
     fn of(elems: &[Elem], raws: &[Raw], stats: &[TextStats], link_words: &[u32], span: &[(u32, u32)]) -> Region {

@@ -15,8 +15,8 @@
 //!   from both views, every tag and element stays), and the result is what the last one keeps;
 //! - `fallback` (`A else B`): the members in increasing `order`; the result is what the first
 //!   member that returns anything keeps (a member that abstains on a page does not count there),
-//!   and its segments are the page's segments (`blogs.md` §14.1: "BlogBuster where it fires,
-//!   else readability").
+//!   and its segments are the page's segments (`blogs.md` §14.1: one family where it fires,
+//!   another elsewhere).
 //!
 //! Then smoothing: gaps (runs of dropped words between kept ones) shorter than `max_gap` words are
 //! filled, and kept runs shorter than `min_run` words are dropped. No member on keeps nothing.

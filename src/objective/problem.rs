@@ -569,7 +569,7 @@ mod tests {
         let count = |s: &Setting| g.active(&space.to_genome(s)).iter().filter(|&&a| a).count();
         // Every page goes to `main` (combine): the `soft` and `pages` genes do not count.
         let base = at(&space.defaults(), &["otherwise=main", "if1.on=false", "if2.on=false"]);
-        let other = at(&base, &["soft.v=3.5", "pages.readability.class_weight=70", "if1.at=0.9"]);
+        let other = at(&base, &["soft.v=3.5", "pages.density.p=0.7", "if1.at=0.9"]);
         assert_eq!(key(&base), key(&other));
         assert!(!g.active(&space.to_genome(&base))[gene("soft.v")]);
         // A change of the used branch does count.

@@ -610,7 +610,7 @@ pub fn threshold(at: f64, scale: &Value) -> f64 {
 }
 
 /// The route of a setting as a readable tree: `if records ≥ 6: vote(...) elif code_share ≥ 0.1:
-/// ... else: readability(...)`, each branch as its own structure.
+/// ... else: density(...)`, each branch as its own structure.
 pub fn describe(space: &ParamSpace, setting: &Setting) -> String {
     let get = |n: &str| setting.get(n).or_else(|| space.param(n).map(|p| &p.default)).cloned();
     let branch = |alias: &str| {
@@ -663,30 +663,30 @@ mod tests {
         crate::params::parse_str(text, Path::new("r.yaml"), &crate::extract::space)
     }
 
-    const ROUTE: &str = "extractor: my-route\nbranches: [lists=records, readability]\nrules: 1\nparameters:\n  - {name: if1.feature, type: categorical, choices: [records, code_share], default: records}\n  - {name: lists.min_records, type: int, min: 2, max: 10, default: 3}\n";
+    const ROUTE: &str = "extractor: my-route\nbranches: [lists=records, density]\nrules: 1\nparameters:\n  - {name: if1.feature, type: categorical, choices: [records, code_share], default: records}\n  - {name: lists.min_records, type: int, min: 2, max: 10, default: 3}\n";
 
     #[test]
     fn a_route_is_completed_and_described_as_a_tree() {
         let f = parse(ROUTE).unwrap();
         let s = &f.space;
         assert!(is_route(s));
-        assert_eq!(s.members, ["lists", "readability"]);
-        assert_eq!(branch_entries(s), ["lists=records", "readability"]);
+        assert_eq!(s.members, ["lists", "density"]);
+        assert_eq!(branch_entries(s), ["lists=records", "density"]);
         let st = s
             .with_assignments(&s.defaults(), &["if1.on=true".into(), "if1.at=0.1".into(), "if1.then=lists".into()])
             .unwrap();
         let d = describe(s, &st);
         assert!(d.starts_with("if records ≥ 6: records(min_records=3, min_chars=20"), "{d}");
-        assert!(d.contains("else: readability("), "{d}");
-        // The readability branch's parameters are active (otherwise), so are the lists'.
+        assert!(d.contains("else: density("), "{d}");
+        // The density branch's parameters are active (otherwise), so are the lists'.
         let idx = |n: &str| s.params.iter().position(|p| p.name == n).unwrap();
         let act = activity(s, &st);
-        assert!(act[idx("lists.min_records")] && act[idx("readability.class_weight")] && act[idx("if1.at")]);
+        assert!(act[idx("lists.min_records")] && act[idx("density.p")] && act[idx("if1.at")]);
         let off = s.with_assignments(&st, &["if1.on=false".into()]).unwrap();
         let act = activity(s, &off);
-        assert!(!act[idx("lists.min_records")] && !act[idx("if1.at")] && act[idx("readability.class_weight")]);
+        assert!(!act[idx("lists.min_records")] && !act[idx("if1.at")] && act[idx("density.p")]);
         let d = describe(s, &off);
-        assert!(d.starts_with("readability(") && !d.contains(" if "), "{d}");
+        assert!(d.starts_with("density(") && !d.contains(" if "), "{d}");
     }
 
     #[test]
@@ -694,7 +694,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("cetune-params-fb-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("c.json"), "{}").unwrap();
-        let text = "extractor: fb\nbranches: [main=lqf, alt=readability]\nrules: 0\nparameters:\n  - {name: otherwise, type: categorical, choices: [main], default: main, tune: false}\n  - {name: fallback, type: categorical, choices: [none, alt], default: none}\n  - {name: confidence, type: categorical, choices: [c.json], default: c.json}\n";
+        let text = "extractor: fb\nbranches: [main=lqf, alt=density]\nrules: 0\nparameters:\n  - {name: otherwise, type: categorical, choices: [main], default: main, tune: false}\n  - {name: fallback, type: categorical, choices: [none, alt], default: none}\n  - {name: confidence, type: categorical, choices: [c.json], default: c.json}\n";
         let parse = |t: &str| crate::params::parse_str(t, &dir.join("fb.yaml"), &crate::extract::space);
         let s = parse(text).unwrap().space;
         // `below` is added as a gene; the model file becomes an absolute path.
@@ -709,11 +709,9 @@ mod tests {
         let on = s.with_assignments(&s.defaults(), &["fallback=alt".into(), "below=0.4".into()]).unwrap();
         assert_eq!(fallback_of(&on), Some(("alt".to_string(), 0.4)));
         let idx = |n: &str| s.params.iter().position(|p| p.name == n).unwrap();
-        assert!(!activity(&s, &s.defaults())[idx("alt.class_weight")]);
-        assert!(activity(&s, &on)[idx("alt.class_weight")]);
-        assert!(
-            describe(&s, &on).starts_with("lqf(") && describe(&s, &on).contains(" fallback below 0.4: readability(")
-        );
+        assert!(!activity(&s, &s.defaults())[idx("alt.p")]);
+        assert!(activity(&s, &on)[idx("alt.p")]);
+        assert!(describe(&s, &on).starts_with("lqf(") && describe(&s, &on).contains(" fallback below 0.4: density("));
         // Errors name the file and line.
         let msg = |t: String| parse(&t).unwrap_err().to_string();
         let e =

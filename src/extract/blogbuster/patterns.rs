@@ -8,8 +8,8 @@
 //! [`FACT`] declares them: the one DOM walk feeds each element's attributes to a visitor
 //! ([`Walk`]), which gives the page its [`Patterns`].
 
-use crate::document::Needs;
 use crate::document::facts::{Build, Fact, Shared, Visitor};
+use crate::document::{Dom, Needs};
 use std::sync::Arc;
 
 /// `blogbuster`'s fact: the pattern masks of every node of the flattened DOM.
@@ -25,13 +25,13 @@ pub struct Patterns(pub Vec<Masks>);
 struct Walk(Vec<Masks>);
 
 impl Visitor for Walk {
-    fn element<'a>(&mut self, attrs: &mut dyn Iterator<Item = (&'a str, &'a str)>) {
+    fn element<'a>(&mut self, _: &str, attrs: &mut dyn Iterator<Item = (&'a str, &'a str)>) {
         self.0.push(masks(attrs));
     }
     fn other(&mut self) {
         self.0.push(Masks::default());
     }
-    fn finish(self: Box<Self>) -> Shared {
+    fn finish(self: Box<Self>, _: &Dom) -> Shared {
         Arc::new(Patterns(self.0))
     }
 }

@@ -23,16 +23,19 @@
 //!
 //! ## Interpretation
 //! `algorithms.md` §6a. Blocks, their words, linked words, wrapped lines and end-of-article
-//! markers are computed once per page at parse time (`document::parse`). The `article`
+//! markers are computed once per page at parse time (`blocks.rs`, from the flattened DOM). The `article`
 //! filters follow boilerpy3's chain except the two that match blocks against the page's
 //! `<title>` (which is never text here): `DocumentTitleMatchClassifier` and
 //! `ExpandTitleToContentFilter`.
 
+pub mod blocks;
+
 use super::Extractor;
 use crate::document::parse::NONE;
-use crate::document::{BpBlock, Document, Selection, View};
+use crate::document::{Document, Needs, Selection, View};
 use crate::error::Result;
 use crate::params::SettingReader;
+use blocks::{BpBlock, TextBlocks};
 
 /// Which decision tree classifies a block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -232,13 +235,16 @@ impl Extractor for Boilerpipe {
         View::Dom
     }
 
-    fn needs(&self) -> crate::document::Needs {
-        crate::document::Needs::BP_BLOCKS
+    fn needs(&self) -> Needs {
+        Needs::fact(&blocks::FACT)
     }
+
+    /// A page parsed without the blocks (no reader asked for them) has none to keep.
     fn extract(&self, doc: &Document, out: &mut Selection) -> super::Fallible {
-        let content = self.content(&doc.dom.bp_blocks);
-        for (u, info) in doc.dom.info.iter().enumerate() {
-            if info.bp_block != NONE && content[info.bp_block as usize] {
+        let Some(t) = doc.facts.get::<TextBlocks>() else { return Ok(()) };
+        let content = self.content(&t.blocks);
+        for (u, &k) in t.of_unit.iter().enumerate() {
+            if k != NONE && content[k as usize] {
                 out.units.push(u as u32);
             }
         }

@@ -26,7 +26,7 @@
 //!
 //! ## Interpretation
 //! The tree, the pattern facts and every text length, link length, comma and element count are
-//! computed once per page at parse time (`document::readability`), for both passes. Included
+//! computed once per page at parse time (`tree.rs`), for both passes. Included
 //! from readability-lxml 0.9 beyond Arc90's scorer: `itemprop=articleBody`, nested `<article>`
 //! and `<main>` candidates, the `h2` preamble, the merging of article segments split across
 //! containers (they join the article in document order rather than inside the best candidate)
@@ -36,16 +36,18 @@
 //! separator (lxml keeps the page's whitespace). With no candidate at all, readability-lxml returns the sanitised
 //! `body` (`body_fallback: true`); with `false`, the extract is empty.
 
+pub mod tree;
+
 use super::Extractor;
 use crate::document::parse::NONE;
-use crate::document::readability::{
-    self as rd, ARTICLE_BODY, CLASS_NEG, CLASS_POS, EDITORIAL, ID_NEG, ID_POS, RdDom, RdView, Sums, kind, link_density,
-    text_len,
-};
-use crate::document::{Document, Selection, View};
+use crate::document::{Document, Needs, Selection, View};
 use crate::error::Result;
 use crate::params::SettingReader;
 use std::cell::RefCell;
+use tree::{
+    self as rd, ARTICLE_BODY, CLASS_NEG, CLASS_POS, EDITORIAL, ID_NEG, ID_POS, RdDom, RdView, Sums, Tree, kind,
+    link_density, text_len,
+};
 
 /// A configured readability scorer.
 pub struct Readability {
@@ -531,15 +533,18 @@ impl Extractor for Readability {
         View::Dom
     }
 
-    fn needs(&self) -> crate::document::Needs {
-        crate::document::Needs::READABILITY
+    fn needs(&self) -> Needs {
+        Needs::fact(&tree::FACT)
     }
+
+    /// A page parsed without the tree (no reader asked for it) gives an empty extract.
     fn extract(&self, doc: &Document, out: &mut Selection) -> super::Fallible {
+        let Some(t) = doc.facts.get::<Tree>() else { return Ok(()) };
         SCRATCH.with(|cell| {
             let s = &mut *cell.borrow_mut();
             let mut ruthless = self.unlikely_patterns;
             loop {
-                let v = &doc.readability.views[if ruthless { 0 } else { 1 }];
+                let v = &t.views[if ruthless { 0 } else { 1 }];
                 let n = v.nodes.len();
                 if n == 0 {
                     return;
@@ -554,7 +559,7 @@ impl Extractor for Readability {
                 s.removed.clear();
                 self.score(v, s);
                 match self.best(v, s) {
-                    Some(best) => self.article(v, &doc.dom.rd, s, best),
+                    Some(best) => self.article(v, &t.classes, s, best),
                     None if ruthless => {
                         ruthless = false;
                         continue;

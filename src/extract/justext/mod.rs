@@ -23,17 +23,21 @@
 //! ## Interpretation
 //! `algorithms.md` §3b, checked against `jusText` 3.0.2: paragraphs, their link characters,
 //! heading ancestry and stop-word counts are computed once per page at parse time
-//! (`document::parse`, `document::stoplists`: jusText's own per-language stop lists, chosen by
-//! the detected or declared page language, English when there is none). One deliberate match
+//! (`paragraphs.rs`, from the flattened DOM; `stoplists.rs`: jusText's own per-language stop
+//! lists, chosen by the detected or declared page language, English when there is none). One deliberate match
 //! of the reference: its first heading pass compares with classes not yet assigned and so never
 //! changes anything; only the final heading pass (a heading that ended bad but was not bad
 //! context-free becomes good when a good paragraph follows) is applied.
 
+pub mod paragraphs;
+pub mod stoplists;
+
 use super::Extractor;
 use crate::document::parse::NONE;
-use crate::document::{Document, Para, Selection, View};
+use crate::document::{Document, Needs, Selection, View};
 use crate::error::Result;
 use crate::params::SettingReader;
+use paragraphs::{Para, Paragraphs};
 
 /// A paragraph's class.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -197,13 +201,16 @@ impl Extractor for JusText {
         View::Dom
     }
 
-    fn needs(&self) -> crate::document::Needs {
-        crate::document::Needs::WORDS.or(crate::document::Needs::PARAS)
+    fn needs(&self) -> Needs {
+        Needs::WORDS | Needs::fact(&paragraphs::FACT)
     }
+
+    /// A page parsed without the paragraphs (no reader asked for them) has none to keep.
     fn extract(&self, doc: &Document, out: &mut Selection) -> super::Fallible {
-        let good = self.classify(&doc.dom.paras);
-        for (u, info) in doc.dom.info.iter().enumerate() {
-            if info.para != NONE && good[info.para as usize] {
+        let Some(p) = doc.facts.get::<Paragraphs>() else { return Ok(()) };
+        let good = self.classify(&p.paras);
+        for (u, &k) in p.of_unit.iter().enumerate() {
+            if k != NONE && good[k as usize] {
                 out.units.push(u as u32);
             }
         }
@@ -219,10 +226,11 @@ impl Extractor for JusText {
     fn confidence(&self, doc: &Document, out: &mut Vec<f32>) -> bool {
         out.clear();
         out.resize(doc.source.words.len(), 0.0);
-        let (cf, fin) = self.classes(&doc.dom.paras);
-        for (u, info) in doc.dom.info.iter().enumerate() {
-            if info.para != NONE {
-                let p = info.para as usize;
+        let Some(paras) = doc.facts.get::<Paragraphs>() else { return true };
+        let (cf, fin) = self.classes(&paras.paras);
+        for (u, &k) in paras.of_unit.iter().enumerate() {
+            if k != NONE {
+                let p = k as usize;
                 let c = 0.5 * (score(cf[p]) + if fin[p] == Class::Good { 1.0 } else { 0.0 });
                 doc.words.words_of(u).iter().for_each(|&w| out[w as usize] = c);
             }
@@ -261,8 +269,8 @@ mod tests {
             "<body><ul><li><a href=/a>Home</a></li><li><a href=/b>Sport</a></li></ul>\
              <h2>Budget approved</h2><p>{PROSE}</p><div>Photo: Agency</div><p>{PROSE}</p></body>"
         );
-        let doc = crate::document::Document::parse(&page);
         let ex = super::super::testutil::with("justext", &[]);
+        let doc = crate::document::Document::parse_for(&page, &Default::default(), ex.needs()).0;
         let mut c = Vec::new();
         assert!(ex.confidence(&doc, &mut c));
         let at = |w: &str| c[(0..doc.source.words.len()).find(|&i| doc.source.words.get(i) == w).unwrap()];

@@ -1,15 +1,47 @@
-//! readability-lxml's view of a page, computed once at parse time (`extract::readability` only
-//! does arithmetic over it). From each element's `class` and `id` come the name-pattern facts
+//! readability-lxml's view of a page, computed once at parse time (the scorer only does
+//! arithmetic over it). From each element's `class` and `id` come the name-pattern facts
 //! readability-lxml 0.9 tests (positive, negative, unlikely-but-not-maybe candidate, itemprop
 //! `articleBody`); from the flattened DOM, for both of its passes (ruthless: unlikely candidates
 //! removed; lenient: kept), the tree its scorer sees after "misused" `div`s became paragraphs:
 //! a `div` without block-ish descendants is a `p`, and in every other `div` the loose text and
 //! runs of inline children between `<br>`s and blocks are wrapped in new `p`s. Each node of that
 //! tree has its subtree's text length, link length, commas and element counts as prefix sums.
-//! Imports from the crate: nothing beyond `document`.
+//!
+//! [`FACT`] declares it: the one DOM walk feeds each element's name and attributes to a
+//! visitor ([`Walk`]), which records their facts ([`RdDom`]) and, once the walk is over,
+//! builds both passes' trees from them and the flattened DOM ([`Tree`]).
 
-use super::parse::{Dom, NONE};
-use super::tags::Tag;
+use crate::document::facts::{Build, Fact, Shared, Visitor};
+use crate::document::parse::NONE;
+use crate::document::{Dom, Needs, Tag};
+use std::sync::Arc;
+
+/// readability's fact: the transformed tree of both passes and the class names it reads.
+pub static FACT: Fact =
+    Fact { name: "readability", reads: Needs::DOM, build: Build::Walk(|| Box::new(Walk::default())), package: None };
+
+/// Builds [`Tree`]: the attribute facts of each flattened node inside the walk, the trees after.
+#[derive(Default)]
+struct Walk(RdDom);
+
+impl Visitor for Walk {
+    fn element<'a>(&mut self, name: &str, attrs: &mut dyn Iterator<Item = (&'a str, &'a str)>) {
+        // html5ever's HTML names are lower case already (SVG's may not be).
+        match name.bytes().any(|b| b.is_ascii_uppercase()) {
+            true => self.0.push(&name.to_ascii_lowercase(), attrs),
+            false => self.0.push(name, attrs),
+        }
+    }
+    fn other(&mut self) {
+        self.0.attrs.push(RdAttr::default());
+    }
+    fn finish(self: Box<Self>, dom: &Dom) -> Shared {
+        let mut classes = self.0;
+        let views = build(dom, &classes);
+        classes.shrink();
+        Arc::new(Tree { views, classes })
+    }
+}
 
 /// `class` matches readability-lxml's `positiveRe`.
 pub const CLASS_POS: u16 = 1;
@@ -33,7 +65,7 @@ pub const ARTICLE_BODY: u16 = 256;
 /// `subtitle` as a separate word).
 pub const EDITORIAL: u16 = 512;
 
-/// Per-element attribute facts, recorded by the flattening walk (`parse.rs`).
+/// Per-element attribute facts, recorded in the DOM walk ([`Walk`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct RdAttr {
     /// The bits above.
@@ -497,20 +529,22 @@ pub fn link_density(s: &Sums) -> f64 {
     f64::from(s.link) / f64::from(text_len(s).max(1))
 }
 
-/// Both passes.
+/// Both passes, and the class names of the page's elements.
 #[derive(Debug, Clone, Default)]
-pub struct Facts {
+pub struct Tree {
     /// `[ruthless, lenient]`.
     pub views: [RdView; 2],
+    /// The class-name ids of every element and their positive flags ([`RdDom::shrink`]).
+    pub classes: RdDom,
 }
 
-/// Builds both passes from the flattened DOM.
-pub fn build(dom: &Dom) -> Facts {
+/// Builds both passes from the flattened DOM and its elements' attribute facts.
+pub fn build(dom: &Dom, rd: &RdDom) -> [RdView; 2] {
     let n = dom.nodes.len();
-    if n == 0 || dom.rd.attrs.len() != n {
-        return Facts::default();
+    if n == 0 || rd.attrs.len() != n {
+        return Default::default();
     }
-    let flag = |i: usize| dom.rd.attrs[i].flags;
+    let flag = |i: usize| rd.attrs[i].flags;
     // Unlikely candidates (ruthless pass): not inside `pre`/`code`, holding no `main`/`article`/`math`.
     let mut keeps_below = vec![false; n];
     for i in (0..n).rev() {
@@ -529,7 +563,7 @@ pub fn build(dom: &Dom) -> Facts {
         in_pre[i] = flag(i) & PRE_CODE != 0 || (p != NONE && in_pre[p as usize]);
         removed[i] = (p != NONE && removed[p as usize]) || (flag(i) & UNLIKELY != 0 && !in_pre[i] && !keeps_below[i]);
     }
-    Facts { views: [view(dom, Some(&removed)), view(dom, None)] }
+    [view(dom, rd, Some(&removed)), view(dom, rd, None)]
 }
 
 /// `div` state while its children are wrapped (readability-lxml's second `div` pass).
@@ -547,7 +581,7 @@ enum Wrap {
 
 const INLINE: &[&str] = &["a", "b", "cite", "code", "em", "font", "i", "small", "span", "strong", "sub", "sup", "u"];
 
-fn view(dom: &Dom, removed: Option<&[bool]>) -> RdView {
+fn view(dom: &Dom, rd: &RdDom, removed: Option<&[bool]>) -> RdView {
     let n = dom.nodes.len();
     let gone = |i: usize| removed.is_some_and(|r| r[i]);
     // Block-ish descendants of each kept element.
@@ -559,7 +593,7 @@ fn view(dom: &Dom, removed: Option<&[bool]>) -> RdView {
         }
         let p = node.parent;
         if p != NONE {
-            blockers[p as usize] += blockers[i] + u32::from(dom.rd.attrs[i].flags & BLOCKER != 0);
+            blockers[p as usize] += blockers[i] + u32::from(rd.attrs[i].flags & BLOCKER != 0);
         }
     }
     let br = Tag::from_name("br");
@@ -655,7 +689,7 @@ fn view(dom: &Dom, removed: Option<&[bool]>) -> RdView {
                 stack.last_mut().expect("a direct parent").2 = Wrap::Tail(None);
             }
         }
-        let attr = dom.rd.attrs[i];
+        let attr = rd.attrs[i];
         let is_div = node.tag == div;
         let converted = is_div && blockers[i] == 0;
         let k = if converted { kind::P } else { kind_of(name) };
@@ -741,6 +775,14 @@ mod tests {
     use super::*;
     use crate::document::Document;
 
+    fn parse(html: &str) -> Document {
+        Document::parse_for(html, &Default::default(), Needs::fact(&FACT)).0
+    }
+
+    fn tree(d: &Document) -> &Tree {
+        d.facts.get::<Tree>().expect("built")
+    }
+
     fn texts(d: &Document, v: &RdView, j: usize) -> Vec<String> {
         let (a, b) = v.urange(j);
         v.units[a..b].iter().map(|&u| d.dom.texts.get(u as usize).to_string()).collect()
@@ -748,10 +790,10 @@ mod tests {
 
     #[test]
     fn divs_are_paragraphs_or_have_their_loose_text_wrapped() {
-        let d = Document::parse(
+        let d = parse(
             "<body><div id=story><div>AAA</div>BBB<br>CCC <b>bold</b> tail<br><div class=sidebar>DDD</div></div></body>",
         );
-        let [ruthless, lenient] = &d.readability.views;
+        let [ruthless, lenient] = &tree(&d).views;
         let ps: Vec<Vec<String>> = (0..lenient.nodes.len())
             .filter(|&j| lenient.nodes[j].kind == kind::P)
             .map(|j| texts(&d, lenient, j))
@@ -855,19 +897,18 @@ mod tests {
         assert_eq!(f("body", "sidebar", "") & UNLIKELY, 0);
         assert_ne!(f("picture", "", "") & BLOCKER, 0, "divToPElementsRe matches a prefix");
         // An unlikely candidate holding an <article>, or inside <pre>, stays.
-        let d = Document::parse(
+        let d = parse(
             "<body><div class=menu><article><p>kept</p></article></div><pre><span class=menu>code</span></pre><div class=menu>gone</div></body>",
         );
-        assert_eq!(d.readability.views[0].units.len(), 2);
-        assert_eq!(d.readability.views[1].units.len(), 3);
+        assert_eq!(tree(&d).views[0].units.len(), 2);
+        assert_eq!(tree(&d).views[1].units.len(), 3);
     }
 
     #[test]
     fn a_view_with_more_than_65535_nodes_of_a_kind_counts_in_32_bits() {
         let items = "<li>x</li>".repeat(70_000);
-        let d =
-            Document::parse(&format!("<body><div id=list><ul>{items}</ul></div><div><ul><li>y</li></ul></div></body>"));
-        let v = &d.readability.views[1];
+        let d = parse(&format!("<body><div id=list><ul>{items}</ul></div><div><ul><li>y</li></ul></div></body>"));
+        let v = &tree(&d).views[1];
         assert!(v.counts.is_empty() && v.wide.len() == v.nodes.len() + 1);
         let list = v.nodes.iter().position(|n| n.flags & ID_POS == 0 && n.kind == kind::DIV).unwrap();
         assert_eq!(v.counts(list)[2], 70_000);
