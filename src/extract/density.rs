@@ -38,23 +38,13 @@ pub struct Density {
     sparse_density: f64,
 }
 
-/// Which elements are structural (the `structural` option).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Structural {
-    /// The block-level elements.
-    Block,
-    /// The block-level elements and `<br>` (Baisa 2009).
-    BlockBr,
-}
-
-impl std::str::FromStr for Structural {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Structural, String> {
-        match s {
-            "block" => Ok(Structural::Block),
-            "block_br" => Ok(Structural::BlockBr),
-            _ => Err("block or block_br".into()),
-        }
+crate::params::choices! {
+    /// Which elements are structural (the `structural` option).
+    pub enum Structural {
+        /// The block-level elements.
+        Block = "block",
+        /// The block-level elements and `<br>` (Baisa 2009).
+        BlockBr = "block_br",
     }
 }
 

@@ -42,24 +42,9 @@ fn stop_set(lang: &str) -> Option<&'static HashSet<&'static str>> {
     Some(set)
 }
 
-/// What to do with pages in a language without a threshold.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Fallback {
-    OwnList,
-    English,
-    KeepAll,
-}
-
-impl std::str::FromStr for Fallback {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Fallback, String> {
-        match s {
-            "own_list" => Ok(Fallback::OwnList),
-            "english" => Ok(Fallback::English),
-            "keep_all" => Ok(Fallback::KeepAll),
-            _ => Err("own_list, english or keep_all".into()),
-        }
-    }
+crate::params::choices! {
+    /// What to do with pages in a language without a threshold.
+    enum Fallback { OwnList = "own_list", English = "english", KeepAll = "keep_all" }
 }
 
 /// A configured stop-word filter.

@@ -37,42 +37,14 @@ use crate::error::Result;
 use crate::params::SettingReader;
 use blocks::{BpBlock, TextBlocks};
 
-/// Which decision tree classifies a block.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Variant {
-    Density,
-    Words,
+crate::params::choices! {
+    /// Which decision tree classifies a block.
+    enum Variant { Density = "density", Words = "words" }
 }
 
-impl std::str::FromStr for Variant {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Variant, String> {
-        match s {
-            "density" => Ok(Variant::Density),
-            "words" => Ok(Variant::Words),
-            _ => Err("density or words".into()),
-        }
-    }
-}
-
-/// Which of boilerpipe's extractor pipelines surrounds the classifier.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum PostFilters {
-    None,
-    Default,
-    Article,
-}
-
-impl std::str::FromStr for PostFilters {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<PostFilters, String> {
-        match s {
-            "none" => Ok(PostFilters::None),
-            "default" => Ok(PostFilters::Default),
-            "article" => Ok(PostFilters::Article),
-            _ => Err("none, default or article".into()),
-        }
-    }
+crate::params::choices! {
+    /// Which of boilerpipe's extractor pipelines surrounds the classifier.
+    enum PostFilters { None = "none", Default = "default", Article = "article" }
 }
 
 /// A configured boilerpipe classifier and pipeline.

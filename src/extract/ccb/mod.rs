@@ -64,23 +64,13 @@ pub struct Ccb {
     blur: Blur,
 }
 
-/// The blur's kernel (the `kernel` option).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kernel {
-    /// Gaussian weights with σ = `sigma_ratio` · r (Gottron 2008).
-    Gaussian,
-    /// Equal weights over ±r.
-    Box,
-}
-
-impl std::str::FromStr for Kernel {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Kernel, String> {
-        match s {
-            "gaussian" => Ok(Kernel::Gaussian),
-            "box" => Ok(Kernel::Box),
-            _ => Err("gaussian or box".into()),
-        }
+crate::params::choices! {
+    /// The blur's kernel (the `kernel` option).
+    pub enum Kernel {
+        /// Gaussian weights with σ = `sigma_ratio` · r (Gottron 2008).
+        Gaussian = "gaussian",
+        /// Equal weights over ±r.
+        Box = "box",
     }
 }
 

@@ -1,7 +1,7 @@
 //! Text matching and rules of the entropy-based feed wrapper (`blogs.md` §13.3–§13.6,
 //! Gkotsis et al. 2014): Jaro–Winkler, the content matchers, filters pooled into rules ranked by
 //! gain (`paper`: `G = −f²·log₂ f`; `support`: `G = f`), ties broken classes before ids before
-//! paths, then by value. Imports from the crate: nothing.
+//! paths, then by value. Imports from the crate: `params` (its closed sets).
 
 /// Which Jaro window: Jaro's (`⌊max/2⌋ − 1`) or the paper's text (`⌊min/2⌋`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,23 +114,13 @@ impl Attr {
     pub const ALL: [Attr; 3] = [Attr::Classes, Attr::Ids, Attr::Path];
 }
 
-/// How rules are ranked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Gain {
-    /// The paper's formula `−f²·log₂ f` (0 at f = 1: §13.6's anomaly).
-    Paper,
-    /// The share of filters holding the value, `f`.
-    Support,
-}
-
-impl std::str::FromStr for Gain {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Gain, String> {
-        match s {
-            "paper" => Ok(Gain::Paper),
-            "support" => Ok(Gain::Support),
-            _ => Err("paper or support".into()),
-        }
+crate::params::choices! {
+    /// How rules are ranked.
+    pub enum Gain {
+        /// The paper's formula `−f²·log₂ f` (0 at f = 1: §13.6's anomaly).
+        Paper = "paper",
+        /// The share of filters holding the value, `f`.
+        Support = "support",
     }
 }
 

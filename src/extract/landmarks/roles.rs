@@ -3,8 +3,8 @@
 //! its attributes, so the fact is built by a [`Visitor`] the one DOM walk feeds: the pattern for
 //! any family that reads attributes the shared views drop. Imports from the crate: `document`.
 
-use crate::document::Needs;
 use crate::document::facts::{Build, Fact, Shared, Visitor};
+use crate::document::{Dom, Needs};
 use std::sync::Arc;
 
 /// `landmarks`' fact: built during the DOM walk, from nothing but the elements' attributes.
@@ -32,7 +32,7 @@ struct Walk {
 }
 
 impl Visitor for Walk {
-    fn element<'a>(&mut self, attrs: &mut dyn Iterator<Item = (&'a str, &'a str)>) {
+    fn element<'a>(&mut self, _: &str, attrs: &mut dyn Iterator<Item = (&'a str, &'a str)>) {
         // `role` may list several tokens; the first one the page's reader knows wins (WAI-ARIA).
         for (k, v) in attrs {
             if !k.eq_ignore_ascii_case("role") {
@@ -53,7 +53,7 @@ impl Visitor for Walk {
     fn other(&mut self) {
         self.node += 1;
     }
-    fn finish(self: Box<Self>) -> Shared {
+    fn finish(self: Box<Self>, _: &Dom) -> Shared {
         Arc::new(Roles(self.roles))
     }
 }
