@@ -14,7 +14,7 @@
 //! HTML Living Standard, "The main element" and "The article element"; WAI-ARIA 1.2, landmark
 //! roles `main` and `article`. Content extractors try these first: trafilatura's body XPaths start
 //! at `article` and `main`-like containers (A. Barbaresi, *Trafilatura*, ACL 2021 demos,
-//! doi:10.18653/v1/2021.acl-demo.15), and Mozilla's Readability scores `article` up.
+//! doi:10.18653/v1/2021.acl-demo.15), and Firefox's reader view scores `article` up.
 //!
 //! ## Parameters
 //! - `prefer`: `main` tries the main landmark first, `article` the articles first (`main`).
