@@ -135,6 +135,43 @@ impl Dom {
     pub fn units_in(&self, i: usize) -> impl Iterator<Item = u32> + '_ {
         self.nodes[i..self.nodes[i].end as usize].iter().filter(|n| n.is_text()).map(|n| n.text)
     }
+
+    /// The walk's start tags, text nodes and end tags again, in the order the walk met them,
+    /// from what the flattened tree keeps: node 0 (the document root) is no element; every
+    /// other node opens in pre-order and closes before the first node past its subtree,
+    /// innermost first (the elements still open after the last node close last). What a fact
+    /// built after the walk reads instead of a visitor of its own.
+    pub fn replay(&self, mut step: impl FnMut(Step)) {
+        let mut open: Vec<usize> = Vec::new();
+        for (i, n) in self.nodes.iter().enumerate().skip(1) {
+            while let Some(&o) = open.last()
+                && self.nodes[o].end as usize <= i
+            {
+                open.pop();
+                step(Step::Close(o));
+            }
+            if n.is_text() {
+                step(Step::Text(i));
+            } else {
+                step(Step::Open(i));
+                open.push(i);
+            }
+        }
+        while let Some(o) = open.pop() {
+            step(Step::Close(o));
+        }
+    }
+}
+
+/// One step of [`Dom::replay`]: a node index of [`Dom::nodes`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// An element's start tag.
+    Open(usize),
+    /// A text node.
+    Text(usize),
+    /// An element's end tag.
+    Close(usize),
 }
 
 fn skipped(el: &scraper::node::Element) -> bool {
@@ -600,6 +637,22 @@ pub fn marked(html: &str, wrap: &dyn Fn(u32) -> String) -> String {
 mod tests {
     use super::*;
     use crate::document::lang::detect_language;
+
+    #[test]
+    fn the_replay_gives_start_tags_texts_and_end_tags_in_the_walks_order() {
+        let dom = parse("<body><p>one<b>two</b></p>three</body>");
+        let mut seen = Vec::new();
+        dom.replay(|s| {
+            seen.push(match s {
+                Step::Open(i) => format!("<{}>", dom.nodes[i].tag.name()),
+                Step::Close(i) => format!("</{}>", dom.nodes[i].tag.name()),
+                Step::Text(i) => dom.texts.get(dom.nodes[i].text as usize).to_string(),
+            })
+        });
+        // (`head` holds no rendered text and is not flattened.)
+        let want = "<html> <body> <p> one <b> two </b> </p> three </body> </html>";
+        assert_eq!(seen.join(" "), want);
+    }
 
     #[test]
     fn the_marked_page_wraps_exactly_the_text_units_in_order() {

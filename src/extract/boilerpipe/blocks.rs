@@ -8,7 +8,7 @@
 //! walk met them (hidden subtrees and whitespace-only text are in neither).
 
 use crate::document::facts::{Build, Fact, Shared};
-use crate::document::parse::NONE;
+use crate::document::parse::{NONE, Step};
 use crate::document::{Dom, Needs, Tag};
 use std::sync::Arc;
 
@@ -201,31 +201,23 @@ static CLASSES: std::sync::LazyLock<[u8; 256]> = std::sync::LazyLock::new(|| {
 });
 
 /// Each DOM text unit's segment number ([`NONE`] inside an ignored element): it grows at every
-/// start and end tag of an element that is not inline. Node 0 (the document root) is no
-/// element; every other node opens in pre-order and closes before the first node past its
-/// subtree, innermost first.
+/// start and end tag of an element that is not inline, in the walk replayed ([`Dom::replay`]).
 fn segments(dom: &Dom) -> Vec<u32> {
     let (mut seg, mut ignored) = (0u32, 0u32);
     let mut segs = Vec::with_capacity(dom.texts.len());
-    let mut open: Vec<usize> = Vec::new();
-    for (i, n) in dom.nodes.iter().enumerate().skip(1) {
-        while let Some(&o) = open.last()
-            && dom.nodes[o].end as usize <= i
-        {
-            open.pop();
-            let c = CLASSES[usize::from(dom.nodes[o].tag.0)];
+    dom.replay(|step| match step {
+        Step::Text(_) => segs.push(if ignored > 0 { NONE } else { seg }),
+        Step::Open(i) => {
+            let c = CLASSES[usize::from(dom.nodes[i].tag.0)];
+            ignored += u32::from(c & IGN != 0);
+            seg += u32::from(c & INL == 0);
+        }
+        Step::Close(i) => {
+            let c = CLASSES[usize::from(dom.nodes[i].tag.0)];
             ignored -= u32::from(c & IGN != 0 && ignored > 0);
             seg += u32::from(c & INL == 0);
         }
-        if n.is_text() {
-            segs.push(if ignored > 0 { NONE } else { seg });
-        } else {
-            let c = CLASSES[usize::from(n.tag.0)];
-            ignored += u32::from(c & IGN != 0);
-            seg += u32::from(c & INL == 0);
-            open.push(i);
-        }
-    }
+    });
     segs
 }
 

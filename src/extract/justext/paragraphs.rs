@@ -12,7 +12,7 @@
 
 use super::stoplists;
 use crate::document::facts::{Build, Fact, Shared};
-use crate::document::parse::NONE;
+use crate::document::parse::{NONE, Step};
 use crate::document::{Dom, Needs, Tag};
 use std::sync::Arc;
 
@@ -164,45 +164,36 @@ impl Walk {
     }
 }
 
-/// The paragraphs of a flattened page without their word counts: node 0 (the document root)
-/// is no element; every other node opens in pre-order and closes before the first node past its
-/// subtree, innermost first.
+/// The paragraphs of a flattened page without their word counts, from the walk replayed
+/// ([`Dom::replay`]).
 fn layout(dom: &Dom) -> Paragraphs {
     let br = Tag::from_name("br");
     let mut out = Paragraphs { paras: Vec::new(), of_unit: vec![NONE; dom.texts.len()], stoplist: "" };
     let mut w = Walk { new: true, heading: false, headings: 0, killed: 0, br: false };
-    let mut open: Vec<usize> = Vec::new();
-    for (i, n) in dom.nodes.iter().enumerate().skip(1) {
-        while let Some(&o) = open.last()
-            && dom.nodes[o].end as usize <= i
-        {
-            open.pop();
-            w.close(dom.nodes[o].tag);
+    dom.replay(|step| match step {
+        Step::Open(i) => w.open(dom.nodes[i].tag, br),
+        Step::Close(i) => w.close(dom.nodes[i].tag),
+        Step::Text(i) => {
+            w.br = false;
+            if w.killed > 0 {
+                return;
+            }
+            if w.new {
+                out.paras.push(Para { heading: w.heading, ..Para::default() });
+                w.new = false;
+            }
+            let p = out.paras.last_mut().expect("pushed above");
+            let u = dom.nodes[i].text as usize;
+            let text = dom.texts.get(u);
+            let chars = text.chars().count() as u32;
+            p.chars += chars + u32::from(p.chars > 0);
+            if dom.info[u].in_a {
+                p.link_chars += chars;
+            }
+            p.copyright |= text.contains('©') || text.contains("&copy");
+            out.of_unit[u] = (out.paras.len() - 1) as u32;
         }
-        if !n.is_text() {
-            w.open(n.tag, br);
-            open.push(i);
-            continue;
-        }
-        w.br = false;
-        if w.killed > 0 {
-            continue;
-        }
-        if w.new {
-            out.paras.push(Para { heading: w.heading, ..Para::default() });
-            w.new = false;
-        }
-        let p = out.paras.last_mut().expect("pushed above");
-        let u = n.text as usize;
-        let text = dom.texts.get(u);
-        let chars = text.chars().count() as u32;
-        p.chars += chars + u32::from(p.chars > 0);
-        if dom.info[u].in_a {
-            p.link_chars += chars;
-        }
-        p.copyright |= text.contains('©') || text.contains("&copy");
-        out.of_unit[u] = (out.paras.len() - 1) as u32;
-    }
+    });
     out
 }
 
