@@ -31,11 +31,10 @@
 pub mod roles;
 
 use super::Extractor;
-use crate::document::tags::tag;
 use crate::document::{Document, Needs, Selection, View};
 use crate::error::Result;
 use crate::params::SettingReader;
-use roles::{Role, Roles};
+use roles::Role;
 
 crate::params::choices! {
     /// Which landmark is tried first.
@@ -70,51 +69,26 @@ impl Landmarks {
         Ok(Box::new(Landmarks { prefer, all_articles, min_words, if_none }))
     }
 
-    /// The landmarks of one kind that have enough words: (node, words), outermost only.
-    fn found(&self, doc: &Document, kind: Role) -> Vec<(usize, usize)> {
-        let dom = &doc.dom;
-        let element = tag(match kind {
-            Role::Main => "main",
-            Role::Article => "article",
-        });
-        let declared = doc.facts.get::<Roles>().map(|r| r.0.as_slice()).unwrap_or_default();
-        let mut nodes: Vec<usize> = (0..dom.nodes.len()).filter(|&i| dom.nodes[i].tag == element).collect();
-        nodes.extend(declared.iter().filter(|(_, r)| *r == kind).map(|(n, _)| *n as usize));
-        nodes.sort_unstable();
-        nodes.dedup();
-        let mut out: Vec<(usize, usize)> = Vec::new();
-        let mut end = 0;
-        for i in nodes {
-            if i < end {
-                continue; // inside the previous one
-            }
-            end = dom.nodes[i].end as usize;
-            let words = dom.units_in(i).map(|u| dom.texts.get(u as usize).split_whitespace().count()).sum();
-            if words >= self.min_words.max(1) {
-                out.push((i, words));
-            }
-        }
-        out
-    }
-
     /// The nodes whose text is kept, or `None` when the page has no landmark of either kind.
     fn chosen(&self, doc: &Document) -> Option<Vec<usize>> {
         let order = match self.prefer {
             Prefer::Main => [Role::Main, Role::Article],
             Prefer::Article => [Role::Article, Role::Main],
         };
+        let all = doc.facts.get::<roles::PageLandmarks>()?;
         for kind in order {
-            let mut found = self.found(doc, kind);
-            if found.is_empty() {
-                continue;
+            let found = all.of(kind).iter().filter(|l| l.words >= self.min_words.max(1));
+            if kind == Role::Article && self.all_articles {
+                let nodes: Vec<usize> = found.map(|l| l.node).collect();
+                if nodes.is_empty() {
+                    continue;
+                }
+                return Some(nodes);
             }
-            if kind == Role::Main || !self.all_articles {
-                // The one with the most words (the first of equals).
-                let best =
-                    found.iter().enumerate().max_by_key(|(k, (_, w))| (*w, std::cmp::Reverse(*k))).map(|(k, _)| k);
-                found = vec![found[best.unwrap_or(0)]];
+            // The one with the most words (the first of equals).
+            if let Some(best) = found.rev().max_by_key(|l| l.words) {
+                return Some(vec![best.node]);
             }
-            return Some(found.into_iter().map(|(i, _)| i).collect());
         }
         None
     }
