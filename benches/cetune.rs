@@ -99,14 +99,21 @@ fn individuals(set: &cetune::goldset::GoldSet, names: &[&str]) {
         // settings file such as a run's best.yaml, with the fitted model it names).
         let (name, ex) = match spec.strip_prefix('@') {
             Some(file) => {
-                let f = cetune::extract::load_file(Path::new(file)).unwrap();
-                (f.space.extractor.clone(), extract::build(&f.setting).unwrap())
+                let f = cetune::extract::load_file(&cetune::extract::Engine::default(), Path::new(file)).unwrap();
+                (f.space.extractor.clone(), extract::build(&cetune::extract::Engine::default(), &f.setting).unwrap())
             }
             None => {
                 let (name, sets) = spec.split_once(':').unwrap_or((spec, ""));
                 let space = cetune::extract::space(name).unwrap();
                 let sets: Vec<String> = sets.split(',').filter(|s| !s.is_empty()).map(String::from).collect();
-                (name.to_string(), extract::build(&space.with_assignments(&space.defaults(), &sets).unwrap()).unwrap())
+                (
+                    name.to_string(),
+                    extract::build(
+                        &cetune::extract::Engine::default(),
+                        &space.with_assignments(&space.defaults(), &sets).unwrap(),
+                    )
+                    .unwrap(),
+                )
             }
         };
         let name = name.as_str();
@@ -145,7 +152,11 @@ fn blog_pages() {
     let corpus = Corpus::load(&set, &picked, &|| {});
     for sets in [&[][..], &["post_tags=div+article".to_string(), "child_select=longest".to_string()][..]] {
         let space = cetune::extract::space("blogbuster").unwrap();
-        let ex = extract::build(&space.with_assignments(&space.defaults(), sets).unwrap()).unwrap();
+        let ex = extract::build(
+            &cetune::extract::Engine::default(),
+            &space.with_assignments(&space.defaults(), sets).unwrap(),
+        )
+        .unwrap();
         let warm = median((0..5).map(|_| time(|| score_corpus(&corpus, ex.as_ref()).len()).0).collect());
         row(
             &format!(
@@ -228,7 +239,7 @@ fn main() {
     for name in ["ccb", "accb"] {
         let space = cetune::extract::space(name).unwrap();
         let wide = space.with_assignments(&space.defaults(), &["r=300".to_string(), "t=0.6".to_string()]).unwrap();
-        let ex = extract::build(&wide).unwrap();
+        let ex = extract::build(&cetune::extract::Engine::default(), &wide).unwrap();
         let warm = median((0..5).map(|_| time(|| score_corpus(&corpus, ex.as_ref()).len()).0).collect());
         row(&format!("one {name} individual at r = 300, 120 L3S docs: warm"), format!("{:.1} ms", warm * 1e3), "");
     }
@@ -240,7 +251,7 @@ fn main() {
     let individual = |k: usize| {
         let t = format!("tccb.t={:.2}", 0.40 + 0.01 * k as f64);
         let s = space.with_assignments(&space.defaults(), &[t]).unwrap();
-        extract::build(&s).unwrap()
+        extract::build(&cetune::extract::Engine::default(), &s).unwrap()
     };
     score_corpus(&corpus, individual(0).as_ref());
     let cached = median(
@@ -548,8 +559,12 @@ fn targets_bench(shared: &Path, tmp: &Path, parts: &[&str]) {
         let mb = texts.iter().map(String::len).sum::<usize>() as f64 / 1e6;
         let limits = cetune::limits::Limits::default();
         let needs_of = |family: &str| {
-            let setting = cetune::extract::load_file(&reference.join(family).join("best.yaml")).unwrap();
-            extract::build(&setting.space.defaults()).unwrap().needs()
+            let setting = cetune::extract::load_file(
+                &cetune::extract::Engine::default(),
+                &reference.join(family).join("best.yaml"),
+            )
+            .unwrap();
+            extract::build(&cetune::extract::Engine::default(), &setting.space.defaults()).unwrap().needs()
         };
         for (what, needs, today, target) in [
             ("the source view only (TCCB's needs)", needs_of("tccb"), "~24 MB/s both views", ">= 40 MB/s (>= 80 MB/s)"),
@@ -703,8 +718,13 @@ fn external_bench(tmp: &Path) {
     )
     .unwrap();
     let yaml = format!("extractor: external\ncommand: python3 {}\n", worker.display());
-    let ext = extract::build(&extract::parse_str(&yaml, Path::new("null.yaml")).unwrap().setting).unwrap();
-    let full = extract::build(&extract::space("full").unwrap().defaults()).unwrap();
+    let ext = extract::build(
+        &cetune::extract::Engine::default(),
+        &extract::parse_str(&yaml, Path::new("null.yaml")).unwrap().setting,
+    )
+    .unwrap();
+    let full =
+        extract::build(&cetune::extract::Engine::default(), &extract::space("full").unwrap().defaults()).unwrap();
     let pages: Vec<Document> = (0..2000)
         .map(|i| {
             let html = format!("<html><body><p>page {i}: a short paragraph of a few words</p></body></html>");

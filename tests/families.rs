@@ -28,7 +28,11 @@ fn baisa_diff_gets_the_same_package_facts_in_every_command() {
     }
     let gs = cetune::goldset::native::open(&set, false).unwrap();
     let docs: Vec<_> = gs.docs.iter().collect();
-    let ex = cetune::extract::build(&cetune::extract::space("baisa_diff").unwrap().defaults()).unwrap();
+    let ex = cetune::extract::build(
+        &cetune::extract::Engine::default(),
+        &cetune::extract::space("baisa_diff").unwrap().defaults(),
+    )
+    .unwrap();
     let corpus: Vec<f64> =
         score_corpus(&Corpus::load(&gs, &docs, &|| {}), ex.as_ref()).iter().map(|s| s.prf.f1).collect();
     let stream: Vec<f64> =

@@ -88,7 +88,14 @@ fn fitness(corpus: &Corpus, values: &[&str], source: Option<&Corpus>) -> f64 {
 /// [`fitness`] of a setting of `space` (a route or a combination holding `blocktrees`).
 fn fitness_of(corpus: &Corpus, space: &ParamSpace, vals: &[String], source: Option<&Corpus>) -> f64 {
     let s = space.with_assignments(&space.defaults(), vals).unwrap();
-    let p = ExtractionProblem::new(corpus, space, s.clone(), Objective::F1, Measure::Lcs);
+    let p = ExtractionProblem::new(
+        &cetune::extract::Engine::default(),
+        corpus,
+        space,
+        s.clone(),
+        Objective::F1,
+        Measure::Lcs,
+    );
     let p = match source {
         Some(src) => p.with_fit_source(src),
         None => p,

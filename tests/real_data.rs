@@ -110,7 +110,7 @@ fn every_family_beats_the_full_floor_on_l3s_and_wcxb() {
             let space = cetune::extract::space(ex).unwrap();
             let assign: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
             let setting = space.with_assignments(&space.defaults(), &assign).unwrap();
-            let built = cetune::extract::build(&setting).unwrap();
+            let built = cetune::extract::build(&cetune::extract::Engine::default(), &setting).unwrap();
             let scores = score_corpus(&corpus, built.as_ref());
             scores.iter().map(|s| s.prf.f1).sum::<f64>() / scores.len() as f64
         };
@@ -190,7 +190,8 @@ fn digested_settings() -> Vec<(String, cetune::params::Setting)> {
     let mut runs: Vec<PathBuf> = std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).collect();
     runs.sort();
     for run in runs.into_iter().filter(|r| r.join("best.yaml").exists()) {
-        let setting = cetune::extract::load_file(&run.join("best.yaml")).unwrap().setting;
+        let setting =
+            cetune::extract::load_file(&cetune::extract::Engine::default(), &run.join("best.yaml")).unwrap().setting;
         out.push((format!("reference:{}", run.file_name().unwrap().to_string_lossy()), setting));
     }
     out
@@ -204,7 +205,7 @@ fn digests(name: &str, corpus: &cetune::objective::corpus::Corpus) -> Vec<String
     digested_settings()
         .into_iter()
         .map(|(key, setting)| {
-            let ex = cetune::extract::build(&setting).unwrap();
+            let ex = cetune::extract::build(&cetune::extract::Engine::default(), &setting).unwrap();
             let per_doc: Vec<u64> = corpus
                 .entries
                 .par_iter()

@@ -157,7 +157,10 @@ fn markdown_and_html_hold_the_words_of_the_text_on_every_wcxb_dev_and_l3s_page()
     let families = ["full", "readability", "lqf", "boilerpipe", "justext"];
     let exs: Vec<_> = families
         .iter()
-        .map(|f| cetune::extract::build(&cetune::extract::space(f).unwrap().defaults()).unwrap())
+        .map(|f| {
+            cetune::extract::build(&cetune::extract::Engine::default(), &cetune::extract::space(f).unwrap().defaults())
+                .unwrap()
+        })
         .collect();
     let needs = exs.iter().fold(NEEDS | Needs::LANG, |n, e| n | e.needs());
     let limits = cetune::limits::Limits::default();

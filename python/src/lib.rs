@@ -4,6 +4,13 @@
 //! set per document, `space` describes a parameter space for the Optuna bridge. Errors are
 //! cetune's one-line messages: `OSError` for files, `ValueError` for bad input or configuration,
 //! `RuntimeError` for a page the extractor failed on.
+//!
+//! Each `Extractor` (and each `evaluate` or `space` call) builds with an engine of its own
+//! ([`extract::Engine::default`], which trusts every external command: the program wrote the
+//! call), not one per module: the model files its parameters name are read when it is made, so
+//! a notebook that refits a model and makes a new `Extractor` gets the new one, and an external
+//! extractor's workers live as long as the object and stop with it. One object reads its model
+//! once and shares one worker pool between the threads of `extract_many`.
 
 use cetune::document::Document;
 use cetune::error::{Error, ErrorKind, isolate};
@@ -217,7 +224,8 @@ impl Extractor {
         confidence: Option<std::path::PathBuf>,
         overrides: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
-        let (space, base) = resolve(name, params.as_deref())?;
+        let engine = extract::Engine::default();
+        let (space, base) = resolve(&engine, name, params.as_deref())?;
         let mut sets = Vec::new();
         if let Some(o) = overrides {
             for (k, v) in o.iter() {
@@ -225,7 +233,7 @@ impl Extractor {
             }
         }
         let setting = space.with_assignments(&base, &sets).map_err(py_err)?;
-        let ex = extract::build(&setting).map_err(py_err)?;
+        let ex = extract::build(&engine, &setting).map_err(py_err)?;
         let model =
             confidence.map(|p| cetune::objective::confidence::Model::read(&p, &setting)).transpose().map_err(py_err)?;
         Ok(Extractor { ex, setting, limits: Limits::default(), model })
@@ -359,7 +367,7 @@ impl Extractor {
 }
 
 /// The space and base setting of a name or a file.
-fn resolve(name: Option<&str>, params: Option<&Path>) -> PyResult<(ParamSpace, Setting)> {
+fn resolve(engine: &extract::Engine, name: Option<&str>, params: Option<&Path>) -> PyResult<(ParamSpace, Setting)> {
     match (name, params) {
         (None, Some(p)) | (Some(_), Some(p)) => {
             if !p.exists() {
@@ -368,16 +376,16 @@ fn resolve(name: Option<&str>, params: Option<&Path>) -> PyResult<(ParamSpace, S
                     p.display()
                 )));
             }
-            let f = extract::load_file(p).map_err(py_err)?;
+            let f = extract::load_file(engine, p).map_err(py_err)?;
             if let Some(n) = name.filter(|n| *n != f.space.extractor) {
                 let msg = format!("{n} disagrees with {}, which is for '{}'", p.display(), f.space.extractor);
                 return Err(PyValueError::new_err(msg));
             }
             Ok((f.space, f.setting))
         }
-        (Some(n), None) => extract::named(n).map_err(py_err),
+        (Some(n), None) => extract::named(engine, n).map_err(py_err),
         // No name: the general model, as `cetune extract` with no flags.
-        (None, None) => extract::named(extract::general::NAME).map_err(py_err),
+        (None, None) => extract::named(engine, extract::general::NAME).map_err(py_err),
     }
 }
 
@@ -413,7 +421,9 @@ fn evaluate<'py>(
     overrides: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyList>> {
     let file = Path::new(params);
-    let (space, base) = if file.is_file() { resolve(None, Some(file))? } else { resolve(Some(params), None)? };
+    let engine = extract::Engine::default();
+    let (space, base) =
+        if file.is_file() { resolve(&engine, None, Some(file))? } else { resolve(&engine, Some(params), None)? };
     let mut sets = Vec::new();
     if let Some(o) = overrides {
         for (k, v) in o.iter() {
@@ -422,7 +432,7 @@ fn evaluate<'py>(
     }
     let setting = space.with_assignments(&base, &sets).map_err(py_err)?;
     let m: cetune::eval::Measure = measure.parse().map_err(|e: String| PyValueError::new_err(e))?;
-    let ex = extract::build(&setting).map_err(py_err)?;
+    let ex = extract::build(&engine, &setting).map_err(py_err)?;
     let set = cetune::goldset::native::open(&goldset, false).map_err(py_err)?;
     let docs: Vec<_> = set.docs.iter().collect();
     let scores = py.detach(|| cetune::objective::stream::score_set(&set, &docs, &[ex.as_ref()], m, &|| {}).remove(0));
@@ -448,7 +458,9 @@ fn evaluate<'py>(
 #[pyfunction]
 fn space<'py>(py: Python<'py>, params: &str) -> PyResult<Bound<'py, PyDict>> {
     let file = Path::new(params);
-    let (space, _) = if file.is_file() { resolve(None, Some(file))? } else { resolve(Some(params), None)? };
+    let engine = extract::Engine::default();
+    let (space, _) =
+        if file.is_file() { resolve(&engine, None, Some(file))? } else { resolve(&engine, Some(params), None)? };
     let d = PyDict::new(py);
     d.set_item("extractor", &space.extractor)?;
     d.set_item("members", &space.members)?;

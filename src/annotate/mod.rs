@@ -162,7 +162,11 @@ mod tests {
         // A gold text that has most of a block's words, with typos elsewhere.
         let g = "a title HERE. The first paragraph has quite few words in it Second line another";
         assert_eq!(gold_blocks(&b, g, TokenRule::default()), keep);
-        let full = crate::extract::build(&crate::extract::space("full").unwrap().defaults()).unwrap();
+        let full = crate::extract::build(
+            &crate::extract::Engine::default(),
+            &crate::extract::space("full").unwrap().defaults(),
+        )
+        .unwrap();
         assert_eq!(prefill(&doc, &b, full.as_ref()).unwrap(), [true; 5]);
     }
 }

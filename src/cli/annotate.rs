@@ -49,28 +49,28 @@ pub struct Args {
 }
 
 /// A pre-fill: its label and extractor.
-fn prefills(a: &Args) -> Result<Vec<(String, Box<dyn crate::extract::Extractor>)>> {
+fn prefills(a: &Args, engine: &crate::extract::Engine) -> Result<Vec<(String, Box<dyn crate::extract::Extractor>)>> {
     let mut out = Vec::new();
     for name in &a.prefill {
-        let (_, setting) = crate::extract::named(name)?;
-        out.push((name.clone(), crate::extract::build(&setting)?));
+        let (_, setting) = crate::extract::named(engine, name)?;
+        out.push((name.clone(), crate::extract::build(engine, &setting)?));
     }
     for p in &a.params {
-        let f = crate::extract::load_file(p)?;
-        out.push((format!("{} ({})", f.space.extractor, p.display()), crate::extract::build(&f.setting)?));
+        let f = crate::extract::load_file(engine, p)?;
+        out.push((format!("{} ({})", f.space.extractor, p.display()), crate::extract::build(engine, &f.setting)?));
     }
     if out.is_empty() {
         let general = crate::extract::general::NAME;
-        let (_, setting) = crate::extract::named(general)?;
-        out.push((general.into(), crate::extract::build(&setting)?));
+        let (_, setting) = crate::extract::named(engine, general)?;
+        out.push((general.into(), crate::extract::build(engine, &setting)?));
     }
     Ok(out)
 }
 
 /// Runs `annotate`.
-pub fn run(a: Args) -> Result<()> {
+pub fn run(a: Args, engine: &crate::extract::Engine) -> Result<()> {
     let limits = a.limits.limits()?;
-    let mut pre = prefills(&a)?;
+    let mut pre = prefills(&a, engine)?;
     if a.effort {
         return effort_table(&a, limits, &pre);
     }

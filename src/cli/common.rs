@@ -30,10 +30,10 @@ impl SettingArgs {
     }
 
     /// The parameter space and the chosen setting, validated.
-    pub fn resolve(&self) -> Result<(ParamSpace, Setting)> {
+    pub fn resolve(&self, engine: &crate::extract::Engine) -> Result<(ParamSpace, Setting)> {
         let (space, base) = match (&self.params, &self.extractor) {
             (Some(p), ex) => {
-                let f = crate::extract::load_file(p)?;
+                let f = crate::extract::load_file(engine, p)?;
                 if let Some(e) = ex
                     && *e != f.space.extractor
                 {
@@ -45,7 +45,7 @@ impl SettingArgs {
                 }
                 (f.space, f.setting)
             }
-            (None, Some(e)) => crate::extract::named(e)?,
+            (None, Some(e)) => crate::extract::named(engine, e)?,
             (None, None) => {
                 return Err(Error::config(
                     "name an extractor with --extractor NAME or a parameter file with --params FILE",
@@ -60,14 +60,14 @@ impl SettingArgs {
     /// `evaluate`): a fitted family without a model says so, since it then runs its untrained
     /// prior (a `best.yaml` that lost its `model:` line would otherwise pass for the tuned model).
     /// With neither `--extractor` nor `--params`, the general model ([`crate::extract::general`]).
-    pub fn resolve_to_apply(&self) -> Result<(ParamSpace, Setting)> {
+    pub fn resolve_to_apply(&self, engine: &crate::extract::Engine) -> Result<(ParamSpace, Setting)> {
         let (space, setting) = match (&self.params, &self.extractor) {
             (None, None) => {
-                let (space, base) = crate::extract::named(crate::extract::general::NAME)?;
+                let (space, base) = crate::extract::named(engine, crate::extract::general::NAME)?;
                 let setting = space.with_assignments(&base, &self.sets)?;
                 (space, setting)
             }
-            _ => self.resolve()?,
+            _ => self.resolve(engine)?,
         };
         if crate::objective::fit::needs_fit(&setting) {
             let from = self.params.as_ref().map_or(String::new(), |p| format!(" ({} names no `model:`)", p.display()));
@@ -177,8 +177,12 @@ pub fn field_mode(
 
 /// The extractor of `setting` seen through `--field NAME`; prints a note when its family gives
 /// no segments (it then scores 0 on the field, which is a result, not an error).
-pub fn field_extractor(setting: &Setting, field: &str) -> Result<Box<dyn crate::extract::Extractor>> {
-    let ex = crate::extract::build(setting)?;
+pub fn field_extractor(
+    engine: &crate::extract::Engine,
+    setting: &Setting,
+    field: &str,
+) -> Result<Box<dyn crate::extract::Extractor>> {
+    let ex = crate::extract::build(engine, setting)?;
     if field != "body" && matches!(ex.segments(&crate::document::Document::parse("")), Ok(None)) {
         eprintln!("cetune: note: {} gives no segments: it scores 0 on field '{field}'", setting.extractor);
     }

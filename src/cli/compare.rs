@@ -85,7 +85,7 @@ enum Source {
 }
 
 /// Runs `compare`.
-pub fn run(a: Args) -> Result<()> {
+pub fn run(a: Args, engine: &crate::extract::Engine) -> Result<()> {
     let measure = a.measure;
     if a.run.is_empty() && a.output.is_empty() {
         return Err(Error::config("give at least one --run RUN_DIR or --output NAME=PATH"));
@@ -120,7 +120,7 @@ pub fn run(a: Args) -> Result<()> {
         }
         for (k, t) in top.iter().enumerate() {
             // A fitted family's setting needs the run's model: only the best has one.
-            let Some(s) = crate::study::with_run_model(run, space.from_genome(&base, &t.genome))? else {
+            let Some(s) = crate::study::with_run_model(engine, run, space.from_genome(&base, &t.genome))? else {
                 eprintln!(
                     "cetune: warning: {}: top {} has no fitted model (only the best has): left out",
                     run.display(),
@@ -164,7 +164,7 @@ pub fn run(a: Args) -> Result<()> {
     // The baseline: an existing row when it is one, else a row of its own.
     let baseline = match a.baseline.as_deref().or((!a.run.is_empty()).then_some("default")) {
         None => None,
-        Some(b) => Some(baseline_row(b, &mut rows, default.clone())?),
+        Some(b) => Some(baseline_row(engine, b, &mut rows, default.clone())?),
     };
     let limits = a.limits.limits()?;
     let mut set = native::open(&a.goldset, false)?;
@@ -232,7 +232,7 @@ pub fn run(a: Args) -> Result<()> {
         .collect();
     // Built before anything is written: a setting that cannot run leaves no folder behind.
     let extractors =
-        settings.iter().map(|s| super::common::field_extractor(s, &a.field)).collect::<Result<Vec<_>>>()?;
+        settings.iter().map(|s| super::common::field_extractor(engine, s, &a.field)).collect::<Result<Vec<_>>>()?;
     prepare_out(&out, a.force, &reads.with(&set.root, "the gold set"))?;
     let refs: Vec<&dyn crate::extract::Extractor> = extractors.iter().map(|e| e.as_ref()).collect();
     let docs: Vec<_> = set.docs.iter().collect();
@@ -358,7 +358,12 @@ fn lock_run(run: &Path) -> Result<Option<crate::store::RunLock>> {
 }
 
 /// The index of the baseline row, adding it when it is not a row yet.
-fn baseline_row(b: &str, rows: &mut Vec<(String, Source)>, default: Option<(String, Setting)>) -> Result<usize> {
+fn baseline_row(
+    engine: &crate::extract::Engine,
+    b: &str,
+    rows: &mut Vec<(String, Source)>,
+    default: Option<(String, Setting)>,
+) -> Result<usize> {
     let (name, setting) = if b == "default" {
         default.ok_or_else(|| Error::config("--baseline default needs a --run (its default setting)"))?
     } else if let Some(i) = rows.iter().position(|(n, s)| n == b && matches!(s, Source::Output(_))) {
@@ -372,10 +377,10 @@ fn baseline_row(b: &str, rows: &mut Vec<(String, Source)>, default: Option<(Stri
             let t =
                 best.first().ok_or_else(|| Error::config(format!("--baseline {b}: the run has no individual yet")))?;
             let s = space.from_genome(&base, &t.genome);
-            let s = crate::study::with_run_model(p, s.clone())?.unwrap_or(s);
+            let s = crate::study::with_run_model(engine, p, s.clone())?.unwrap_or(s);
             (format!("{b} best: {}", label(&space, &s)), s)
         } else if p.is_file() {
-            let f = crate::extract::load_file(p)?;
+            let f = crate::extract::load_file(engine, p)?;
             (format!("{b}: {}", label(&f.space, &f.setting)), f.setting)
         } else {
             return Err(Error::config(format!(

@@ -40,8 +40,8 @@ pub struct Args {
 }
 
 /// Runs `confidence`.
-pub fn run(a: Args) -> Result<()> {
-    let (_, setting) = a.setting.resolve_to_apply()?;
+pub fn run(a: Args, engine: &crate::extract::Engine) -> Result<()> {
+    let (_, setting) = a.setting.resolve_to_apply(engine)?;
     let out = match (&a.out, &a.setting.params) {
         (Some(o), _) => o.clone(),
         (None, Some(p)) => p.with_extension("confidence.json"),
@@ -58,7 +58,7 @@ pub fn run(a: Args) -> Result<()> {
     if out.exists() && !a.force {
         return Err(Error::config("the model file exists; use --force to replace it").with_path(&out));
     }
-    let ex = crate::extract::build(&setting)?;
+    let ex = crate::extract::build(engine, &setting)?;
     // Pages in an order that mixes packages, the same for the same set: fold k holds the pages
     // at positions k, k + folds, …
     let mut docs: Vec<_> = set.docs.iter().collect();

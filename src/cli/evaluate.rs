@@ -51,15 +51,15 @@ pub struct Args {
 }
 
 /// Runs `evaluate`.
-pub fn run(a: Args) -> Result<()> {
-    let (space, setting) = a.setting.resolve_to_apply()?;
+pub fn run(a: Args, engine: &crate::extract::Engine) -> Result<()> {
+    let (space, setting) = a.setting.resolve_to_apply(engine)?;
     let measure = a.measure;
     let gs = a.goldset.clone().unwrap_or_else(default_goldset);
     let limits = a.limits.limits()?;
     let mut set = native::open(&gs, a.keep_empty)?;
     set.limits = limits;
     let measure = super::common::field_mode(&mut set, &a.field, measure)?;
-    let ex = super::common::field_extractor(&setting, &a.field)?;
+    let ex = super::common::field_extractor(engine, &setting, &a.field)?;
     let model = match &a.confidence {
         Some(_) if a.field != "body" => {
             return Err(crate::error::Error::config("--confidence estimates the body's F1: drop --field"));
@@ -99,7 +99,7 @@ pub fn run(a: Args) -> Result<()> {
         "\nmedian F1 {:.3}; documents with F1 = 0: {}; errors: {}\n",
         summary.median_f1, summary.zero_f1, summary.errors
     );
-    if let Some(without) = without_fallback(&setting, &a.field)? {
+    if let Some(without) = without_fallback(engine, &setting, &a.field)? {
         md += &fallback_report(&out, &set, &docs, ex.as_ref(), without.as_ref(), &scores, measure, a.quiet)?;
     }
     if let Some(m) = &model {
@@ -188,6 +188,7 @@ pub fn write_per_package(path: &Path, packages: &[String], s: &Summary) -> Resul
 /// The extractor of a setting with a fallback (a route's `fallback`) without it: the primary's
 /// output on every page; `None` for a setting without one.
 fn without_fallback(
+    engine: &crate::extract::Engine,
     setting: &crate::params::Setting,
     field: &str,
 ) -> Result<Option<Box<dyn crate::extract::Extractor>>> {
@@ -200,7 +201,7 @@ fn without_fallback(
     }
     let mut s = setting.clone();
     s.values.iter_mut().filter(|(n, _)| n == FALLBACK).for_each(|(_, v)| *v = crate::params::Value::Cat(NONE.into()));
-    Ok(Some(crate::extract::build(&s)?))
+    Ok(Some(crate::extract::build(engine, &s)?))
 }
 
 /// `evaluate` of a setting with a fallback: how many pages fell back and what it gained there

@@ -102,15 +102,15 @@ fn unit_interval(s: &str) -> std::result::Result<f64, String> {
 }
 
 /// Runs `extract`.
-pub fn run(a: Args) -> Result<()> {
-    let (_, setting) = a.setting.resolve_to_apply()?;
+pub fn run(a: Args, engine: &crate::extract::Engine) -> Result<()> {
+    let (_, setting) = a.setting.resolve_to_apply(engine)?;
     let ex = match &a.wrappers {
         Some(w) => {
             let fw = crate::extract::feedwrapper::FeedWrapper::of_setting(&setting)
                 .map_err(|e| Error::config(format!("--wrappers: {e}")))?;
             Box::new(fw.with_rules(crate::feeds::wrappers::load(w)?))
         }
-        None => crate::extract::build(&setting)?,
+        None => crate::extract::build(engine, &setting)?,
     };
     let limits = a.limits.limits()?;
     let model = a.confidence.as_deref().map(|p| crate::objective::confidence::Model::read(p, &setting)).transpose()?;

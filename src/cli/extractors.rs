@@ -12,10 +12,10 @@ pub struct Args {
 }
 
 /// Prints the listing.
-pub fn run(a: Args) -> Result<()> {
+pub fn run(a: Args, engine: &crate::extract::Engine) -> Result<()> {
     let general = crate::extract::general::NAME;
     if a.name.is_none() || a.name.as_deref() == Some(general) {
-        let (_, s) = crate::extract::named(general)?;
+        let (_, s) = crate::extract::named(engine, general)?;
         println!(
             "{general} (the default: extract, evaluate and annotate without --extractor or --params; Python Extractor()): \
              {} fitted on every public gold page at hand (params/general.yaml: the sets, their licences, the rebuild command)",

@@ -120,20 +120,22 @@ fn one_line(text: &str) -> String {
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
-    // External commands run only from the parameter files named here (or with the opt-in).
-    crate::extract::external::trust::restrict();
+    // The one engine of this run: external commands run only from the parameter files named
+    // here (or with the opt-in).
+    let engine = crate::extract::Engine::restricted();
+    let engine = &engine;
     match cli.command {
         Command::Goldset { action } => goldset::run(action),
-        Command::Extractors(a) => extractors::run(a),
-        Command::Extract(a) => extract::run(a),
-        Command::Evaluate(a) => evaluate::run(a),
-        Command::Confidence(a) => confidence::run(a),
-        Command::Optimise(a) => optimise::run(*a),
+        Command::Extractors(a) => extractors::run(a, engine),
+        Command::Extract(a) => extract::run(a, engine),
+        Command::Evaluate(a) => evaluate::run(a, engine),
+        Command::Confidence(a) => confidence::run(a, engine),
+        Command::Optimise(a) => optimise::run(*a, engine),
         Command::Score(a) => score::run(a),
-        Command::Compare(a) => compare::run(a),
-        Command::Report(a) => report::run(a),
-        Command::Annotate(a) => annotate::run(a),
-        Command::Wrapper { action } => wrapper::run(action),
-        Command::Model { action } => model::run(action),
+        Command::Compare(a) => compare::run(a, engine),
+        Command::Report(a) => report::run(a, engine),
+        Command::Annotate(a) => annotate::run(a, engine),
+        Command::Wrapper { action } => wrapper::run(action, engine),
+        Command::Model { action } => model::run(action, engine),
     }
 }

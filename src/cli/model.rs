@@ -53,22 +53,22 @@ pub struct BuildArgs {
 }
 
 /// Runs a `model` action.
-pub fn run(action: Action) -> Result<()> {
+pub fn run(action: Action, engine: &crate::extract::Engine) -> Result<()> {
     match action {
-        Action::Build(a) => build(a),
+        Action::Build(a) => build(a, engine),
     }
 }
 
 /// The name written beside the settings file.
 const MODEL: &str = "general.model";
 
-fn build(a: BuildArgs) -> Result<()> {
+fn build(a: BuildArgs, engine: &crate::extract::Engine) -> Result<()> {
     let mut setting_args = a.setting.clone();
     let family = crate::extract::general::family()?;
     if setting_args.extractor.is_none() && setting_args.params.is_none() {
         setting_args.extractor = Some(family.clone());
     }
-    let (space, mut base) = setting_args.resolve()?;
+    let (space, mut base) = setting_args.resolve(engine)?;
     if base.extractor != family {
         return Err(Error::config(format!("model build fits {family}, not '{}'", base.extractor)));
     }
@@ -100,7 +100,7 @@ fn build(a: BuildArgs) -> Result<()> {
     }
     crate::store::prepare_out(&a.out, a.force, &reads)?;
 
-    let needs = crate::extract::build(&base)?.needs();
+    let needs = crate::extract::build(engine, &base)?.needs();
     let total = sets.iter().map(|s| s.docs.len()).sum::<usize>();
     let bar = Progress::new(total as u64, "parse", a.quiet);
     let mut parts = Vec::new();

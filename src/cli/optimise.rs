@@ -172,7 +172,7 @@ fn config(a: &Args) -> Result<Config> {
 }
 
 /// Runs `optimise`.
-pub fn run(a: Args) -> Result<()> {
+pub fn run(a: Args, engine: &crate::extract::Engine) -> Result<()> {
     let opts = study::Options {
         quiet: a.quiet,
         top: a.top,
@@ -180,6 +180,7 @@ pub fn run(a: Args) -> Result<()> {
         limits: a.limits.limits()?,
         plot_worst: a.plot_worst,
         member_cache_mb: Some(a.member_cache_mb),
+        engine: engine.clone(),
         ..Default::default()
     };
     let summary = match &a.resume {
@@ -192,7 +193,7 @@ pub fn run(a: Args) -> Result<()> {
             let extend = study::Extend { max_generations: a.max_generations, patience: a.patience };
             study::resume_extended(dir, a.threads, &opts, extend)?
         }
-        None => study::start(plan(&a)?, &opts)?,
+        None => study::start(plan(&a, engine)?, &opts)?,
     };
     let r = &summary.record;
     let best = r.best.as_ref().ok_or_else(|| Error::bug("a finished run has no best individual"))?;
@@ -256,8 +257,8 @@ pub fn run(a: Args) -> Result<()> {
 }
 
 /// The new run the arguments describe.
-fn plan(a: &Args) -> Result<study::Plan> {
-    let (space, base) = a.setting.resolve()?;
+fn plan(a: &Args, engine: &crate::extract::Engine) -> Result<study::Plan> {
+    let (space, base) = a.setting.resolve(engine)?;
     let params_yaml = match &a.setting.params {
         Some(p) => crate::params::route::self_contained(
             &crate::paths::read_capped_text(p, crate::yaml::MAX_BYTES as u64, "parameter file")?,

@@ -29,7 +29,7 @@ pub struct Args {
 }
 
 /// Runs `report`.
-pub fn run(a: Args) -> Result<()> {
+pub fn run(a: Args, engine: &crate::extract::Engine) -> Result<()> {
     let (mut record, space, base) = load_run(&a.run)?;
     record.plot_worst |= a.plot_worst;
     // The run's own lock: a live optimise writes the same files (and their temporaries).
@@ -48,7 +48,7 @@ pub fn run(a: Args) -> Result<()> {
     // A fitted family's picked setting needs its own model: the run's gold set is checked
     // before anything is written, and the model refitted after best.yaml names the new pick.
     let corpus = match a.pick {
-        Some(_) => crate::study::refit_check(&a.run, &record, &space, &base)?,
+        Some(_) => crate::study::refit_check(engine, &a.run, &record, &space, &base)?,
         None => None,
     };
     let picked = write_reports(&a.run, &record, &space, &base, &trials, a.top, a.html)?;
@@ -56,7 +56,7 @@ pub fn run(a: Args) -> Result<()> {
         record.pareto = picked;
         crate::store::write_yaml(&a.run.join(files::RUN), &record)?;
         if let Some(corpus) = &corpus
-            && crate::study::refit_best(&a.run, corpus, &record, &space, &base, &trials)?
+            && crate::study::refit_best(engine, &a.run, corpus, &record, &space, &base, &trials)?
         {
             println!("best.model: refitted for the picked setting on the run's {} pages", corpus.entries.len());
         }

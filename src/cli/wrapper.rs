@@ -31,13 +31,13 @@ pub enum Action {
 }
 
 /// Runs a wrapper action.
-pub fn run(a: Action) -> Result<()> {
+pub fn run(a: Action, engine: &crate::extract::Engine) -> Result<()> {
     match a {
         Action::Learn { goldset, out, mut setting, limits, force, no_summary } => {
             if setting.extractor.is_none() && setting.params.is_none() {
                 setting.extractor = Some("feedwrapper".into());
             }
-            let (space, s) = setting.resolve()?;
+            let (space, s) = setting.resolve(engine)?;
             let fw = crate::extract::feedwrapper::FeedWrapper::of_setting(&s)?;
             let mut set = crate::goldset::native::open_feeds(&goldset)?;
             set.limits = limits.limits()?;

@@ -219,7 +219,11 @@ mod tests {
 
     #[test]
     fn a_json_line_gives_text_words_language_and_ids() {
-        let ex = crate::extract::build(&crate::extract::space("full").unwrap().defaults()).unwrap();
+        let ex = crate::extract::build(
+            &crate::extract::Engine::default(),
+            &crate::extract::space("full").unwrap().defaults(),
+        )
+        .unwrap();
         let line = br#"{"id": 7, "url": "http://x/", "html": "<p>The cat sat on the mat with the hat.</p>"}"#;
         let o = process(item(Payload::JsonLine(line.to_vec())), ex.as_ref(), &Limits::default(), Needs::LANG);
         assert_eq!(o.error, None);
@@ -230,7 +234,11 @@ mod tests {
 
     #[test]
     fn bad_lines_and_binary_data_are_page_errors() {
-        let ex = crate::extract::build(&crate::extract::space("full").unwrap().defaults()).unwrap();
+        let ex = crate::extract::build(
+            &crate::extract::Engine::default(),
+            &crate::extract::space("full").unwrap().defaults(),
+        )
+        .unwrap();
         let l = Limits::default();
         for (line, why) in [
             (&b"not json"[..], "not a JSON object"),
@@ -251,7 +259,11 @@ mod tests {
 
     #[test]
     fn the_http_charset_decides_only_when_the_page_says_nothing() {
-        let ex = crate::extract::build(&crate::extract::space("full").unwrap().defaults()).unwrap();
+        let ex = crate::extract::build(
+            &crate::extract::Engine::default(),
+            &crate::extract::space("full").unwrap().defaults(),
+        )
+        .unwrap();
         let l = Limits::default();
         let cp1251 = encoding_rs::Encoding::for_label(b"windows-1251");
         // "привет" in windows-1251, no declaration in the page: the header's charset.
@@ -270,7 +282,11 @@ mod tests {
     fn a_page_without_an_input_url_gets_the_one_it_declares_in_its_head() {
         let dir = std::env::temp_dir().join(format!("cetune-page-url-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let ex = crate::extract::build(&crate::extract::space("full").unwrap().defaults()).unwrap();
+        let ex = crate::extract::build(
+            &crate::extract::Engine::default(),
+            &crate::extract::space("full").unwrap().defaults(),
+        )
+        .unwrap();
         let page = |name: &str, html: &str| {
             let p = dir.join(name);
             std::fs::write(&p, html).unwrap();

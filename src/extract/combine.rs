@@ -146,7 +146,7 @@ pub(crate) fn members_on(setting: &Setting) -> Result<Vec<On>> {
 /// Builds the combination a setting describes. Its members are the prefixes of its namespaced
 /// parameters; each member's parameters that the setting leaves out take the family's defaults.
 /// A member fitted on gold ([`super::fit::Fit`]) applies its model in `models` (under the member's name).
-pub fn build(setting: &Setting, models: &super::models::Models) -> Result<Box<dyn Extractor>> {
+pub fn build(engine: &super::Engine, setting: &Setting, models: &super::models::Models) -> Result<Box<dyn Extractor>> {
     let bad = |msg: String| Error::config(format!("combination '{}': {msg}", setting.extractor));
     let num = |n: &str, default: f64| -> Result<f64> {
         match setting.get(n) {
@@ -179,7 +179,7 @@ pub fn build(setting: &Setting, models: &super::models::Models) -> Result<Box<dy
     for On { k, name: m, own, .. } in members_on(setting)? {
         let at = |s: &str| format!("{m}{SEP}{s}");
         let fitted = models.under(&m);
-        let ex = super::build_with(&own, &fitted).map_err(|e| bad(format!("member '{m}': {}", e.message)))?;
+        let ex = super::build_with(engine, &own, &fitted).map_err(|e| bad(format!("member '{m}': {}", e.message)))?;
         // Only a vote weighs confidences: under the other combinators `soft` is inactive (and a
         // member's key must not depend on it, so equal pipelines share their cache entries).
         let soft = flag(&at("soft"), false)? && kind == Combinator::Vote;
@@ -449,7 +449,11 @@ mod tests {
     fn words(space: &ParamSpace, sets: &[&str], html: &str) -> String {
         let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
         let s = space.with_assignments(&space.defaults(), &sets).unwrap();
-        super::super::extract_text(super::super::build(&s).unwrap().as_ref(), &Document::parse(html)).unwrap()
+        super::super::extract_text(
+            super::super::build(&super::super::Engine::default(), &s).unwrap().as_ref(),
+            &Document::parse(html),
+        )
+        .unwrap()
     }
 
     fn single(name: &str, sets: &[&str], html: &str) -> Vec<bool> {
@@ -573,7 +577,7 @@ mod tests {
             assert_eq!(s.extractor, *name);
             assert!(!s.members.is_empty());
             for k in std::iter::once(s.defaults()).chain(s.known_good.iter().map(|k| k.setting.clone())) {
-                let ex = super::super::build(&k).unwrap();
+                let ex = super::super::build(&super::super::Engine::default(), &k).unwrap();
                 let mut sel = Selection::new(ex.view());
                 ex.extract(&Document::parse(PAGE), &mut sel).unwrap();
             }
@@ -596,7 +600,7 @@ mod tests {
         let run = |sets: &[&str]| {
             let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
             let st = s.with_assignments(&s.defaults(), &sets).unwrap();
-            let ex = super::super::build(&st).unwrap();
+            let ex = super::super::build(&super::super::Engine::default(), &st).unwrap();
             let mut sel = Selection::new(View::Source);
             ex.extract(&doc, &mut sel).unwrap();
         };

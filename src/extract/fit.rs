@@ -90,47 +90,55 @@ pub fn take<M: Any + Send + Sync>(m: Arc<dyn Model>) -> Result<Arc<M>> {
     m.into_any().downcast::<M>().map_err(|_| Error::config("the model is another family's"))
 }
 
-/// The models read, by path.
-static CACHE: Mutex<Vec<(PathBuf, Arc<dyn Model>)>> = Mutex::new(Vec::new());
+/// The models read, by path: a field of an [`super::Engine`], so a command that builds the
+/// extractor many times reads each model file once, and two engines (two programs' uses of the
+/// library) never see each other's models.
+#[derive(Default)]
+pub struct ModelCache(Mutex<Vec<(PathBuf, Arc<dyn Model>)>>);
 
-/// Makes `model` the one read from `path` from now on: a compiled-in model (the general
-/// model, [`super::general`]) is found by the path its settings name, like a file.
-pub fn remember(path: &Path, model: Arc<dyn Model>) {
-    if let Ok(mut c) = CACHE.lock() {
-        c.retain(|(p, _)| p != path);
-        c.push((path.to_path_buf(), model));
+impl std::fmt::Debug for ModelCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let paths: Vec<PathBuf> = self.lock().iter().map(|(p, _)| p.clone()).collect();
+        f.debug_tuple("ModelCache").field(&paths).finish()
     }
 }
 
-/// Forgets the model read from `path` (after it was rewritten).
-pub fn forget(path: &Path) {
-    if let Ok(mut c) = CACHE.lock() {
-        c.retain(|(p, _)| p != path);
+impl ModelCache {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(PathBuf, Arc<dyn Model>)>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
     }
-}
 
-/// Reads the model file `path` with `fit`. Models are kept by path, so a command that builds
-/// the extractor many times reads it once.
-pub fn read(fit: &dyn Fit, path: &Path) -> Result<Arc<dyn Model>> {
-    let cached = CACHE.lock().ok().and_then(|c| c.iter().find(|(p, _)| p == path).map(|(_, m)| m.clone()));
-    if let Some(m) = cached {
-        return Ok(m);
+    /// Forgets the model read from `path` (after it was rewritten).
+    pub fn forget(&self, path: &Path) {
+        self.lock().retain(|(p, _)| p != path);
     }
-    // A settings file that names a missing or unreadable model is a configuration error.
-    let text =
-        crate::params::read_model_file(path).map_err(|e| Error { kind: crate::error::ErrorKind::Config, ..e })?;
-    let m = fit.read(&text).map_err(|e| e.with_path(path))?;
-    if let Ok(mut c) = CACHE.lock() {
-        c.push((path.to_path_buf(), m.clone()));
-    }
-    Ok(m)
-}
 
-/// Reads the model file `path` with `fit` and checks it was fitted with `key`.
-pub fn load(fit: &dyn Fit, path: &Path, key: &str) -> Result<Arc<dyn Model>> {
-    let m = read(fit, path)?;
-    check(m.as_ref(), key, path)?;
-    Ok(m)
+    /// Reads the model file `path` with `fit`, once: later calls get the model read first. The
+    /// compiled-in general model is found by the path its settings name
+    /// ([`super::general::builtin`]), like a file.
+    pub fn read(&self, fit: &dyn Fit, path: &Path) -> Result<Arc<dyn Model>> {
+        if let Some(m) = super::general::builtin(path) {
+            return m;
+        }
+        let cached = self.lock().iter().find(|(p, _)| p == path).map(|(_, m)| m.clone());
+        if let Some(m) = cached {
+            return Ok(m);
+        }
+        // A settings file that names a missing or unreadable model is a configuration error.
+        let text =
+            crate::params::read_model_file(path).map_err(|e| Error { kind: crate::error::ErrorKind::Config, ..e })?;
+        let m = fit.read(&text).map_err(|e| e.with_path(path))?;
+        self.lock().push((path.to_path_buf(), m.clone()));
+        Ok(m)
+    }
+
+    /// Reads the model file `path` with `fit` ([`Self::read`]) and checks it was fitted with
+    /// `key`.
+    pub fn load(&self, fit: &dyn Fit, path: &Path, key: &str) -> Result<Arc<dyn Model>> {
+        let m = self.read(fit, path)?;
+        check(m.as_ref(), key, path)?;
+        Ok(m)
+    }
 }
 
 /// Refuses a model (read from `path`) that was not fitted with `key`, naming the fit line.

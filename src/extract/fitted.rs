@@ -154,11 +154,11 @@ fn line_of(text: &str, place: &str) -> usize {
 
 /// True when the model file `path` holds a model fitted with the parameters of each place of `s`
 /// (a run's best setting has one; the run's other settings do not). A missing or damaged file is
-/// an error.
-pub fn fits(path: &Path, s: &Setting) -> Result<bool> {
+/// an error. `engine` reads a family's own model file (once).
+pub fn fits(engine: &super::Engine, path: &Path, s: &Setting) -> Result<bool> {
     if !composite(s) {
         let Some(fit) = super::fit_of(&s.extractor) else { return Ok(false) };
-        return Ok(super::fit::read(fit, path)?.key() == fit.key(s));
+        return Ok(engine.models().read(fit, path)?.key() == fit.key(s));
     }
     match load(path, s) {
         Ok(_) => Ok(true),

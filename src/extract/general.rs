@@ -28,13 +28,15 @@ const AT: &str = "<built-in>/general.yaml";
 /// the pages being measured), without rebuilding the binary.
 pub const ENV: &str = "CETUNE_GENERAL_MODEL";
 
-/// The parameter space (its family's) and the general model's setting, its model made
-/// available under the path the setting names. A damaged compiled-in model is an error naming
-/// it (a unit test reads it at build time).
-pub fn setting() -> Result<(ParamSpace, Setting)> {
+/// The parameter space (its family's) and the general model's setting; the compiled-in model
+/// it names is found by its path ([`builtin`]). A damaged compiled-in model is an error naming
+/// it when the extractor is built (a unit test reads it at build time). `engine` reads a
+/// `CETUNE_GENERAL_MODEL` folder's settings as a file the user names.
+pub fn setting(engine: &super::Engine) -> Result<(ParamSpace, Setting)> {
     if let Some(dir) = std::env::var_os(ENV).filter(|d| !d.is_empty()) {
         let yaml = Path::new(&dir).join("general.yaml");
-        let file = super::load_file(&yaml).map_err(|e| Error { message: format!("{ENV}: {}", e.message), ..e })?;
+        let file =
+            super::load_file(engine, &yaml).map_err(|e| Error { message: format!("{ENV}: {}", e.message), ..e })?;
         if super::fit_of(&file.setting.extractor).is_none() || file.setting.model.is_none() {
             return Err(
                 Error::config(format!("{ENV}: not a general model (model build's general.yaml)")).with_path(&yaml)
@@ -42,20 +44,42 @@ pub fn setting() -> Result<(ParamSpace, Setting)> {
         }
         return Ok((file.space, file.setting));
     }
-    let file = super::parse_str(YAML, Path::new(AT)).map_err(|e| e.with_path(Path::new("params/general.yaml")))?;
-    let path = file.setting.model.clone().ok_or_else(|| Error::config("params/general.yaml names no model"))?;
-    let at = Path::new("params/general.model");
-    let fit = fit_of(&file.setting)?;
-    let model = fit.read(MODEL).map_err(|e| e.with_path(at))?;
-    fit::check(model.as_ref(), &fit.key(&file.setting), at)?;
-    fit::remember(&path, model);
+    let file = compiled()?;
+    file.setting.model.as_ref().ok_or_else(|| Error::config("params/general.yaml names no model"))?;
     Ok((file.space, file.setting))
+}
+
+/// The compiled-in settings file.
+fn compiled() -> Result<crate::params::ParamsFile> {
+    super::parse_str(YAML, Path::new(AT)).map_err(|e| e.with_path(Path::new("params/general.yaml")))
+}
+
+/// The compiled-in model when `path` is the one the compiled-in settings name, read once and
+/// checked against them: immutable data of the binary, like a pattern table, so a static holds
+/// it (a model file the user names is read by an engine, [`super::fit::ModelCache`]).
+pub fn builtin(path: &Path) -> Option<Result<Arc<dyn Model>>> {
+    type Read = (Option<std::path::PathBuf>, Result<Arc<dyn Model>>);
+    static BUILTIN: std::sync::LazyLock<Read> = std::sync::LazyLock::new(|| {
+        let file = match compiled() {
+            Ok(f) => f,
+            Err(e) => return (None, Err(e)),
+        };
+        let model = (|| {
+            let at = Path::new("params/general.model");
+            let fit = fit_of(&file.setting)?;
+            let model = fit.read(MODEL).map_err(|e| e.with_path(at))?;
+            fit::check(model.as_ref(), &fit.key(&file.setting), at)?;
+            Ok(model)
+        })();
+        (file.setting.model.clone(), model)
+    });
+    let (at, model) = &*BUILTIN;
+    (at.as_deref() == Some(path)).then(|| model.clone())
 }
 
 /// The family the compiled-in general model fits (what `model build` fits by default).
 pub fn family() -> Result<String> {
-    let file = super::parse_str(YAML, Path::new(AT)).map_err(|e| e.with_path(Path::new("params/general.yaml")))?;
-    Ok(file.setting.extractor)
+    Ok(compiled()?.setting.extractor)
 }
 
 /// How the general model's setting `s` is fitted.
@@ -64,12 +88,15 @@ fn fit_of(s: &Setting) -> Result<&'static dyn Fit> {
         .ok_or_else(|| Error::config(format!("the general model's family '{}' fits nothing", s.extractor)))
 }
 
-/// The general model's fitted model (what `start: general` continues from).
+/// The general model's fitted model (what `start: general` continues from). A
+/// `CETUNE_GENERAL_MODEL` folder's model is read on each call, with an engine of its own (a
+/// fit asks for it once per setting fitted).
 pub fn model() -> Result<Arc<dyn Model>> {
-    let (_, s) = setting()?;
+    let engine = super::Engine::default();
+    let (_, s) = setting(&engine)?;
     let path = s.model.clone().ok_or_else(|| Error::config("the general model names no model file"))?;
     let fit = fit_of(&s)?;
-    fit::load(fit, &path, &fit.key(&s))
+    engine.models().load(fit, &path, &fit.key(&s))
 }
 
 #[cfg(test)]
@@ -80,11 +107,12 @@ mod tests {
 
     #[test]
     fn the_embedded_general_model_reads_builds_and_keeps_an_article_body() {
-        let (space, s) = setting().unwrap();
+        let engine = crate::extract::Engine::default();
+        let (space, s) = setting(&engine).unwrap();
         assert_eq!(space.extractor, s.extractor);
         assert!(crate::extract::fit_of(&s.extractor).is_some(), "a family fitted on gold");
         assert_eq!(family().unwrap(), s.extractor);
-        let ex = crate::extract::build(&s).unwrap();
+        let ex = crate::extract::build(&engine, &s).unwrap();
         let body = "The committee met on Tuesday to discuss the new budget for the city's schools. ".repeat(12);
         let html = format!(
             "<html><head><title>Budget</title></head><body><nav><a href='/'>Home</a> <a href='/news'>News</a> \

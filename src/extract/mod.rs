@@ -18,6 +18,7 @@ pub mod combine;
 pub mod crunch;
 pub mod density;
 pub mod dsc;
+pub mod engine;
 pub mod external;
 pub mod feedwrapper;
 pub mod fit;
@@ -43,6 +44,8 @@ use crate::document::{Document, Needs, Selection, View};
 use crate::error::{Error, Result};
 use crate::params::{self, ParamSpace, ParamsFile, Setting, SettingReader};
 use std::path::Path;
+
+pub use engine::Engine;
 
 /// A configured content extractor. Implementations are immutable and shared across threads;
 /// `extract` may be called concurrently on different documents.
@@ -208,9 +211,9 @@ pub fn names() -> Vec<&'static str> {
 
 /// The space and setting a name selects: a family or combination at its defaults, or the
 /// general model ([`general::NAME`]), the default extractor.
-pub fn named(name: &str) -> Result<(ParamSpace, Setting)> {
+pub fn named(engine: &Engine, name: &str) -> Result<(ParamSpace, Setting)> {
     if name == general::NAME {
-        return general::setting();
+        return general::setting(engine);
     }
     let s = space(name)?;
     let d = s.defaults();
@@ -272,24 +275,25 @@ fn builtins() -> &'static [(&'static str, Result<ParamSpace>)] {
 }
 
 /// Reads a parameter file the user names (a description, or a settings file such as a run's
-/// `best.yaml` whose space is its family's built-in one).
-pub fn load_file(path: &Path) -> Result<ParamsFile> {
+/// `best.yaml` whose space is its family's built-in one); `engine` trusts the external commands
+/// it declares.
+pub fn load_file(engine: &Engine, path: &Path) -> Result<ParamsFile> {
     let text = params::read_file(path)?;
     let f = parse_str(&text, path)?;
     // A file the user names: the external commands it declares may run (`external::trust`).
-    external::trust::trust_named(&text, path);
+    engine.trust().trust_named(&text, path);
     // A route's external branches, declared in files of their own that this one names.
     if params::route::is_route(&f.space) {
         let tail = format!("{}{}", params::compose::SEP, params::external::COMMAND);
         for p in f.space.params.iter().filter(|p| p.name.ends_with(&tail)) {
             if let params::Value::Cat(c) = &p.default {
-                external::trust::trust_reached(c, path);
+                engine.trust().trust_reached(c, path);
             }
         }
     }
     // A parameter the family does not read (an unknown feature group, a misspelt name) is
     // found when the extractor is built: say where the file declares it.
-    match build(&f.setting) {
+    match build(engine, &f.setting) {
         Err(e) if e.path.is_none() && matches!(e.cause(), Some(crate::error::Cause::UnusedParameter(_))) => {
             Err(locate(e, path, &text))
         }
@@ -413,32 +417,37 @@ fn feature_space() -> ParamSpace {
     }
 }
 
-/// Builds the extractor a setting names, reading every parameter exactly once. A route or a
-/// combination whose setting names a model file applies the models it holds for its fitted
-/// members ([`fitted::load`]).
-pub fn build(setting: &Setting) -> Result<Box<dyn Extractor>> {
+/// Builds the extractor a setting names, reading every parameter exactly once; `engine` reads
+/// the model files it names (once) and runs its external workers. A route or a combination whose
+/// setting names a model file applies the models it holds for its fitted members
+/// ([`fitted::load`]).
+pub fn build(engine: &Engine, setting: &Setting) -> Result<Box<dyn Extractor>> {
     match &setting.model {
-        Some(path) if fitted::composite(setting) => build_with(setting, &fitted::load(path, setting)?),
-        _ => build_with(setting, &fitted::Models::default()),
+        Some(path) if fitted::composite(setting) => build_with(engine, setting, &fitted::load(path, setting)?),
+        _ => build_with(engine, setting, &fitted::Models::default()),
     }
 }
 
 /// [`build`] with the fitted models of the setting's places (a search's models, fitted out of
 /// fold, see `objective::fit`).
-pub fn build_with(setting: &Setting, models: &fitted::Models) -> Result<Box<dyn Extractor>> {
+pub fn build_with(engine: &Engine, setting: &Setting, models: &fitted::Models) -> Result<Box<dyn Extractor>> {
     if params::route::is_route_setting(setting) {
-        return route::build(setting, models);
+        return route::build(engine, setting, models);
     }
     if combine::is_combination(setting) {
-        return combine::build(setting, models);
+        return combine::build(engine, setting, models);
     }
     if setting.kind == params::Kind::External {
-        return external::build(setting);
+        return external::build(engine, setting);
     }
-    if let Some(m) = models.here()
-        && let Some(fit) = fit_of(&setting.extractor)
-    {
-        return fit.apply(setting, m.model.clone());
+    if let Some(fit) = fit_of(&setting.extractor) {
+        if let Some(m) = models.here() {
+            return fit.apply(setting, m.model.clone());
+        }
+        // A fitted family's setting naming its model file: the engine reads it once.
+        if let Some(path) = &setting.model {
+            return fit.apply(setting, engine.models().load(fit, path, &fit.key(setting))?);
+        }
     }
     let f = family(&setting.extractor)?;
     let mut reader = setting.reader();
@@ -458,11 +467,11 @@ pub fn mask_needs(ex: &dyn Extractor) -> Needs {
 /// union over all its members (any of them may be switched on) with what makes their masks
 /// ([`mask_needs`]); for a route the page features and the union over all its branches (any
 /// rule may send a page to any of them). Everything when the space's defaults do not build.
-pub fn space_needs(space: &ParamSpace) -> Needs {
-    space_reads(space).unwrap_or(Needs::ALL)
+pub fn space_needs(engine: &Engine, space: &ParamSpace) -> Needs {
+    space_reads(engine, space).unwrap_or(Needs::ALL)
 }
 
-fn space_reads(space: &ParamSpace) -> Option<Needs> {
+fn space_reads(engine: &Engine, space: &ParamSpace) -> Option<Needs> {
     let member = |name: &str, kind: params::Kind| -> Option<Needs> {
         // An external member's worker reads the page's HTML; its text is aligned to the source words.
         if kind == params::Kind::External {
@@ -470,8 +479,8 @@ fn space_reads(space: &ParamSpace) -> Option<Needs> {
         }
         let sub = self::space(name).ok()?;
         match sub.kind {
-            params::Kind::Combination | params::Kind::Route => space_reads(&sub),
-            _ => Some(mask_needs(build(&sub.defaults()).ok()?.as_ref())),
+            params::Kind::Combination | params::Kind::Route => space_reads(engine, &sub),
+            _ => Some(mask_needs(build(engine, &sub.defaults()).ok()?.as_ref())),
         }
     };
     if space.kind == params::Kind::Route {
@@ -486,7 +495,7 @@ fn space_reads(space: &ParamSpace) -> Option<Needs> {
         });
     }
     if space.members.is_empty() {
-        return build(&space.defaults()).ok().map(|ex| ex.needs());
+        return build(engine, &space.defaults()).ok().map(|ex| ex.needs());
     }
     space.members.iter().try_fold(Needs::SOURCE, |n, m| Some(n | member(m, space.member_kind(m))?))
 }
@@ -512,7 +521,7 @@ pub(crate) mod testutil {
         let space = space(name).unwrap();
         let s =
             space.with_assignments(&space.defaults(), &sets.iter().map(|s| s.to_string()).collect::<Vec<_>>()).unwrap();
-        build(&s).unwrap()
+        build(&Engine::default(), &s).unwrap()
     }
 
     /// Extracted text of `html` with `name` at its defaults plus overrides (the page parsed with
@@ -552,6 +561,6 @@ done
             "extractor: pair\nmembers: [full, w]\nparameters:\n  - {{name: combinator, type: categorical, choices: [{combinator}], default: {combinator}}}\n  - {{name: w.command, type: categorical, choices: [\"{command}\"], default: \"{command}\", tune: false}}\n"
         );
         let f = params::parse_str(&yaml, Path::new("pair.yaml"), &space).unwrap();
-        build(&f.space.defaults()).unwrap()
+        build(&Engine::default(), &f.space.defaults()).unwrap()
     }
 }

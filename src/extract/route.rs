@@ -158,7 +158,7 @@ pub(crate) fn used(setting: &Setting) -> Result<Used> {
 /// Builds the route a setting describes (see `params::route`). Only the branches some rule or
 /// `otherwise` names are built; a branch fitted on gold (a family with a [`super::fit::Fit`], or a combination with such
 /// a member) applies its model in `models` (under the branch's alias).
-pub fn build(setting: &Setting, models: &super::models::Models) -> Result<Box<dyn Extractor>> {
+pub fn build(engine: &super::Engine, setting: &Setting, models: &super::models::Models) -> Result<Box<dyn Extractor>> {
     let bad = |msg: String| Error::config(format!("route '{}': {msg}", setting.extractor));
     let Used { rules, branches: used, fallback } = used(setting)?;
     let judge = match (fallback, models.judge()) {
@@ -171,7 +171,8 @@ pub fn build(setting: &Setting, models: &super::models::Models) -> Result<Box<dy
         let fitted = models.under(&alias);
         // A fitted branch's output also depends on its model.
         let key = super::combine::hash_of(("route-branch", &ex, own.label(), fitted.tag()));
-        let ex = super::build_with(&own, &fitted).map_err(|e| bad(format!("branch '{alias}': {}", e.message)))?;
+        let ex =
+            super::build_with(engine, &own, &fitted).map_err(|e| bad(format!("branch '{alias}': {}", e.message)))?;
         let blocks = ex.view() == View::Blocks;
         branches.push(Branch { ex, key, blocks });
     }
@@ -285,7 +286,7 @@ mod tests {
         let f = crate::params::parse_str(yaml, std::path::Path::new("r.yaml"), &super::super::space).unwrap();
         let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
         let s = f.space.with_assignments(&f.space.defaults(), &sets).unwrap();
-        super::super::build(&s).unwrap()
+        super::super::build(&super::super::Engine::default(), &s).unwrap()
     }
 
     #[test]
@@ -336,7 +337,12 @@ mod tests {
         let build = |sets: &[&str]| {
             let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
             let s = f.space.with_assignments(&f.space.defaults(), &sets).unwrap();
-            super::super::build_with(&s, &super::super::models::Models(Vec::new(), Some(kept_half()))).unwrap()
+            super::super::build_with(
+                &super::super::Engine::default(),
+                &s,
+                &super::super::models::Models(Vec::new(), Some(kept_half())),
+            )
+            .unwrap()
         };
         // Mostly code: `code` keeps most of the words, the page stays; prose: it keeps nothing.
         let code = Document::parse("<body><p>See:</p><pre>let a = b + c; let d = e * f; call(a, d);</pre></body>");
@@ -358,7 +364,7 @@ mod tests {
         // Outside a search, the model comes from the file the setting names, checked against the
         // primary's setting: this one was fitted for no setting.
         let s = f.space.defaults();
-        let e = super::super::build(&s).err().unwrap();
+        let e = super::super::build(&super::super::Engine::default(), &s).err().unwrap();
         assert!(e.message.contains("the confidence model was fitted for ''"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -27,7 +27,9 @@ use crate::params::SettingReader;
 use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
-/// Stop sets by language, built once.
+/// Stop sets by language, each built once from the compiled-in list on first use: a lazy table
+/// of immutable data (what a language's set holds never changes), so a static, like the other
+/// pattern tables; nothing a caller does can change what it answers.
 static LISTS: LazyLock<std::sync::Mutex<HashMap<String, &'static HashSet<&'static str>>>> =
     LazyLock::new(Default::default);
 

@@ -334,7 +334,9 @@ mod tests {
     }
 
     fn page_signals(html: &str, ex: &str) -> (String, Signals) {
-        let ex = crate::extract::build(&crate::extract::space(ex).unwrap().defaults()).unwrap();
+        let ex =
+            crate::extract::build(&crate::extract::Engine::default(), &crate::extract::space(ex).unwrap().defaults())
+                .unwrap();
         let doc = Document::parse(html);
         extract_with_signals(ex.as_ref(), &doc).unwrap()
     }
@@ -350,7 +352,12 @@ mod tests {
         assert_eq!(
             text,
             crate::extract::extract_text(
-                crate::extract::build(&crate::extract::space("full").unwrap().defaults()).unwrap().as_ref(),
+                crate::extract::build(
+                    &crate::extract::Engine::default(),
+                    &crate::extract::space("full").unwrap().defaults()
+                )
+                .unwrap()
+                .as_ref(),
                 &Document::parse(&html)
             )
             .unwrap()

@@ -93,9 +93,11 @@ impl Fits {
     /// (or of `source`) at every place of `s` where a fitted family sits
     /// ([`crate::extract::fitted::places`]; each place's models are cached by its own fit
     /// parameters, so changing anything else refits nothing); `wrap` turns the extractor into the
-    /// one scored (a field view).
+    /// one scored (a field view); `engine` builds it.
+    #[allow(clippy::too_many_arguments)]
     pub fn scores(
         &self,
+        engine: &crate::extract::Engine,
         corpus: &Corpus,
         s: &Setting,
         measure: Measure,
@@ -140,7 +142,7 @@ impl Fits {
                     .collect::<Result<_>>()?,
                 None,
             );
-            let ex = wrap(crate::extract::build_with(s, &models)?)?;
+            let ex = wrap(crate::extract::build_with(engine, s, &models)?)?;
             let docs: Vec<usize> = at.iter().map(|&p| subset[p]).collect();
             for (p, sc) in at.into_iter().zip(score_subset(corpus, ex.as_ref(), measure, &docs)) {
                 out[p] = sc;

@@ -61,14 +61,19 @@ pub fn primary(s: &Setting) -> Result<Setting> {
 }
 
 /// Each page's signals and F1 under the primary of `base` (None: not scored or failed).
-fn pages(corpus: &Corpus, base: &Setting, measure: Measure) -> Result<Vec<Option<(Signals, f64)>>> {
+fn pages(
+    engine: &crate::extract::Engine,
+    corpus: &Corpus,
+    base: &Setting,
+    measure: Measure,
+) -> Result<Vec<Option<(Signals, f64)>>> {
     let own = primary(base)?;
     if crate::extract::fitted::needs_fit(&own) {
         return Err(Error::config(
             "a fallback whose primary branch is fitted on gold is not tuned yet: make the primary a settings file with its model, or another branch",
         ));
     }
-    let ex = crate::extract::build(&own)?;
+    let ex = crate::extract::build(engine, &own)?;
     let all: Vec<usize> = (0..corpus.entries.len()).collect();
     let scores = score_subset(corpus, ex.as_ref(), measure, &all);
     let ex = ex.as_ref();
@@ -100,9 +105,15 @@ fn fit_on(pages: &[Option<(Signals, f64)>], sel: impl Iterator<Item = usize>) ->
 /// The out-of-fold confidence models of the primary of `base` on `corpus` (folds as the block
 /// model's, [`super::fit::folds_of`]); with `source`, one model fitted on those pages judges
 /// every page of `corpus` (a held-out validation set).
-pub fn fit(corpus: &Corpus, base: &Setting, measure: Measure, source: Option<&Corpus>) -> Result<Judges> {
+pub fn fit(
+    engine: &crate::extract::Engine,
+    corpus: &Corpus,
+    base: &Setting,
+    measure: Measure,
+    source: Option<&Corpus>,
+) -> Result<Judges> {
     let on = source.unwrap_or(corpus);
-    let p = pages(on, base, measure)?;
+    let p = pages(engine, on, base, measure)?;
     let n = p.iter().flatten().count();
     if n < MIN_PAGES {
         return Err(Error::input(format!(
@@ -168,13 +179,24 @@ mod tests {
         let docs: Vec<&GoldDoc> = gs.docs.iter().collect();
         let corpus = Corpus::load(&gs, &docs, &|| ());
         let base = space.with_assignments(&space.defaults(), &["otherwise=main".into()]).unwrap();
-        let problem = ExtractionProblem::new(&corpus, &space, base.clone(), Objective::F1, Measure::Lcs);
+        let problem = ExtractionProblem::new(
+            &crate::extract::Engine::default(),
+            &corpus,
+            &space,
+            base.clone(),
+            Objective::F1,
+            Measure::Lcs,
+        );
         let f1 = |sets: &[&str]| {
             let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
             problem.scores(&space.with_assignments(&base, &sets).unwrap(), &(0..30).collect::<Vec<_>>()).unwrap()
         };
         let alone = |name: &str| {
-            let ex = crate::extract::build(&crate::extract::space(name).unwrap().defaults()).unwrap();
+            let ex = crate::extract::build(
+                &crate::extract::Engine::default(),
+                &crate::extract::space(name).unwrap().defaults(),
+            )
+            .unwrap();
             score_subset(&corpus, ex.as_ref(), Measure::Lcs, &(0..30).collect::<Vec<_>>())
         };
         let same = |a: &[crate::objective::DocScore], b: &[crate::objective::DocScore]| {
@@ -190,14 +212,14 @@ mod tests {
         let back = problem.scores(&s, &[29, 3, 17]).unwrap();
         assert!(same(&back, &[all[29].clone(), all[3].clone(), all[17].clone()]));
         // Fitted once, 5 folds, every fold judged by a model that did not see it.
-        let j = fit(&corpus, &base, Measure::Lcs, None).unwrap();
+        let j = fit(&crate::extract::Engine::default(), &corpus, &base, Measure::Lcs, None).unwrap();
         assert_eq!((j.models.len(), j.fold.len()), (FOLDS, 30));
         assert!((0..FOLDS).all(|k| j.fold.iter().filter(|&&f| f == k).count() == 6));
         // Too few pages: one clear error.
         let few = set(&dir.join("few"), 5);
         let docs: Vec<&GoldDoc> = few.docs.iter().collect();
         let small = Corpus::load(&few, &docs, &|| ());
-        let e = fit(&small, &base, Measure::Lcs, None).err().unwrap();
+        let e = fit(&crate::extract::Engine::default(), &small, &base, Measure::Lcs, None).err().unwrap();
         assert!(e.message.contains("5 pages, fewer than 10"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }

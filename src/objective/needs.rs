@@ -12,7 +12,9 @@ use std::collections::HashMap;
 /// any setting of any family reads ([`extract::space_needs`]), whatever the family.
 pub fn everything() -> Needs {
     let each = extract::FAMILIES.iter().filter_map(|f| extract::space(f.name).ok());
-    let facts = each.fold(Needs::NONE, |a, space| a | extract::space_needs(&space)).facts;
+    // The registry's spaces name no model file and run no worker: any engine reads them.
+    let engine = extract::Engine::default();
+    let facts = each.fold(Needs::NONE, |a, space| a | extract::space_needs(&engine, &space)).facts;
     Needs { facts, ..Needs::ALL }
 }
 
@@ -23,6 +25,7 @@ pub type Named<'a> = (&'a str, &'a dyn Extractor);
 /// combination with every member on (so its needs are the union of all its members').
 pub fn registry() -> Vec<(String, Box<dyn Extractor>)> {
     let mut out = Vec::new();
+    let engine = extract::Engine::default();
     for name in extract::all_names() {
         let Ok(space) = extract::space(name) else { continue };
         let mut setting = space.defaults();
@@ -31,7 +34,7 @@ pub fn registry() -> Vec<(String, Box<dyn Extractor>)> {
                 *v = crate::params::Value::Bool(true);
             }
         }
-        if let Ok(ex) = extract::build(&setting) {
+        if let Ok(ex) = extract::build(&engine, &setting) {
             out.push((name.to_string(), ex));
         }
     }
@@ -138,7 +141,10 @@ mod tests {
         let needs = |name: &str, sets: &[&str]| {
             let space = extract::space(name).unwrap();
             let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
-            extract::build(&space.with_assignments(&space.defaults(), &sets).unwrap()).unwrap().needs().complete()
+            extract::build(&extract::Engine::default(), &space.with_assignments(&space.defaults(), &sets).unwrap())
+                .unwrap()
+                .needs()
+                .complete()
         };
         assert_eq!(needs("blocks", &[]), Needs::SEGMENTS.complete());
         let patterns = Needs::fact(&extract::blogbuster::patterns::FACT);
@@ -146,7 +152,11 @@ mod tests {
         // A route without a rule needs its one branch (`otherwise`: `pages`, the mixed
         // combination) as a mask; with a rule, also the page features and the other branch.
         let mask_of = |name: &str| {
-            extract::mask_needs(extract::build(&extract::space(name).unwrap().defaults()).unwrap().as_ref())
+            extract::mask_needs(
+                extract::build(&extract::Engine::default(), &extract::space(name).unwrap().defaults())
+                    .unwrap()
+                    .as_ref(),
+            )
         };
         assert_eq!(needs("route", &[]), mask_of("mixed").complete());
         let routed = needs("route", &["if1.on=true", "if1.then=main"]);
@@ -154,7 +164,7 @@ mod tests {
         // (The mixed combination's default member builds its own fact; none builds the block view.)
         assert!(!routed.segments && routed.facts.iter().count() == 1, "{}", routed.label());
         // optimise on a route: any rule may send a page to any branch, any member may be on.
-        let space = extract::space_needs(&extract::space("route").unwrap()).complete();
+        let space = extract::space_needs(&extract::Engine::default(), &extract::space("route").unwrap()).complete();
         assert!(space.features, "{}", space.label());
         // Its block branches (`learned`, the supervised block family, and `hidden` = full_hidden) read the block view.
         assert!(space.segments, "{}", space.label());
@@ -182,10 +192,11 @@ mod tests {
     #[test]
     fn a_source_family_builds_no_dom_and_a_dom_family_no_source() {
         let html = "<body><p>one two <a href=/x>three</a></p><div>four</div></body>";
-        let tccb = extract::build(&extract::space("tccb").unwrap().defaults()).unwrap();
+        let tccb = extract::build(&extract::Engine::default(), &extract::space("tccb").unwrap().defaults()).unwrap();
         let (d, _) = Document::parse_for(html, &Limits::default(), tccb.needs());
         assert_eq!((d.source.words.len(), d.dom.nodes.len(), d.words.units(), d.lang.as_deref()), (4, 0, 0, None));
-        let bb = extract::build(&extract::space("blogbuster").unwrap().defaults()).unwrap();
+        let bb =
+            extract::build(&extract::Engine::default(), &extract::space("blogbuster").unwrap().defaults()).unwrap();
         let (d, _) = Document::parse_for(html, &Limits::default(), bb.needs());
         assert_eq!((d.source.words.len(), d.facts.len()), (0, 1));
         assert!(d.dom.texts.len() >= 3);

@@ -285,12 +285,15 @@ pub struct ExtractionProblem<'a> {
     /// The out-of-fold confidence models of a route's fallback, fitted on the first setting
     /// with a fallback (`super::judge`).
     judges: std::sync::OnceLock<super::judge::Judges>,
+    /// Builds the settings' extractors (their model files, external workers and trust policy).
+    engine: crate::extract::Engine,
 }
 
 impl<'a> ExtractionProblem<'a> {
     /// Tunes the genes of `space` starting from `base` (which fixes the other parameters),
-    /// scoring pages by `measure`.
+    /// scoring pages by `measure`, building extractors with `engine`.
     pub fn new(
+        engine: &crate::extract::Engine,
         corpus: &'a Corpus,
         space: &'a ParamSpace,
         base: Setting,
@@ -310,6 +313,7 @@ impl<'a> ExtractionProblem<'a> {
             fits: super::fit::Fits::default(),
             fit_source: None,
             judges: std::sync::OnceLock::new(),
+            engine: engine.clone(),
         }
     }
 
@@ -335,7 +339,7 @@ impl<'a> ExtractionProblem<'a> {
                 Some(f) => crate::extract::segments::FieldView::wrap(ex, f),
                 None => Ok(ex),
             };
-            return self.fits.scores(self.corpus, s, self.measure, subset, self.fit_source, &wrap);
+            return self.fits.scores(&self.engine, self.corpus, s, self.measure, subset, self.fit_source, &wrap);
         }
         let ex = self.build(s)?;
         Ok(score_subset(self.corpus, ex.as_ref(), self.measure, subset))
@@ -347,7 +351,7 @@ impl<'a> ExtractionProblem<'a> {
         let judges = match self.judges.get() {
             Some(j) => j,
             None => {
-                let j = super::judge::fit(self.corpus, &self.base, self.measure, self.fit_source)?;
+                let j = super::judge::fit(&self.engine, self.corpus, &self.base, self.measure, self.fit_source)?;
                 self.judges.get_or_init(|| j)
             }
         };
@@ -357,7 +361,7 @@ impl<'a> ExtractionProblem<'a> {
             if at.is_empty() {
                 continue;
             }
-            let ex = crate::extract::build_with(s, &judges.models(k))?;
+            let ex = crate::extract::build_with(&self.engine, s, &judges.models(k))?;
             let ex = match &self.field {
                 Some(f) => crate::extract::segments::FieldView::wrap(ex, f)?,
                 None => ex,
@@ -379,11 +383,16 @@ impl<'a> ExtractionProblem<'a> {
 
     /// The extractor of a setting, seen through the field when one is scored.
     fn build(&self, s: &Setting) -> Result<Box<dyn crate::extract::Extractor>> {
-        let ex = crate::extract::build(s)?;
+        let ex = crate::extract::build(&self.engine, s)?;
         match &self.field {
             Some(f) => crate::extract::segments::FieldView::wrap(ex, f),
             None => Ok(ex),
         }
+    }
+
+    /// What builds the settings' extractors.
+    pub fn engine(&self) -> &crate::extract::Engine {
+        &self.engine
     }
 
     /// The setting a genome stands for.

@@ -240,7 +240,7 @@ fn a_combination_keeping_pieces_of_several_regions_lays_out_each() {
     // And the real combinations on the page: the words hold whatever they keep.
     for name in ["combine", "lqf-then-accb", "vote-soft", "readability", "boilerpipe", "justext", "lqf", "blocks"] {
         let space = crate::extract::space(name).unwrap();
-        let ex = crate::extract::build(&space.defaults()).unwrap();
+        let ex = crate::extract::build(&crate::extract::Engine::default(), &space.defaults()).unwrap();
         let sel = crate::extract::extract_selection(ex.as_ref(), &doc).unwrap();
         checked(&doc, &sel, Options { links: true, images: true });
     }

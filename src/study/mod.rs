@@ -90,6 +90,10 @@ pub struct Options {
     /// The budget of the pages' memos of member outputs, in MB, shared by the pages (`None`:
     /// [`crate::objective::corpus::MEMO_MB`]; 0: none).
     pub member_cache_mb: Option<usize>,
+    /// Builds the settings' extractors: the model files, external workers and trust policy of
+    /// the program running the study (the command line's restricts external commands; the
+    /// default trusts all).
+    pub engine: crate::extract::Engine,
 }
 
 /// What a run ended with.
@@ -578,7 +582,7 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
     let held: Vec<_> = held.iter().map(|&i| &s.set.docs[i]).collect();
     let bar = Progress::new((docs.len() + held.len()) as u64, "parse", opts.quiet);
     // Each page holds only what the family (or any member of the combination) reads.
-    let needs = crate::extract::space_needs(&s.space);
+    let needs = crate::extract::space_needs(&opts.engine, &s.space);
     let corpus = Corpus::load_for(&s.set, &docs, needs, &|| bar.inc());
     let held_corpus = (!held.is_empty()).then(|| Corpus::load_for(&s.set, &held, needs, &|| bar.inc()));
     let memo_mb = opts.member_cache_mb.unwrap_or(crate::objective::corpus::MEMO_MB);
@@ -588,7 +592,7 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
     crate::objective::corpus::check_some_read(&s.set, failed, docs.len())?;
     let objective: Objective = s.record.objective.parse()?;
     let measure = measure_of(&s.record)?;
-    let mut problem = ExtractionProblem::new(&corpus, &s.space, s.base.clone(), objective, measure)
+    let mut problem = ExtractionProblem::new(&opts.engine, &corpus, &s.space, s.base.clone(), objective, measure)
         .with_field(s.record.field.clone());
     if opts.ctrl_c {
         install_ctrl_c(opts.stop.clone());
@@ -652,9 +656,10 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
     }
     let f = outcome.best.fitness;
     if let (Some(held_corpus), Some(fraction)) = (&held_corpus, config.validation) {
-        let mut held_problem = ExtractionProblem::new(held_corpus, &s.space, s.base.clone(), objective, measure)
-            .with_field(s.record.field.clone())
-            .with_fit_source(&corpus);
+        let mut held_problem =
+            ExtractionProblem::new(&opts.engine, held_corpus, &s.space, s.base.clone(), objective, measure)
+                .with_field(s.record.field.clone())
+                .with_fit_source(&corpus);
         let rows = validation::evaluate(&mut held_problem, &trials, opts.top)?;
         validation::write(&s.dir, &rows)?;
         let best = rows.iter().find(|r| r.trial == outcome.best.number);
@@ -672,7 +677,7 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
     let (paired, documents) = paired_with_default(&problem, &s.space, &corpus, &s.base, &best, measure)?;
     s.record.paired = Some(paired);
     reports::write_documents(&s.dir, &documents)?;
-    reports::write_diffs(&s.dir, &corpus, &best, &s.base, &documents)?;
+    reports::write_diffs(&opts.engine, &s.dir, &corpus, &best, &s.base, &documents)?;
     let active = crate::params::combine::split_active(&s.space, &best).0;
     s.record.best = Some(BestRecord {
         fitness: f.value,
@@ -773,7 +778,7 @@ fn best_written(record: &RunRecord, space: &ParamSpace, base: &Setting, trials: 
 
 /// The training pages of the run in `dir` loaded again (its gold set must be unchanged), for
 /// fitting a setting's model after the run: `report --pick` refits the picked setting.
-fn run_corpus(dir: &Path, record: &RunRecord, space: &ParamSpace) -> Result<Corpus> {
+fn run_corpus(engine: &crate::extract::Engine, dir: &Path, record: &RunRecord, space: &ParamSpace) -> Result<Corpus> {
     let cannot = |why: String| Error::config(format!("cannot fit the model of the picked setting: {why}"));
     let set = crate::paths::resolve_recorded(&record.goldset.path, dir)
         .and_then(|p| native::open(&p, false))
@@ -785,21 +790,28 @@ fn run_corpus(dir: &Path, record: &RunRecord, space: &ParamSpace) -> Result<Corp
     }
     let (train, _) = split_of(&set, &record.config)?;
     let docs: Vec<_> = train.iter().map(|&i| &set.docs[i]).collect();
-    Ok(Corpus::load_for(&set, &docs, crate::extract::space_needs(space), &|| ()))
+    Ok(Corpus::load_for(&set, &docs, crate::extract::space_needs(engine, space), &|| ()))
 }
 
 /// For `report --pick` on a fitted family's run: checks, before anything is written, that the
 /// run's gold set can be read and is unchanged (`Ok(None)` when the family fits no model).
-pub fn refit_check(dir: &Path, record: &RunRecord, space: &ParamSpace, base: &Setting) -> Result<Option<Corpus>> {
+pub fn refit_check(
+    engine: &crate::extract::Engine,
+    dir: &Path,
+    record: &RunRecord,
+    space: &ParamSpace,
+    base: &Setting,
+) -> Result<Option<Corpus>> {
     if !crate::objective::fit::needs_fit(base) {
         return Ok(None);
     }
-    run_corpus(dir, record, space).map(Some)
+    run_corpus(engine, dir, record, space).map(Some)
 }
 
 /// Refits the run's `best.model` for the setting its `best.yaml` now holds (after `report
 /// --pick`) when the model was fitted with another one; written atomically.
 pub fn refit_best(
+    engine: &crate::extract::Engine,
     dir: &Path,
     corpus: &Corpus,
     record: &RunRecord,
@@ -812,12 +824,12 @@ pub fn refit_best(
     };
     let path = dir.join(reports::MODEL);
     // A route's or a combination's file holds a model per fitted place: each must fit.
-    if crate::extract::fitted::fits(&path, &s).unwrap_or(false) {
+    if crate::extract::fitted::fits(engine, &path, &s).unwrap_or(false) {
         return Ok(false);
     }
     let model = crate::objective::fit::fit_file(corpus, &s)?;
     crate::paths::write_atomic(&path, model.as_bytes())?;
-    crate::extract::fit::forget(&path);
+    engine.models().forget(&path);
     Ok(true)
 }
 
@@ -845,7 +857,7 @@ fn paired_with_default(
             // Out of fold, as the search scored it.
             return Ok(problem.scores(s, &all)?.iter().map(|d| d.prf.f1).collect());
         }
-        let ex = crate::extract::build(s)?;
+        let ex = crate::extract::build(problem.engine(), s)?;
         Ok(crate::objective::score::score_subset(corpus, ex.as_ref(), measure, &all).iter().map(|d| d.prf.f1).collect())
     };
     let (b, d) = (f1(best)?, f1(base)?);

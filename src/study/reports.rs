@@ -33,12 +33,12 @@ pub const MODEL: &str = "best.model";
 /// `s` (a setting of the run in `dir`) with the run's fitted model attached when it needs one:
 /// `Ok(None)` when the run's `best.model` was fitted with other parameters (only the best
 /// setting has a model), so the caller can leave it out; a missing or damaged model is an error.
-pub fn with_run_model(dir: &Path, mut s: Setting) -> Result<Option<Setting>> {
+pub fn with_run_model(engine: &crate::extract::Engine, dir: &Path, mut s: Setting) -> Result<Option<Setting>> {
     if !crate::objective::fit::needs_fit(&s) {
         return Ok(Some(s));
     }
     let path = dir.join(MODEL);
-    if !crate::extract::fitted::fits(&path, &s)? {
+    if !crate::extract::fitted::fits(engine, &path, &s)? {
         return Ok(None);
     }
     s.model = Some(path);
@@ -211,6 +211,7 @@ fn diff_path(dir: &Path, package: &str, id: &str) -> std::path::PathBuf {
 /// words marked). A setting that cannot be built here (a fitted family's, whose model is fitted
 /// after the run) gets no diffs.
 pub fn write_diffs(
+    engine: &crate::extract::Engine,
     dir: &Path,
     corpus: &crate::objective::corpus::Corpus,
     best: &Setting,
@@ -220,7 +221,9 @@ pub fn write_diffs(
     if crate::objective::fit::needs_fit(best) || crate::objective::fit::needs_fit(default) {
         return Ok(());
     }
-    let (Ok(b), Ok(d)) = (crate::extract::build(best), crate::extract::build(default)) else { return Ok(()) };
+    let (Ok(b), Ok(d)) = (crate::extract::build(engine, best), crate::extract::build(engine, default)) else {
+        return Ok(());
+    };
     let mut order: Vec<usize> =
         (0..docs.len().min(corpus.entries.len())).filter(|&i| (docs[i].best - docs[i].default).is_finite()).collect();
     order.sort_by(|&x, &y| (docs[x].best - docs[x].default).total_cmp(&(docs[y].best - docs[y].default)));

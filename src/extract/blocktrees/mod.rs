@@ -142,13 +142,10 @@ pub fn hyper(s: &Setting) -> Result<(Hyper, HiddenText)> {
 }
 
 impl Blocktrees {
-    /// Registry constructor: the model the setting names, or the prior without one.
+    /// Registry constructor: the prior. A setting that names a model file is applied by the
+    /// family's [`fit::FIT`] with the model its engine read ([`super::build_with`]).
     pub fn build(r: &mut SettingReader) -> Result<Box<dyn Extractor>> {
-        let model = match r.model() {
-            Some(p) => Some(super::fit::take(super::fit::load(&fit::FIT, p, &fit_key(r.setting()))?)?),
-            None => None,
-        };
-        Self::with_model(r, model)
+        Self::with_model(r, None)
     }
 
     /// A scorer of `s` that applies `model` (fitted with `s`'s fit parameters).
@@ -181,7 +178,8 @@ impl Blocktrees {
                 if let Some(slot) = prior.values.iter_mut().find(|(n, _)| n == "hidden_text") {
                     slot.1 = crate::params::Value::Cat(hidden);
                 }
-                Scorer::Prior(super::build(&prior)?)
+                // A family's defaults: no model file, no worker, so any engine builds them.
+                Scorer::Prior(super::build(&super::Engine::default(), &prior)?)
             }
         };
         let (t, t_rel, smooth) = (r.float("t")?, r.float("t_rel")?, r.float("smooth")?);

@@ -5,7 +5,7 @@ use std::path::Path;
 
 /// The model file `p` read with the block family's fitting and checked against `key`.
 fn load(p: &Path, key: &str) -> Result<Arc<dyn super::super::fit::Model>> {
-    super::super::fit::load(&fit::FIT, p, key)
+    crate::extract::Engine::default().models().load(&fit::FIT, p, key)
 }
 
 fn model() -> Model {
@@ -171,11 +171,11 @@ fn a_model_file_of_places_reads_back_and_is_checked_place_by_place() {
     assert_eq!(m.0.len(), 1);
     assert_eq!(m.0[0].model.write(), model_fitted(&key).write(), "the model reads back as written");
     assert_eq!(m.under("learned").here().map(|x| x.model.key().to_string()), Some(key.clone()));
-    assert!(fits(&p, &s).unwrap());
+    assert!(fits(&crate::extract::Engine::default(), &p, &s).unwrap());
     // Another threshold needs no refit; another tree count does.
-    assert!(fits(&p, &route(&["otherwise=learned", "learned.t=0.7"])).unwrap());
+    assert!(fits(&crate::extract::Engine::default(), &p, &route(&["otherwise=learned", "learned.t=0.7"])).unwrap());
     let other = route(&["otherwise=learned", "learned.trees=50"]);
-    assert!(!fits(&p, &other).unwrap());
+    assert!(!fits(&crate::extract::Engine::default(), &p, &other).unwrap());
     let e = fitted::load(&p, &other).unwrap_err();
     assert_eq!(e.exit_code(), 2);
     assert!(e.to_string().starts_with(&format!("{}:5: the model of 'learned' was fitted with", p.display())), "{e}");

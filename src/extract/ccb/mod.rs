@@ -389,7 +389,7 @@ mod tests {
         if let Some(v) = s.values.iter_mut().find(|(n, _)| n == "kernel") {
             v.1 = crate::params::Value::Cat("triangle".into());
         }
-        let e = crate::extract::build(&s).err().unwrap();
+        let e = crate::extract::build(&crate::extract::Engine::default(), &s).err().unwrap();
         assert_eq!(e.message, "parameter 'kernel' must be gaussian or box, got triangle");
     }
 }

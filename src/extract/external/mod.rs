@@ -2,7 +2,8 @@
 //!
 //! An extractor that runs in another process: a parameter file with `extractor: external` and a
 //! `command:` starts that command as a worker speaking JSON lines (`worker.rs`), one per thread
-//! that uses it, kept running between pages and individuals. Its `parameters:` are ordinary genes,
+//! that uses it, kept running between pages and individuals (in the pools of the
+//! [`super::Engine`] that built it). Its `parameters:` are ordinary genes,
 //! sent with every page; the worker's text becomes a selection of the page's words by the LCS
 //! alignment of `align.rs`, so everything that scores, caches, races or combines a family works on
 //! it unchanged. A page the worker fails on (an `error` reply, a crash, a timeout, garbage) is an
@@ -58,13 +59,14 @@ fn seconds(setting: &Setting, name: &str) -> Result<Duration> {
     }
 }
 
-/// Builds the external extractor a setting names: starts (or reuses) its workers; a worker that
-/// cannot start or does not answer its handshake is a configuration error.
-pub fn build(setting: &Setting) -> Result<Box<dyn Extractor>> {
+/// Builds the external extractor a setting names if `engine`'s trust policy lets its command run:
+/// starts (or reuses) the engine's pool of its workers; a worker that cannot start or does not
+/// answer its handshake is a configuration error.
+pub fn build(engine: &super::Engine, setting: &Setting) -> Result<Box<dyn Extractor>> {
     let Some(Value::Cat(command)) = setting.get(COMMAND) else {
         return Err(Error::config(format!("an external extractor's setting lacks parameter '{COMMAND}'")));
     };
-    trust::check(command)?;
+    engine.trust().check(command)?;
     let (timeout, startup) = (seconds(setting, TIMEOUT)?, seconds(setting, STARTUP)?);
     let params: serde_json::Map<String, serde_json::Value> = setting
         .values
@@ -80,8 +82,10 @@ pub fn build(setting: &Setting) -> Result<Box<dyn Extractor>> {
             (n.clone(), v)
         })
         .collect();
-    let pool =
-        worker::pool(command, startup).map_err(|m| Error::config(format!("external extractor `{command}`: {m}")))?;
+    let pool = engine
+        .pools()
+        .pool(command, startup)
+        .map_err(|m| Error::config(format!("external extractor `{command}`: {m}")))?;
     Ok(Box::new(External { pool, params: serde_json::Value::Object(params), timeout }))
 }
 

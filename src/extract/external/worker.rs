@@ -211,20 +211,32 @@ pub struct Pool {
     idle: Mutex<Vec<Worker>>,
 }
 
-/// Every pool of the process, by command and handshake budget.
-static POOLS: Mutex<Vec<Arc<Pool>>> = Mutex::new(Vec::new());
+/// The running pools, by command and handshake budget: a field of an [`crate::extract::Engine`],
+/// so one program's use of the library starts one pool per command, and its workers stop when
+/// the last extractor and engine holding the pool are gone.
+#[derive(Default)]
+pub struct Pools(Mutex<Vec<Arc<Pool>>>);
 
-/// The pool of `command`: the one already running, or a new one whose first worker has answered
-/// its handshake (the error says why it did not).
-pub fn pool(command: &str, startup: Duration) -> Result<Arc<Pool>, String> {
-    let mut pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(p) = pools.iter().find(|p| p.command == command && p.startup == startup) {
-        return Ok(p.clone());
+impl std::fmt::Debug for Pools {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let pools = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        f.debug_list().entries(pools.iter().map(|p| &p.command)).finish()
     }
-    let (first, hello) = Worker::spawn(command, startup)?;
-    let p = Arc::new(Pool { command: command.to_string(), startup, hello, idle: Mutex::new(vec![first]) });
-    pools.push(p.clone());
-    Ok(p)
+}
+
+impl Pools {
+    /// The pool of `command`: the one already running, or a new one whose first worker has
+    /// answered its handshake (the error says why it did not).
+    pub fn pool(&self, command: &str, startup: Duration) -> Result<Arc<Pool>, String> {
+        let mut pools = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(p) = pools.iter().find(|p| p.command == command && p.startup == startup) {
+            return Ok(p.clone());
+        }
+        let (first, hello) = Worker::spawn(command, startup)?;
+        let p = Arc::new(Pool { command: command.to_string(), startup, hello, idle: Mutex::new(vec![first]) });
+        pools.push(p.clone());
+        Ok(p)
+    }
 }
 
 impl Pool {

@@ -9,9 +9,10 @@ use libfuzzer_sys::fuzz_target;
 use std::sync::LazyLock;
 
 static EXTRACTORS: LazyLock<Vec<Box<dyn Extractor>>> = LazyLock::new(|| {
+    let engine = extract::Engine::default();
     extract::names()
         .into_iter()
-        .map(|n| extract::build(&cetune::extract::space(n).unwrap().defaults()).unwrap())
+        .map(|n| extract::build(&engine, &cetune::extract::space(n).unwrap().defaults()).unwrap())
         .collect()
 });
 

@@ -15,7 +15,7 @@ use std::path::Path;
 
 /// What `optimise` does with a loaded space, with the widest operator settings allowed.
 fn exercise(space: &ParamSpace) {
-    let _ = cetune::extract::build(&space.defaults());
+    let _ = cetune::extract::build(&cetune::extract::Engine::default(), &space.defaults());
     let genes = gene_space(space);
     if genes.validate().is_err() {
         return;
