@@ -451,7 +451,7 @@ fn space<'py>(py: Python<'py>, params: &str) -> PyResult<Bound<'py, PyDict>> {
     let (space, _) = if file.is_file() { resolve(None, Some(file))? } else { resolve(Some(params), None)? };
     let d = PyDict::new(py);
     d.set_item("extractor", &space.extractor)?;
-    d.set_item("members", &space.members)?;
+    d.set_item("members", space.member_names())?;
     let ps = PyList::empty(py);
     for p in &space.params {
         let e = PyDict::new(py);

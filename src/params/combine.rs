@@ -198,8 +198,7 @@ pub fn complete(
             }
         }
     }
-    space.member_kinds = spaces.iter().map(|(_, s)| s.kind).collect();
-    space.members = spaces.into_iter().map(|(n, _)| n).collect();
+    space.members = spaces.iter().map(|(n, s)| s.as_member(n)).collect();
     Ok(())
 }
 
@@ -305,6 +304,7 @@ pub fn describe(space: &ParamSpace, setting: &Setting) -> Option<String> {
     };
     let mut on: Vec<(f64, usize, String)> = Vec::new();
     for (k, m) in space.members.iter().enumerate() {
+        let m = &m.name;
         if setting.get(&format!("{m}{SEP}on")) == Some(&Value::Bool(false)) {
             continue;
         }
@@ -361,7 +361,7 @@ mod tests {
     fn a_combination_is_completed_with_its_members_parameters() {
         let f = parse(PAIR).unwrap();
         let s = &f.space;
-        assert_eq!(s.members, ["accb", "lqf"]);
+        assert_eq!(s.member_names(), ["accb", "lqf"]);
         let tuned: Vec<&str> = s.params.iter().filter(|p| p.tune).map(|p| p.name.as_str()).collect();
         assert_eq!(tuned, ["v", "accb.on", "accb.r", "lqf.t"]);
         // Undeclared member parameters are fixed at the member's defaults.

@@ -151,7 +151,6 @@ pub fn member_space(combination: &mut ParamSpace, m: &str, at: &AtFn) -> Result<
     Ok(Some(ParamSpace {
         extractor: NAME.to_string(),
         kind: super::value::Kind::External,
-        member_kinds: Vec::new(),
         description: format!("external member {m}"),
         params,
         correlated: Vec::new(),

@@ -15,7 +15,7 @@ mod value;
 mod yaml;
 
 pub use space::{KnownGood, ParamSpace, ParamSpec, Spec, snap};
-pub use value::{Kind, Setting, SettingReader, Value};
+pub use value::{Kind, Member, Setting, SettingReader, Value};
 pub use yaml::{About, Builtin, ParamsFile, load_file, parse_str, read_file, read_model_file, settings_file};
 
 /// Declares the closed set of a family's categorical parameter: the enum, and how its value in a

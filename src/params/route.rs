@@ -122,7 +122,7 @@ fn settings_branch(
     }
     // An external extractor (`extractor: external`, its command among its parameters): the
     // file's own space, fixed at its values like any settings file.
-    let own = if ex == super::external::NAME { Ok(f.space.clone()) } else { builtin(&ex) };
+    let own = if f.space.kind == Kind::External { Ok(f.space.clone()) } else { builtin(&ex) };
     let own = own.map_err(|e| format!("describes '{ex}', which is not built in ({})", e.message))?;
     let mut space = own;
     for p in &mut space.params {
@@ -302,6 +302,8 @@ pub fn complete(
             space.params.push(fixed(name, spec, v, "top of the feature's threshold range"));
         }
     }
+    // The tree, before any setting of the space is made (the branches' known-good individuals).
+    space.members = spaces.iter().map(|(alias, _, s)| s.as_member(alias)).collect();
     for (alias, ex, bs) in &spaces {
         let n = |s: &str| format!("{alias}{SEP}{s}");
         if !has(space, &n("extractor")) {
@@ -329,8 +331,6 @@ pub fn complete(
             space.known_good.push(super::space::KnownGood { label: format!("{alias}: {}", kg.label), setting: s });
         }
     }
-    space.member_kinds = spaces.iter().map(|(_, _, s)| s.kind).collect();
-    space.members = aliases;
     Ok(())
 }
 
@@ -419,7 +419,7 @@ pub fn self_contained(text: &str, path: &std::path::Path, space: &ParamSpace) ->
     }
     let defaults = space.defaults();
     // The branches' own known-good individuals are added again when the text is read.
-    let own = |label: &str| space.members.iter().any(|a| label.starts_with(&format!("{a}: ")));
+    let own = |label: &str| space.members.iter().any(|a| label.starts_with(&format!("{}: ", a.name)));
     let known_good = space
         .known_good
         .iter()
@@ -452,58 +452,37 @@ pub fn branch_entries(space: &ParamSpace) -> Vec<String> {
     space
         .members
         .iter()
-        .map(|a| match space.param(&format!("{a}{SEP}extractor")).map(|p| &p.default) {
-            Some(Value::Cat(e)) if e != a => format!("{a}={e}"),
-            _ => a.clone(),
+        .map(|b| match b.extractor != b.name {
+            true => format!("{}={}", b.name, b.extractor),
+            false => b.name.clone(),
         })
         .collect()
 }
 
 /// Branch `alias`'s own space, read back out of the route's: its parameters without the prefix
-/// (and without `extractor`), and, for a combination, its members.
+/// (and without `extractor`), and what the branch is, from the route's tree (for a combination,
+/// its members).
 pub fn branch_space(space: &ParamSpace, alias: &str) -> ParamSpace {
-    let prefix = format!("{alias}{SEP}");
-    let params: Vec<ParamSpec> = space
-        .params
-        .iter()
-        .filter_map(|p| {
-            let rest = p.name.strip_prefix(&prefix)?;
-            (rest != "extractor").then(|| ParamSpec { name: rest.to_string(), ..p.clone() })
-        })
-        .collect();
-    let kind = space.member_kind(alias);
-    let mut members: Vec<String> = Vec::new();
-    if kind == Kind::Combination {
-        for p in &params {
-            if let Some((m, _)) = p.name.split_once(SEP)
-                && !members.iter().any(|x| x == m)
-            {
-                members.push(m.to_string());
-            }
-        }
-    }
-    // A combination's member is a worker when it carries the worker's command (see
-    // `external::member_space`), else a family.
-    let member_kinds = members
-        .iter()
-        .map(|m| match params.iter().any(|p| p.name == format!("{m}{SEP}{}", super::external::COMMAND)) {
-            true => Kind::External,
-            false => Kind::Family,
-        })
-        .collect();
-    let extractor = match space.param(&format!("{prefix}extractor")).map(|p| &p.default) {
-        Some(Value::Cat(e)) => e.clone(),
-        _ => alias.to_string(),
+    let branch = space.member(alias);
+    let params: Vec<ParamSpec> = match branch {
+        Some(b) => space
+            .params
+            .iter()
+            .filter_map(|p| {
+                let rest = b.own(&p.name)?;
+                (rest != "extractor").then(|| ParamSpec { name: rest.to_string(), ..p.clone() })
+            })
+            .collect(),
+        None => Vec::new(),
     };
     ParamSpace {
-        extractor,
-        kind,
+        extractor: branch.map_or_else(|| alias.to_string(), |b| b.extractor.clone()),
+        kind: branch.map_or(Kind::Family, |b| b.kind),
         description: String::new(),
         params,
         correlated: Vec::new(),
         known_good: Vec::new(),
-        members,
-        member_kinds,
+        members: branch.map(|b| b.members.clone()).unwrap_or_default(),
     }
 }
 
@@ -520,7 +499,8 @@ pub fn dependencies(space: &ParamSpace) -> Vec<(usize, usize, Value)> {
             out.push((i, sw, Value::Bool(true)));
         }
     }
-    for alias in &space.members {
+    for branch in &space.members {
+        let alias = &branch.name;
         let sub = branch_space(space, alias);
         if sub.members.is_empty() {
             continue;
@@ -590,10 +570,7 @@ pub fn activity(space: &ParamSpace, setting: &Setting) -> Vec<bool> {
     }
     let used = used(space, setting);
     for (i, p) in space.params.iter().enumerate() {
-        if let Some((head, _)) = p.name.split_once(SEP)
-            && space.members.iter().any(|m| m == head)
-            && !used.iter().any(|u| u == head)
-        {
+        if space.members.iter().any(|b| b.own(&p.name).is_some() && !used.contains(&b.name)) {
             act[i] = false;
         }
     }
@@ -615,7 +592,10 @@ pub fn describe(space: &ParamSpace, setting: &Setting) -> String {
     let get = |n: &str| setting.get(n).or_else(|| space.param(n).map(|p| &p.default)).cloned();
     let branch = |alias: &str| {
         let sub = branch_space(space, alias);
-        let own = setting.scoped(alias, &sub.extractor, sub.kind);
+        let own = match space.member(alias) {
+            Some(b) => setting.member(b),
+            None => return format!("{alias}()"),
+        };
         if let Some(d) = combine::describe(&sub, &own) {
             return d;
         }
@@ -670,7 +650,7 @@ mod tests {
         let f = parse(ROUTE).unwrap();
         let s = &f.space;
         assert!(is_route(s));
-        assert_eq!(s.members, ["lists", "density"]);
+        assert_eq!(s.member_names(), ["lists", "density"]);
         assert_eq!(branch_entries(s), ["lists=records", "density"]);
         let st = s
             .with_assignments(&s.defaults(), &["if1.on=true".into(), "if1.at=0.1".into(), "if1.then=lists".into()])

@@ -447,7 +447,6 @@ fn build_space(
         correlated: Vec::new(),
         known_good: Vec::new(),
         members: Vec::new(),
-        member_kinds: Vec::new(),
     };
     let mut seen: Vec<&str> = Vec::new();
     for group in &correlated {
@@ -522,7 +521,7 @@ pub fn settings_file(
         #[serde(skip_serializing_if = "Option::is_none")]
         description: Option<&'a str>,
         #[serde(skip_serializing_if = "Option::is_none")]
-        members: Option<&'a [String]>,
+        members: Option<Vec<String>>,
         #[serde(skip_serializing_if = "Option::is_none")]
         branches: Option<Vec<String>>,
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -616,7 +615,7 @@ pub fn settings_file(
     crate::yaml::to_string(&File {
         extractor: &setting.extractor,
         description: d.map(|d| d.description.as_str()),
-        members: d.filter(|d| !d.members.is_empty() && !super::route::is_route(d)).map(|d| d.members.as_slice()),
+        members: d.filter(|d| !d.members.is_empty() && !super::route::is_route(d)).map(ParamSpace::member_names),
         branches: d.filter(|d| super::route::is_route(d)).map(super::route::branch_entries),
         rules: d.filter(|d| super::route::is_route(d)).map(super::route::rules),
         parameters: d.map(|d| d.params.iter().map(param).collect()),
@@ -775,12 +774,13 @@ mod tests {
         use crate::params::Kind;
         let combo = parse("extractor: c\nmembers: [lqf, accb]\nparameters: []\n").unwrap();
         assert_eq!((combo.space.kind, combo.setting.kind), (Kind::Combination, Kind::Combination));
-        assert_eq!(combo.space.member_kinds, [Kind::Family, Kind::Family]);
+        let kinds = |s: &ParamSpace| s.members.iter().map(|m| m.kind).collect::<Vec<_>>();
+        assert_eq!(kinds(&combo.space), [Kind::Family, Kind::Family]);
         let route = parse("extractor: r\nbranches: [lqf, pair=combine]\nrules: 1\nparameters: []\n").unwrap();
         assert_eq!((route.space.kind, route.setting.kind), (Kind::Route, Kind::Route));
         assert_eq!(
-            (route.space.member_kind("lqf"), route.space.member_kind("pair")),
-            (Kind::Family, Kind::Combination)
+            (route.space.member("lqf").map(|m| m.kind), route.space.member("pair").map(|m| m.kind)),
+            (Some(Kind::Family), Some(Kind::Combination))
         );
         let mut no_otherwise = route.setting.clone();
         no_otherwise.values.retain(|(n, _)| n != "otherwise");
@@ -809,7 +809,7 @@ mod tests {
         let back = parse(&text).unwrap();
         assert_eq!(back.setting, s, "{text}");
         assert_eq!(back.space.params, space.params, "{text}");
-        assert_eq!(back.space.members, ["lqf", "accb"]);
+        assert_eq!(back.space.member_names(), ["lqf", "accb"]);
     }
     /// A combination's `best.yaml` gives the active setting under `values` and the rest apart
     /// under `inactive` (a switched-off member's parameters, `v` and the weights outside a
