@@ -259,7 +259,7 @@ pub fn run(a: Args) -> Result<()> {
 fn plan(a: &Args) -> Result<study::Plan> {
     let (space, base) = a.setting.resolve()?;
     let params_yaml = match &a.setting.params {
-        Some(p) => crate::params::route::self_contained(
+        Some(p) => crate::params::self_contained(
             &crate::paths::read_capped_text(p, crate::yaml::MAX_BYTES as u64, "parameter file")?,
             p,
             &space,
