@@ -463,7 +463,7 @@ fn space<'py>(py: Python<'py>, params: &str) -> PyResult<Bound<'py, PyDict>> {
         if file.is_file() { resolve(&engine, None, Some(file))? } else { resolve(&engine, Some(params), None)? };
     let d = PyDict::new(py);
     d.set_item("extractor", &space.extractor)?;
-    d.set_item("members", &space.members)?;
+    d.set_item("members", space.member_names())?;
     let ps = PyList::empty(py);
     for p in &space.params {
         let e = PyDict::new(py);

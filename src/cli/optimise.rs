@@ -260,7 +260,7 @@ pub fn run(a: Args, engine: &crate::extract::Engine) -> Result<()> {
 fn plan(a: &Args, engine: &crate::extract::Engine) -> Result<study::Plan> {
     let (space, base) = a.setting.resolve(engine)?;
     let params_yaml = match &a.setting.params {
-        Some(p) => crate::params::route::self_contained(
+        Some(p) => crate::params::self_contained(
             &crate::paths::read_capped_text(p, crate::yaml::MAX_BYTES as u64, "parameter file")?,
             p,
             &space,

@@ -95,32 +95,41 @@ pub(crate) struct On {
     pub external: bool,
 }
 
-/// The members of a combination setting that are on ([`On`]), in the setting's order.
+/// The members of a combination setting that are on ([`On`]), in the setting's order (the
+/// order of their first parameters in it). What each member is comes from the setting's tree
+/// ([`Setting::members`]), filled once when its description was parsed.
 pub(crate) fn members_on(setting: &Setting) -> Result<Vec<On>> {
     let bad = |msg: String| Error::config(format!("combination '{}': {msg}", setting.extractor));
-    let mut names: Vec<&str> = Vec::new();
-    for (n, _) in &setting.values {
-        match n.split_once(SEP) {
-            Some((m, _)) if !names.contains(&m) => names.push(m),
-            Some(_) => {}
-            None if GLOBAL.contains(&n.as_str()) => {}
-            None => return Err(bad(format!("unknown structure parameter '{n}' (known: {})", GLOBAL.join(", ")))),
-        }
-    }
-    if names.is_empty() {
+    if setting.members.is_empty() {
         return Err(bad("no members".into()));
     }
+    // Every value is a structure parameter or a member's.
+    let first = |n: &str| setting.members.iter().position(|m| m.own(n).is_some());
+    for (n, _) in &setting.values {
+        if first(n).is_none() && !GLOBAL.contains(&n.as_str()) {
+            return Err(bad(format!(
+                "unknown parameter '{n}' (structure parameters: {}; members: {})",
+                GLOBAL.join(", "),
+                setting.members.iter().map(|m| m.name.as_str()).collect::<Vec<_>>().join(", ")
+            )));
+        }
+    }
+    let mut members: Vec<&crate::params::Member> = setting.members.iter().collect();
+    let at_value = |m: &crate::params::Member| setting.values.iter().position(|(n, _)| m.own(n).is_some());
+    members.sort_by_key(|m| at_value(m).unwrap_or(usize::MAX));
     let mut out = Vec::new();
-    for (k, m) in names.iter().enumerate() {
+    for (k, member) in members.into_iter().enumerate() {
+        let m = member.name.as_str();
         let at = |s: &str| format!("{m}{SEP}{s}");
-        // An external member (its command is among the setting's parameters) has no built-in
-        // space: the combination's own checked its values.
-        let external = setting.get(&at(crate::params::external::COMMAND)).is_some();
+        // An external member has no built-in space: the combination's own checked its values.
+        let external = member.kind == Kind::External;
         let space = match external {
             true => None,
-            false => Some(super::space(m).map_err(|e| bad(format!("unknown member '{m}': {}", e.message)))?),
+            false => {
+                Some(super::space(&member.extractor).map_err(|e| bad(format!("unknown member '{m}': {}", e.message)))?)
+            }
         };
-        if space.as_ref().is_some_and(|s| !s.members.is_empty()) {
+        if member.kind != Kind::Family && !external {
             return Err(bad(format!("member '{m}' is itself a combination")));
         }
         match setting.get(&at("on")) {
@@ -128,11 +137,7 @@ pub(crate) fn members_on(setting: &Setting) -> Result<Vec<On>> {
             Some(Value::Bool(false)) => continue,
             Some(v) => return Err(bad(format!("parameter '{}' must be true or false, got {v}", at("on")))),
         }
-        let (ex, kind) = match external {
-            true => (crate::params::external::NAME, Kind::External),
-            false => (*m, Kind::Family),
-        };
-        let mut own = setting.scoped(m, ex, kind);
+        let mut own = setting.member(member);
         own.values.retain(|(n, _)| !PER_MEMBER.contains(&n.as_str()));
         if let Some(space) = &space {
             own = space.check_setting(&own).map_err(|e| bad(format!("member '{m}': {}", e.message)))?;

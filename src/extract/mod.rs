@@ -284,9 +284,9 @@ pub fn load_file(engine: &Engine, path: &Path) -> Result<ParamsFile> {
     engine.trust().trust_named(&text, path);
     // A route's external branches, declared in files of their own that this one names.
     if params::route::is_route(&f.space) {
-        let tail = format!("{}{}", params::compose::SEP, params::external::COMMAND);
-        for p in f.space.params.iter().filter(|p| p.name.ends_with(&tail)) {
-            if let params::Value::Cat(c) = &p.default {
+        for place in params::Member::workers(&f.space.members) {
+            let command = format!("{place}{}{}", params::compose::SEP, params::external::COMMAND);
+            if let Some(params::Value::Cat(c)) = f.space.param(&command).map(|p| &p.default) {
                 engine.trust().trust_reached(c, path);
             }
         }
@@ -354,20 +354,16 @@ fn refuse_insane(described: &ParamSpace, text: &str, path: &Path) -> Result<()> 
     Ok(())
 }
 
-/// The `sane` range of parameter `name` of `described`: its family's own, else, for a name
-/// `head.rest`, that of `rest` in the extractor `head` stands for (a route's branch `head`
-/// names it in `head.extractor`; a combination's member is a family). `depth` bounds the walk.
+/// The `sane` range of parameter `name` of `described`: its family's own, else, for a parameter
+/// of one of its members or branches, that of its own name in the extractor the member runs.
+/// `depth` bounds the walk.
 fn sane_of(described: &ParamSpace, name: &str, depth: usize) -> Option<[f64; 2]> {
     let own = space(&described.extractor).ok().and_then(|s| s.param(name).and_then(|p| p.sane));
     if own.is_some() || depth > 4 {
         return own;
     }
-    let (head, rest) = name.split_once(crate::params::compose::SEP)?;
-    let ex = match described.param(&format!("{head}{}extractor", crate::params::compose::SEP)).map(|p| &p.default) {
-        Some(crate::params::Value::Cat(e)) => e.clone(),
-        _ => head.to_string(),
-    };
-    sane_of(&space(&ex).ok()?, rest, depth + 1)
+    let (m, rest) = described.members.iter().find_map(|m| m.own(name).map(|rest| (m, rest)))?;
+    sane_of(&space(&m.extractor).ok()?, rest, depth + 1)
 }
 
 /// The 1-based line that declares parameter `name` (`name: r` or `{name: r, ...}`).
@@ -413,7 +409,6 @@ fn feature_space() -> ParamSpace {
         correlated: Vec::new(),
         known_good: Vec::new(),
         members: Vec::new(),
-        member_kinds: Vec::new(),
     }
 }
 
@@ -472,32 +467,28 @@ pub fn space_needs(engine: &Engine, space: &ParamSpace) -> Needs {
 }
 
 fn space_reads(engine: &Engine, space: &ParamSpace) -> Option<Needs> {
-    let member = |name: &str, kind: params::Kind| -> Option<Needs> {
-        // An external member's worker reads the page's HTML; its text is aligned to the source words.
-        if kind == params::Kind::External {
-            return Some(Needs::SOURCE | Needs::HTML);
-        }
-        let sub = self::space(name).ok()?;
-        match sub.kind {
-            params::Kind::Combination | params::Kind::Route => space_reads(engine, &sub),
-            _ => Some(mask_needs(build(engine, &sub.defaults()).ok()?.as_ref())),
+    let member = |m: &params::Member| -> Option<Needs> {
+        match m.kind {
+            // An external member's worker reads the page's HTML; its text is aligned to the source words.
+            params::Kind::External => Some(Needs::SOURCE | Needs::HTML),
+            params::Kind::Combination | params::Kind::Route => space_reads(engine, &self::space(&m.extractor).ok()?),
+            params::Kind::Family => {
+                let sub = self::space(&m.extractor).ok()?;
+                Some(mask_needs(build(engine, &sub.defaults()).ok()?.as_ref()))
+            }
         }
     };
     if space.kind == params::Kind::Route {
-        return space.members.iter().try_fold(Needs::FEATURES, |n, alias| {
-            let key = format!("{alias}{}extractor", params::compose::SEP);
-            match (&space.param(&key)?.default, space.member_kind(alias)) {
-                // An external branch: everything (its needs are not told apart yet).
-                (_, params::Kind::External) => None,
-                (params::Value::Cat(ex), kind) => Some(n | member(ex, kind)?),
-                _ => None,
-            }
+        return space.members.iter().try_fold(Needs::FEATURES, |n, b| match b.kind {
+            // An external branch: everything (its needs are not told apart yet).
+            params::Kind::External => None,
+            _ => Some(n | member(b)?),
         });
     }
     if space.members.is_empty() {
         return build(engine, &space.defaults()).ok().map(|ex| ex.needs());
     }
-    space.members.iter().try_fold(Needs::SOURCE, |n, m| Some(n | member(m, space.member_kind(m))?))
+    space.members.iter().try_fold(Needs::SOURCE, |n, m| Some(n | member(m)?))
 }
 
 /// Runs an extractor on a document and renders the kept text.

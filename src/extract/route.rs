@@ -36,7 +36,7 @@ use crate::document::{Document, Selection, View};
 use crate::error::{Error, Result};
 use crate::params::compose::SEP;
 use crate::params::route::{CONFIDENCE, fallback_of, threshold};
-use crate::params::{Setting, Value};
+use crate::params::{Kind, Setting, Value};
 use std::sync::Arc;
 
 /// One rule of the decision list.
@@ -88,13 +88,9 @@ pub(crate) fn used(setting: &Setting) -> Result<Used> {
         Some(Value::Cat(c)) => Ok(c.clone()),
         other => Err(bad(format!("parameter '{n}' must name a choice, got {other:?}"))),
     };
-    let mut aliases: Vec<String> = Vec::new();
     let mut ks: Vec<usize> = Vec::new();
     for (n, _) in &setting.values {
         let Some((head, rest)) = n.split_once(SEP) else { continue };
-        if rest == "extractor" {
-            aliases.push(head.to_string());
-        }
         if rest == "on"
             && let Some(k) = head.strip_prefix("if").and_then(|d| d.parse::<usize>().ok())
         {
@@ -132,24 +128,24 @@ pub(crate) fn used(setting: &Setting) -> Result<Used> {
     });
     let mut branches = Vec::new();
     for alias in used {
-        if !aliases.contains(&alias) {
+        let Some(branch) = setting.member_named(&alias) else {
+            let aliases: Vec<&str> = setting.members.iter().map(|b| b.name.as_str()).collect();
             return Err(bad(format!("unknown branch '{alias}' (branches: {})", aliases.join(", "))));
-        }
-        let ex = cat(&format!("{alias}{SEP}extractor"))?;
-        if ex == crate::params::external::NAME {
-            // An external branch: its setting (command, budgets, options) is all it has.
-            let mut own = setting.scoped(&alias, &ex, crate::params::Kind::External);
-            own.values.retain(|(n, _)| n != "extractor");
-            branches.push((alias, ex, own));
-            continue;
-        }
-        let space = super::space(&ex).map_err(|e| bad(format!("branch '{alias}': {}", e.message)))?;
-        if crate::params::route::is_route(&space) {
-            return Err(bad(format!("branch '{alias}': '{ex}' is a route: a route cannot be inside a route")));
-        }
-        let mut own = setting.scoped(&alias, &ex, space.kind);
+        };
+        let ex = branch.extractor.clone();
+        let mut own = setting.member(branch);
         own.values.retain(|(n, _)| n != "extractor");
-        let own = space.check_setting(&own).map_err(|e| bad(format!("branch '{alias}': {}", e.message)))?;
+        match branch.kind {
+            // An external branch: its setting (command, budgets, options) is all it has.
+            Kind::External => {}
+            Kind::Route => {
+                return Err(bad(format!("branch '{alias}': '{ex}' is a route: a route cannot be inside a route")));
+            }
+            Kind::Family | Kind::Combination => {
+                let space = super::space(&ex).map_err(|e| bad(format!("branch '{alias}': {}", e.message)))?;
+                own = space.check_setting(&own).map_err(|e| bad(format!("branch '{alias}': {}", e.message)))?;
+            }
+        }
         branches.push((alias, ex, own));
     }
     Ok(Used { rules, branches, fallback })

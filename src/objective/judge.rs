@@ -46,15 +46,10 @@ pub fn primary(s: &Setting) -> Result<Setting> {
         Some(crate::params::Value::Cat(a)) => a.clone(),
         _ => return Err(Error::config(format!("route '{}': no 'otherwise' branch", s.extractor))),
     };
-    let ex = match s.get(&format!("{alias}{}extractor", crate::params::compose::SEP)) {
-        Some(crate::params::Value::Cat(e)) => e.clone(),
-        _ => return Err(Error::config(format!("route '{}': branch '{alias}' names no extractor", s.extractor))),
+    let Some(branch) = s.member_named(&alias) else {
+        return Err(Error::config(format!("route '{}': no branch '{alias}'", s.extractor)));
     };
-    let kind = match ex == crate::params::external::NAME {
-        true => crate::params::Kind::External,
-        false => crate::extract::space(&ex)?.kind,
-    };
-    let mut own = s.scoped(&alias, &ex, kind);
+    let mut own = s.member(branch);
     own.values.retain(|(n, _)| n != "extractor");
     own.model = None;
     Ok(own)

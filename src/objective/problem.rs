@@ -210,7 +210,8 @@ pub fn gene_space_from(space: &ParamSpace, base: &Setting) -> Space {
     // A route's branch counts only while `otherwise` or a rule that is on names it: its genes
     // are active under any of those alternatives (tests on fixed parameters decided here).
     if crate::params::route::is_route(space) {
-        for alias in &space.members {
+        for branch in &space.members {
+            let alias = branch.name.as_str();
             let mut alts: Vec<Vec<(usize, Vec<f64>)>> = Vec::new();
             let mut always = false;
             for alt in crate::params::route::branch_used_when(space, alias) {
@@ -233,10 +234,9 @@ pub fn gene_space_from(space: &ParamSpace, base: &Setting) -> Space {
             if always {
                 continue;
             }
-            let prefix = format!("{alias}{}", crate::params::compose::SEP);
             for (i, p) in space.params.iter().enumerate() {
                 if let Some(gene) = gene_of(i)
-                    && p.name.starts_with(&prefix)
+                    && branch.own(&p.name).is_some()
                 {
                     conditions.push(Condition { gene, when: None, values: vec![], or: alts.clone() });
                 }
@@ -252,7 +252,7 @@ pub fn gene_space_from(space: &ParamSpace, base: &Setting) -> Space {
             space
                 .params
                 .iter()
-                .position(|p| p.name == format!("{m}{}order", crate::params::compose::SEP))
+                .position(|p| p.name == format!("{}{}order", m.name, crate::params::compose::SEP))
                 .and_then(gene_of)
         })
         .collect();
@@ -608,7 +608,7 @@ mod tests {
         let genome = |s: &Setting| space.to_genome(s);
         let orders = |o: [i64; 6]| {
             let sets: Vec<String> =
-                space.members.iter().zip(o).map(|(m, k)| format!("{m}.order={k}")).collect::<Vec<_>>();
+                space.members.iter().zip(o).map(|(m, k)| format!("{}.order={k}", m.name)).collect::<Vec<_>>();
             space.with_assignments(&a, &sets).unwrap()
         };
         // Members ccb, tccb, lqf, bte, crunch, density: orders 0..5 and (0, 0, 1, 2, 5, 5) (ties

@@ -8,9 +8,9 @@
 //! weights under another combinator) and the readable structure label of Table 2 and `best.yaml`.
 
 use super::compose::SEP;
+use super::located::{At, AtFn, Builtin};
 use super::space::{ParamSpace, ParamSpec, Spec};
 use super::value::{Kind, Setting, Value};
-use super::yaml::{At, AtFn, Builtin};
 use crate::error::Result;
 use serde_saphyr::Location;
 
@@ -61,7 +61,7 @@ pub fn complete(
         if name.contains(SEP) {
             return Err(at(m.referenced, format!("member name '{name}' must not contain '{SEP}'")));
         }
-        if let Some(s) = super::external::member_space(space, name, at)? {
+        if let Some(s) = member_space(space, name, at)? {
             spaces.push((name.to_string(), s));
             continue;
         }
@@ -198,9 +198,36 @@ pub fn complete(
             }
         }
     }
-    space.member_kinds = spaces.iter().map(|(_, s)| s.kind).collect();
-    space.members = spaces.into_iter().map(|(n, _)| n).collect();
+    space.members = spaces.iter().map(|(n, s)| s.as_member(n)).collect();
     Ok(())
+}
+
+/// The space of a combination's external member `m`: the combination's own `m.*` parameters
+/// (the file declares `m.command`), with the budgets completed. `None` when `m` is not external.
+fn member_space(combination: &mut ParamSpace, m: &str, at: &AtFn) -> Result<Option<ParamSpace>> {
+    let prefix = format!("{m}{SEP}");
+    if combination.param(&format!("{prefix}{}", super::external::COMMAND)).is_none() {
+        return Ok(None);
+    }
+    super::external::complete_member(combination, &prefix, super::external::Keys::default(), at)?;
+    let params = combination
+        .params
+        .iter()
+        .filter_map(|p| {
+            let rest = p.name.strip_prefix(&prefix)?;
+            let structure = PER_MEMBER.contains(&rest);
+            (!structure).then(|| ParamSpec { name: rest.to_string(), ..p.clone() })
+        })
+        .collect();
+    Ok(Some(ParamSpace {
+        extractor: super::external::NAME.to_string(),
+        kind: super::value::Kind::External,
+        description: format!("external member {m}"),
+        params,
+        correlated: Vec::new(),
+        known_good: Vec::new(),
+        members: Vec::new(),
+    }))
 }
 
 fn cat_of(s: &Setting, name: &str) -> Option<String> {
@@ -215,10 +242,24 @@ fn cat_of(s: &Setting, name: &str) -> Option<String> {
 /// `value`. A member's parameters need `m.on = true`; `v`, weights, `soft` and
 /// `abstain` need `combinator = vote`; `order` needs `combinator = serial`. Empty for a single family.
 pub fn dependencies(space: &ParamSpace) -> Vec<(usize, usize, Value)> {
-    if super::route::is_route(space) {
-        return super::route::dependencies(space);
-    }
     let idx = |n: &str| space.params.iter().position(|p| p.name == n);
+    if super::route::is_route(space) {
+        // A route's rules, then inside each combination branch its own conditions.
+        let mut out = super::route::dependencies(space);
+        for branch in &space.members {
+            let sub = super::route::branch_space(space, &branch.name);
+            if sub.members.is_empty() {
+                continue;
+            }
+            let back = |j: usize| idx(&format!("{}{SEP}{}", branch.name, sub.params[j].name));
+            for (i, k, v) in dependencies(&sub) {
+                if let (Some(i), Some(k)) = (back(i), back(k)) {
+                    out.push((i, k, v));
+                }
+            }
+        }
+        return out;
+    }
     let mut out = Vec::new();
     if space.members.is_empty() {
         return out;
@@ -248,16 +289,17 @@ pub fn dependencies(space: &ParamSpace) -> Vec<(usize, usize, Value)> {
 
 /// Whether each parameter of `space` takes part in the extraction of `setting` (the
 /// conditional genes, see [`dependencies`]). Everything is active in a single family's space.
+/// A route's branch takes part only while a rule or `otherwise` names it.
 pub fn activity(space: &ParamSpace, setting: &Setting) -> Vec<bool> {
-    if super::route::is_route(space) {
-        return super::route::activity(space, setting);
-    }
     let mut act = vec![true; space.params.len()];
     for (i, k, v) in dependencies(space) {
         let sw = &space.params[k];
         if setting.get(&sw.name).unwrap_or(&sw.default) != &v {
             act[i] = false;
         }
+    }
+    if super::route::is_route(space) {
+        super::route::unused_branches(space, setting, &mut act);
     }
     act
 }
@@ -295,7 +337,7 @@ pub fn describe(space: &ParamSpace, setting: &Setting) -> Option<String> {
         return None;
     }
     if super::route::is_route(space) {
-        return Some(super::route::describe(space, setting));
+        return Some(super::route::describe(space, setting, &describe));
     }
     let comb = cat_of(setting, "combinator").unwrap_or_else(|| "vote".into());
     let num = |n: &str| match setting.get(n) {
@@ -305,6 +347,7 @@ pub fn describe(space: &ParamSpace, setting: &Setting) -> Option<String> {
     };
     let mut on: Vec<(f64, usize, String)> = Vec::new();
     for (k, m) in space.members.iter().enumerate() {
+        let m = &m.name;
         if setting.get(&format!("{m}{SEP}on")) == Some(&Value::Bool(false)) {
             continue;
         }
@@ -361,7 +404,7 @@ mod tests {
     fn a_combination_is_completed_with_its_members_parameters() {
         let f = parse(PAIR).unwrap();
         let s = &f.space;
-        assert_eq!(s.members, ["accb", "lqf"]);
+        assert_eq!(s.member_names(), ["accb", "lqf"]);
         let tuned: Vec<&str> = s.params.iter().filter(|p| p.tune).map(|p| p.name.as_str()).collect();
         assert_eq!(tuned, ["v", "accb.on", "accb.r", "lqf.t"]);
         // Undeclared member parameters are fixed at the member's defaults.

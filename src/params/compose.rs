@@ -7,8 +7,7 @@ use super::space::{KnownGood, ParamSpace};
 use super::value::{Kind, Setting};
 use crate::error::{Error, Result};
 
-/// Separates a member's name from its parameter's name.
-pub const SEP: char = '.';
+pub use super::value::SEP;
 
 impl ParamSpace {
     /// This space with every parameter (and correlated group and known-good individual) under
@@ -43,7 +42,6 @@ impl ParamSpace {
             correlated: Vec::new(),
             known_good: Vec::new(),
             members: Vec::new(),
-            member_kinds: Vec::new(),
         };
         for part in parts {
             for p in &part.params {
@@ -67,23 +65,8 @@ impl Setting {
         Setting {
             extractor: self.extractor.clone(),
             kind: self.kind,
+            members: self.members.clone(),
             values: self.values.iter().map(|(n, v)| (format!("{ns}{SEP}{n}"), v.clone())).collect(),
-            model: self.model.clone(),
-        }
-    }
-
-    /// The setting of member `ns` (extractor `extractor`, of kind `kind`): the values named
-    /// `ns.<name>`, with the prefix removed.
-    pub fn scoped(&self, ns: &str, extractor: &str, kind: Kind) -> Setting {
-        let prefix = format!("{ns}{SEP}");
-        Setting {
-            extractor: extractor.to_string(),
-            kind,
-            values: self
-                .values
-                .iter()
-                .filter_map(|(n, v)| n.strip_prefix(&prefix).map(|rest| (rest.to_string(), v.clone())))
-                .collect(),
             model: self.model.clone(),
         }
     }
@@ -126,13 +109,19 @@ mod tests {
         assert!(names.contains(&"accb.t") && names.contains(&"lqf.t") && names.contains(&"accb.r"), "{names:?}");
         assert_eq!(pair.correlated, vec![vec!["accb.r".to_string(), "accb.t".to_string()]]);
         let s = pair.with_assignments(&pair.defaults(), &["accb.t=0.6".to_string(), "lqf.t=0.3".to_string()]).unwrap();
-        let a = s.scoped("accb", "accb", Kind::Family);
+        let family = |n: &str| crate::params::Member {
+            name: n.into(),
+            extractor: n.into(),
+            kind: Kind::Family,
+            members: Vec::new(),
+        };
+        let a = s.member(&family("accb"));
         assert_eq!(a, accb.with_assignments(&accb.defaults(), &["t=0.6".to_string()]).unwrap());
-        let l = s.scoped("lqf", "lqf", Kind::Family);
+        let l = s.member(&family("lqf"));
         assert_eq!(l, lqf.with_assignments(&lqf.defaults(), &["t=0.3".to_string()]).unwrap());
         // Each member's known-good individuals, lifted into the pair.
         let kg = member_known_good(&pair, &members);
         assert_eq!(kg.len(), accb.known_good.len() + lqf.known_good.len());
-        assert_eq!(kg[0].setting.scoped("accb", "accb", Kind::Family), accb.known_good[0].setting);
+        assert_eq!(kg[0].setting.member(&family("accb")), accb.known_good[0].setting);
     }
 }

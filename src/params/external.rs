@@ -5,10 +5,9 @@
 //! checkpoint carry them like any other value. In a combination, a member `m` is external when
 //! the file declares `m.command`; its space is then the file's own `m.*` parameters.
 
-use super::compose::SEP;
+use super::located::{At, AtFn};
 use super::space::{ParamSpace, ParamSpec, Spec};
 use super::value::Value;
-use super::yaml::{At, AtFn};
 use crate::error::Result;
 use serde_saphyr::Location;
 
@@ -86,7 +85,7 @@ pub fn complete(space: &mut ParamSpace, keys: Keys, at: &AtFn) -> Result<()> {
 
 /// Adds `prefix + command`, `timeout` and `startup` to `space` from `keys` (or checks those the
 /// space declares). `prefix` is `""` for an external file, `m.` for a combination's member.
-fn complete_member(space: &mut ParamSpace, prefix: &str, keys: Keys, at: &AtFn) -> Result<()> {
+pub(super) fn complete_member(space: &mut ParamSpace, prefix: &str, keys: Keys, at: &AtFn) -> Result<()> {
     let name = |n: &str| format!("{prefix}{n}");
     match (keys.command, space.param(&name(COMMAND)).map(|p| p.spec.clone())) {
         (Some(c), None) => {
@@ -129,33 +128,4 @@ fn complete_member(space: &mut ParamSpace, prefix: &str, keys: Keys, at: &AtFn) 
         }
     }
     Ok(())
-}
-
-/// The space of a combination's external member `m`: the combination's own `m.*` parameters
-/// (the file declares `m.command`), with the budgets completed. `None` when `m` is not external.
-pub fn member_space(combination: &mut ParamSpace, m: &str, at: &AtFn) -> Result<Option<ParamSpace>> {
-    let prefix = format!("{m}{SEP}");
-    if combination.param(&format!("{prefix}{COMMAND}")).is_none() {
-        return Ok(None);
-    }
-    complete_member(combination, &prefix, Keys::default(), at)?;
-    let params = combination
-        .params
-        .iter()
-        .filter_map(|p| {
-            let rest = p.name.strip_prefix(&prefix)?;
-            let structure = super::combine::PER_MEMBER.contains(&rest);
-            (!structure).then(|| ParamSpec { name: rest.to_string(), ..p.clone() })
-        })
-        .collect();
-    Ok(Some(ParamSpace {
-        extractor: NAME.to_string(),
-        kind: super::value::Kind::External,
-        member_kinds: Vec::new(),
-        description: format!("external member {m}"),
-        params,
-        correlated: Vec::new(),
-        known_good: Vec::new(),
-        members: Vec::new(),
-    }))
 }

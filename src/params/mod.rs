@@ -9,14 +9,16 @@
 pub mod combine;
 pub mod compose;
 pub mod external;
+mod located;
 pub mod route;
 mod space;
 mod value;
 mod yaml;
 
+pub use located::Builtin;
 pub use space::{KnownGood, ParamSpace, ParamSpec, Spec, snap};
-pub use value::{Kind, Setting, SettingReader, Value};
-pub use yaml::{About, Builtin, ParamsFile, load_file, parse_str, read_file, read_model_file, settings_file};
+pub use value::{Kind, Member, Setting, SettingReader, Value};
+pub use yaml::{About, ParamsFile, load_file, parse_str, read_file, read_model_file, self_contained, settings_file};
 
 /// Declares the closed set of a family's categorical parameter: the enum, and how its value in a
 /// setting (a choice name of the YAML) parses into it, for [`SettingReader::choice`]; a value

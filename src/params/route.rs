@@ -16,11 +16,10 @@
 //! route (a rule's genes need the rule on; a branch's genes need a rule or `otherwise` to name
 //! the branch) and its readable tree for Table 2 and `best.yaml`.
 
-use super::combine;
 use super::compose::SEP;
+use super::located::{At, AtFn, Builtin, ReadFile};
 use super::space::{ParamSpace, ParamSpec, Spec};
 use super::value::{Kind, Setting, Value};
-use super::yaml::{At, AtFn, Builtin};
 use crate::error::Result;
 use serde_saphyr::Location;
 
@@ -84,11 +83,25 @@ fn cat(choices: &[String]) -> Spec {
 }
 
 /// One `branches:` entry (`alias=extractor`, or `extractor` as its own alias).
-fn split_branch(entry: &str) -> (String, String) {
+pub fn split_branch(entry: &str) -> (String, String) {
     match entry.split_once('=') {
         Some((a, e)) => (a.trim().to_string(), e.trim().to_string()),
         None => (entry.trim().to_string(), entry.trim().to_string()),
     }
+}
+
+/// The `branches:` list with its place in the file, the folder its settings files are read
+/// from, and how to read them.
+#[derive(Clone, Copy)]
+pub struct Branches<'a> {
+    /// The entries, each with its place.
+    pub entries: &'a [At<String>],
+    /// The place of the list.
+    pub at: Location,
+    /// The folder of the route's file.
+    pub dir: &'a std::path::Path,
+    /// Reads a settings file a branch names.
+    pub read: &'a ReadFile<'a>,
 }
 
 /// Whether a `branches:` entry's extractor is a settings file (`learned=runs/blocks/best.yaml`).
@@ -106,27 +119,28 @@ fn settings_branch(
     path: &std::path::Path,
     route: &str,
     builtin: &Builtin,
+    read: &ReadFile,
 ) -> std::result::Result<(String, ParamSpace), String> {
-    let f = super::read_file(path).and_then(|t| super::parse_str(&t, path, builtin)).map_err(|e| e.to_string())?;
-    let ex = f.space.extractor.clone();
+    let (file_space, file_setting) = read(path).map_err(|e| e.to_string())?;
+    let ex = file_space.extractor.clone();
     if ex == route {
         return Err(format!("describes '{ex}', this route itself: a route cannot be inside itself"));
     }
-    if is_route(&f.space) {
+    if is_route(&file_space) {
         return Err(format!("describes the route '{ex}': a route cannot be inside a route"));
     }
-    if f.setting.model.is_some() {
+    if file_setting.model.is_some() {
         return Err(format!(
             "names a fitted model file, which a fixed branch cannot carry: write the branch as NAME={ex}, which the search fits out of fold"
         ));
     }
     // An external extractor (`extractor: external`, its command among its parameters): the
     // file's own space, fixed at its values like any settings file.
-    let own = if ex == super::external::NAME { Ok(f.space.clone()) } else { builtin(&ex) };
+    let own = if file_space.kind == Kind::External { Ok(file_space.clone()) } else { builtin(&ex) };
     let own = own.map_err(|e| format!("describes '{ex}', which is not built in ({})", e.message))?;
     let mut space = own;
     for p in &mut space.params {
-        if let Some(v) = f.setting.get(&p.name) {
+        if let Some(v) = file_setting.get(&p.name) {
             p.default = v.clone();
         }
         p.tune = false;
@@ -143,14 +157,13 @@ fn settings_branch(
 #[allow(clippy::too_many_arguments)]
 pub fn complete(
     space: &mut ParamSpace,
-    branches: &[At<String>],
-    branches_at: Location,
+    branches: &Branches,
     rules: usize,
     declared: &[(String, Location)],
     builtin: &Builtin,
     at: &AtFn,
-    dir: &std::path::Path,
 ) -> Result<()> {
+    let Branches { entries: branches, at: branches_at, dir, read } = *branches;
     if branches.is_empty() {
         return Err(at(branches_at, "'branches' is empty: a route needs at least one branch".into()));
     }
@@ -169,9 +182,8 @@ pub fn complete(
             return Err(err(format!("'{ex}' is this route itself: a route cannot be inside itself")));
         }
         let (ex, s) = match is_settings_file(&ex) {
-            true => {
-                settings_branch(&dir.join(&ex), &space.extractor, builtin).map_err(|m| err(format!("'{ex}': {m}")))?
-            }
+            true => settings_branch(&dir.join(&ex), &space.extractor, builtin, read)
+                .map_err(|m| err(format!("'{ex}': {m}")))?,
             false => (ex.clone(), builtin(&ex).map_err(|e| err(format!("unknown extractor '{ex}': {}", e.message)))?),
         };
         if is_route(&s) {
@@ -302,6 +314,8 @@ pub fn complete(
             space.params.push(fixed(name, spec, v, "top of the feature's threshold range"));
         }
     }
+    // The tree, before any setting of the space is made (the branches' known-good individuals).
+    space.members = spaces.iter().map(|(alias, _, s)| s.as_member(alias)).collect();
     for (alias, ex, bs) in &spaces {
         let n = |s: &str| format!("{alias}{SEP}{s}");
         if !has(space, &n("extractor")) {
@@ -329,8 +343,6 @@ pub fn complete(
             space.known_good.push(super::space::KnownGood { label: format!("{alias}: {}", kg.label), setting: s });
         }
     }
-    space.member_kinds = spaces.iter().map(|(_, _, s)| s.kind).collect();
-    space.members = aliases;
     Ok(())
 }
 
@@ -384,64 +396,6 @@ fn complete_fallback(
     Ok(())
 }
 
-/// The text of a route description as a run records it (`run.yaml`): `text` itself, or, when a
-/// branch names a settings file (read relative to the description's folder, which the run folder
-/// is not), the description with every branch written out (`settings_file`'s form, its own
-/// known-good individuals kept), so that the run loads anywhere.
-pub fn self_contained(text: &str, path: &std::path::Path, space: &ParamSpace) -> Result<String> {
-    #[derive(serde::Deserialize)]
-    struct Branches {
-        branches: Option<Vec<String>>,
-    }
-    let b: Branches = crate::yaml::from_str(text, path, crate::error::Error::config)?;
-    if !b.branches.unwrap_or_default().iter().any(|e| is_settings_file(&split_branch(e).1)) {
-        return Ok(text.to_string());
-    }
-    struct V<'a>(&'a Value);
-    impl serde::Serialize for V<'_> {
-        fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-            match self.0 {
-                Value::Float(x) => s.serialize_f64(*x),
-                Value::Int(x) => s.serialize_i64(*x),
-                Value::Bool(x) => s.serialize_bool(*x),
-                Value::Cat(x) => s.serialize_str(x),
-            }
-        }
-    }
-    #[derive(serde::Serialize)]
-    struct Known<'a> {
-        label: &'a str,
-        values: std::collections::BTreeMap<&'a str, V<'a>>,
-    }
-    #[derive(serde::Serialize)]
-    struct File<'a> {
-        known_good: Vec<Known<'a>>,
-    }
-    let defaults = space.defaults();
-    // The branches' own known-good individuals are added again when the text is read.
-    let own = |label: &str| space.members.iter().any(|a| label.starts_with(&format!("{a}: ")));
-    let known_good = space
-        .known_good
-        .iter()
-        .filter(|k| !own(&k.label))
-        .map(|k| Known {
-            label: &k.label,
-            values: k
-                .setting
-                .values
-                .iter()
-                .filter(|(n, v)| defaults.get(n) != Some(v))
-                .map(|(n, v)| (n.as_str(), V(v)))
-                .collect(),
-        })
-        .collect::<Vec<_>>();
-    let mut out = super::settings_file(&defaults, None, Some(space), None)?;
-    if !known_good.is_empty() {
-        out.push_str(&crate::yaml::to_string(&File { known_good })?);
-    }
-    Ok(out)
-}
-
 /// The number of rules of a route space.
 pub fn rules(space: &ParamSpace) -> usize {
     space.params.iter().filter_map(|p| rule_of(&p.name)).filter(|(_, r)| *r == "on").map(|(k, _)| k).max().unwrap_or(0)
@@ -452,63 +406,42 @@ pub fn branch_entries(space: &ParamSpace) -> Vec<String> {
     space
         .members
         .iter()
-        .map(|a| match space.param(&format!("{a}{SEP}extractor")).map(|p| &p.default) {
-            Some(Value::Cat(e)) if e != a => format!("{a}={e}"),
-            _ => a.clone(),
+        .map(|b| match b.extractor != b.name {
+            true => format!("{}={}", b.name, b.extractor),
+            false => b.name.clone(),
         })
         .collect()
 }
 
 /// Branch `alias`'s own space, read back out of the route's: its parameters without the prefix
-/// (and without `extractor`), and, for a combination, its members.
+/// (and without `extractor`), and what the branch is, from the route's tree (for a combination,
+/// its members).
 pub fn branch_space(space: &ParamSpace, alias: &str) -> ParamSpace {
-    let prefix = format!("{alias}{SEP}");
-    let params: Vec<ParamSpec> = space
-        .params
-        .iter()
-        .filter_map(|p| {
-            let rest = p.name.strip_prefix(&prefix)?;
-            (rest != "extractor").then(|| ParamSpec { name: rest.to_string(), ..p.clone() })
-        })
-        .collect();
-    let kind = space.member_kind(alias);
-    let mut members: Vec<String> = Vec::new();
-    if kind == Kind::Combination {
-        for p in &params {
-            if let Some((m, _)) = p.name.split_once(SEP)
-                && !members.iter().any(|x| x == m)
-            {
-                members.push(m.to_string());
-            }
-        }
-    }
-    // A combination's member is a worker when it carries the worker's command (see
-    // `external::member_space`), else a family.
-    let member_kinds = members
-        .iter()
-        .map(|m| match params.iter().any(|p| p.name == format!("{m}{SEP}{}", super::external::COMMAND)) {
-            true => Kind::External,
-            false => Kind::Family,
-        })
-        .collect();
-    let extractor = match space.param(&format!("{prefix}extractor")).map(|p| &p.default) {
-        Some(Value::Cat(e)) => e.clone(),
-        _ => alias.to_string(),
+    let branch = space.member(alias);
+    let params: Vec<ParamSpec> = match branch {
+        Some(b) => space
+            .params
+            .iter()
+            .filter_map(|p| {
+                let rest = b.own(&p.name)?;
+                (rest != "extractor").then(|| ParamSpec { name: rest.to_string(), ..p.clone() })
+            })
+            .collect(),
+        None => Vec::new(),
     };
     ParamSpace {
-        extractor,
-        kind,
+        extractor: branch.map_or_else(|| alias.to_string(), |b| b.extractor.clone()),
+        kind: branch.map_or(Kind::Family, |b| b.kind),
         description: String::new(),
         params,
         correlated: Vec::new(),
         known_good: Vec::new(),
-        members,
-        member_kinds,
+        members: branch.map(|b| b.members.clone()).unwrap_or_default(),
     }
 }
 
-/// The conditions of a route's conditional parameters (see [`combine::dependencies`]): a rule's
-/// feature, threshold and branch need the rule on; inside a combination branch, its own.
+/// The conditions of a route's rules: a rule's feature, threshold and branch need the rule on
+/// (a combination branch's own conditions are added by `combine::dependencies`).
 pub fn dependencies(space: &ParamSpace) -> Vec<(usize, usize, Value)> {
     let idx = |n: &str| space.params.iter().position(|p| p.name == n);
     let mut out = Vec::new();
@@ -518,18 +451,6 @@ pub fn dependencies(space: &ParamSpace) -> Vec<(usize, usize, Value)> {
             && let Some(sw) = idx(&format!("if{k}{SEP}on"))
         {
             out.push((i, sw, Value::Bool(true)));
-        }
-    }
-    for alias in &space.members {
-        let sub = branch_space(space, alias);
-        if sub.members.is_empty() {
-            continue;
-        }
-        let back = |j: usize| idx(&format!("{alias}{SEP}{}", sub.params[j].name));
-        for (i, k, v) in combine::dependencies(&sub) {
-            if let (Some(i), Some(k)) = (back(i), back(k)) {
-                out.push((i, k, v));
-            }
         }
     }
     out
@@ -578,26 +499,15 @@ pub fn branch_used_when(space: &ParamSpace, alias: &str) -> Vec<Vec<(usize, Valu
     out
 }
 
-/// Whether each parameter takes part in the extraction of `setting`: the conditions of
-/// [`dependencies`], and a branch's parameters only while a rule or `otherwise` names it.
-pub fn activity(space: &ParamSpace, setting: &Setting) -> Vec<bool> {
-    let mut act = vec![true; space.params.len()];
-    for (i, k, v) in dependencies(space) {
-        let sw = &space.params[k];
-        if setting.get(&sw.name).unwrap_or(&sw.default) != &v {
-            act[i] = false;
-        }
-    }
+/// Marks inactive in `act` (one flag per parameter of `space`) the parameters of the branches
+/// that no rule, `otherwise` or the fallback of `setting` names.
+pub fn unused_branches(space: &ParamSpace, setting: &Setting, act: &mut [bool]) {
     let used = used(space, setting);
     for (i, p) in space.params.iter().enumerate() {
-        if let Some((head, _)) = p.name.split_once(SEP)
-            && space.members.iter().any(|m| m == head)
-            && !used.iter().any(|u| u == head)
-        {
+        if space.members.iter().any(|b| b.own(&p.name).is_some() && !used.contains(&b.name)) {
             act[i] = false;
         }
     }
-    act
 }
 
 /// A rule's threshold in the feature's units: `at · scale`, a whole number for a count.
@@ -610,13 +520,21 @@ pub fn threshold(at: f64, scale: &Value) -> f64 {
 }
 
 /// The route of a setting as a readable tree: `if records ≥ 6: vote(...) elif code_share ≥ 0.1:
-/// ... else: density(...)`, each branch as its own structure.
-pub fn describe(space: &ParamSpace, setting: &Setting) -> String {
+/// ... else: density(...)`, each branch as its own structure (`structure`: a combination
+/// branch's, from `combine::describe`; `None` for a family).
+pub fn describe(
+    space: &ParamSpace,
+    setting: &Setting,
+    structure: &dyn Fn(&ParamSpace, &Setting) -> Option<String>,
+) -> String {
     let get = |n: &str| setting.get(n).or_else(|| space.param(n).map(|p| &p.default)).cloned();
     let branch = |alias: &str| {
         let sub = branch_space(space, alias);
-        let own = setting.scoped(alias, &sub.extractor, sub.kind);
-        if let Some(d) = combine::describe(&sub, &own) {
+        let own = match space.member(alias) {
+            Some(b) => setting.member(b),
+            None => return format!("{alias}()"),
+        };
+        if let Some(d) = structure(&sub, &own) {
             return d;
         }
         let tuned: Vec<String> = sub
@@ -670,22 +588,22 @@ mod tests {
         let f = parse(ROUTE).unwrap();
         let s = &f.space;
         assert!(is_route(s));
-        assert_eq!(s.members, ["lists", "density"]);
+        assert_eq!(s.member_names(), ["lists", "density"]);
         assert_eq!(branch_entries(s), ["lists=records", "density"]);
         let st = s
             .with_assignments(&s.defaults(), &["if1.on=true".into(), "if1.at=0.1".into(), "if1.then=lists".into()])
             .unwrap();
-        let d = describe(s, &st);
+        let d = crate::params::combine::describe(s, &st).unwrap();
         assert!(d.starts_with("if records ≥ 6: records(min_records=3, min_chars=20"), "{d}");
         assert!(d.contains("else: density("), "{d}");
         // The density branch's parameters are active (otherwise), so are the lists'.
         let idx = |n: &str| s.params.iter().position(|p| p.name == n).unwrap();
-        let act = activity(s, &st);
+        let act = crate::params::combine::activity(s, &st);
         assert!(act[idx("lists.min_records")] && act[idx("density.p")] && act[idx("if1.at")]);
         let off = s.with_assignments(&st, &["if1.on=false".into()]).unwrap();
-        let act = activity(s, &off);
+        let act = crate::params::combine::activity(s, &off);
         assert!(!act[idx("lists.min_records")] && !act[idx("if1.at")] && act[idx("density.p")]);
-        let d = describe(s, &off);
+        let d = crate::params::combine::describe(s, &off).unwrap();
         assert!(d.starts_with("density(") && !d.contains(" if "), "{d}");
     }
 
@@ -709,9 +627,12 @@ mod tests {
         let on = s.with_assignments(&s.defaults(), &["fallback=alt".into(), "below=0.4".into()]).unwrap();
         assert_eq!(fallback_of(&on), Some(("alt".to_string(), 0.4)));
         let idx = |n: &str| s.params.iter().position(|p| p.name == n).unwrap();
-        assert!(!activity(&s, &s.defaults())[idx("alt.p")]);
-        assert!(activity(&s, &on)[idx("alt.p")]);
-        assert!(describe(&s, &on).starts_with("lqf(") && describe(&s, &on).contains(" fallback below 0.4: density("));
+        assert!(!crate::params::combine::activity(&s, &s.defaults())[idx("alt.p")]);
+        assert!(crate::params::combine::activity(&s, &on)[idx("alt.p")]);
+        assert!(
+            crate::params::combine::describe(&s, &on).unwrap().starts_with("lqf(")
+                && crate::params::combine::describe(&s, &on).unwrap().contains(" fallback below 0.4: density(")
+        );
         // Errors name the file and line.
         let msg = |t: String| parse(&t).unwrap_err().to_string();
         let e =

@@ -1,6 +1,6 @@
 //! The typed, validated parameter space of one extractor.
 
-use super::value::{Kind, Setting, Value};
+use super::value::{Kind, Member, Setting, Value};
 use crate::error::{Error, Result};
 
 /// The type and range of a parameter.
@@ -73,12 +73,11 @@ pub struct ParamSpace {
     pub correlated: Vec<Vec<String>>,
     /// Known-good individuals.
     pub known_good: Vec<KnownGood>,
-    /// For a combination of extractors (`members:` in its YAML): the member families, whose
-    /// parameters are namespaced `member.name`; empty for a single family.
-    pub members: Vec<String>,
-    /// The kind of each of `members`, in the same order (a route's branch may be a family, a
-    /// combination or a worker; a combination's member a family or a worker).
-    pub member_kinds: Vec<Kind>,
+    /// For a combination of extractors (`members:` in its YAML) its members, for a route
+    /// (`branches:`) its branches, each with what it is (a route's branch may be a family, a
+    /// combination or a worker; a combination's member a family or a worker), whose parameters
+    /// are namespaced `member.name`; empty for a single family. The parser fills it once.
+    pub members: Vec<Member>,
 }
 
 impl Spec {
@@ -222,9 +221,24 @@ fn round_decimal(x: f64, d: usize) -> f64 {
 }
 
 impl ParamSpace {
-    /// The kind of member (or branch) `name`: [`Kind::Family`] when it is not one.
-    pub fn member_kind(&self, name: &str) -> Kind {
-        self.members.iter().position(|m| m == name).and_then(|i| self.member_kinds.get(i).copied()).unwrap_or_default()
+    /// The member (or branch) called `name`.
+    pub fn member(&self, name: &str) -> Option<&Member> {
+        self.members.iter().find(|m| m.name == name)
+    }
+
+    /// The names of the members (or branches), in order.
+    pub fn member_names(&self) -> Vec<String> {
+        self.members.iter().map(|m| m.name.clone()).collect()
+    }
+
+    /// This space as a member called `name` of a combination or route.
+    pub fn as_member(&self, name: &str) -> Member {
+        Member {
+            name: name.to_string(),
+            extractor: self.extractor.clone(),
+            kind: self.kind,
+            members: self.members.clone(),
+        }
     }
 
     /// The parameter called `name`.
@@ -237,6 +251,7 @@ impl ParamSpace {
         Setting {
             extractor: self.extractor.clone(),
             kind: self.kind,
+            members: self.members.clone(),
             values: self.params.iter().map(|p| (p.name.clone(), p.default.clone())).collect(),
             model: None,
         }

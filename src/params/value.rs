@@ -44,6 +44,47 @@ pub enum Kind {
     External,
 }
 
+/// Separates a member's name from its parameter's name (`accb.r`).
+pub const SEP: char = '.';
+
+/// One member of a combination, or branch of a route, as its description declares it: a node of
+/// the typed tree a parameter file parses into once. Its parameters in a setting of the whole are
+/// its own under its name (`accb.r`, `lists.density.p`); what it is, and what it is made of, is
+/// here, so nothing reads it back from those names.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Member {
+    /// Its name in the setting: a combination's member name, a route's branch alias.
+    pub name: String,
+    /// The extractor it runs (a family, `external`, a combination's name).
+    pub extractor: String,
+    /// What that extractor is.
+    pub kind: Kind,
+    /// Its own members (a route's combination branch), in their description's order.
+    pub members: Vec<Member>,
+}
+
+impl Member {
+    /// The name of parameter `name` of the whole within this member (`accb.r` is `r` of `accb`),
+    /// `None` when the parameter is not this member's.
+    pub fn own<'a>(&self, name: &'a str) -> Option<&'a str> {
+        name.strip_prefix(self.name.as_str())?.strip_prefix(SEP)
+    }
+
+    /// The places of the external workers in `members` and below (`w`, `main.w`), each the
+    /// prefix of its worker's parameters: the worker's command is `<place>.command`.
+    pub fn workers(members: &[Member]) -> Vec<String> {
+        let mut out = Vec::new();
+        for m in members {
+            if m.kind == Kind::External {
+                out.push(m.name.clone());
+            }
+            let sep = SEP;
+            out.extend(Member::workers(&m.members).into_iter().map(|w| format!("{}{sep}{w}", m.name)));
+        }
+        out
+    }
+}
+
 /// A complete assignment of values to an extractor's parameters, in the order of its space.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Setting {
@@ -51,6 +92,8 @@ pub struct Setting {
     pub extractor: String,
     /// What that extractor is (its description's kind).
     pub kind: Kind,
+    /// Its members or branches (its description's, see [`Member`]); empty for a family.
+    pub members: Vec<Member>,
     /// `(name, value)` in the order of the parameter space.
     pub values: Vec<(String, Value)>,
     /// A fitted model the setting applies (a sidecar file its settings file names with
@@ -68,6 +111,26 @@ impl Setting {
     /// `k=v,k=v` of every value, in order: a compact label for tables.
     pub fn label(&self) -> String {
         self.values.iter().map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>().join(",")
+    }
+
+    /// The setting of `member` (one of [`Setting::members`]): its values, with the prefix removed.
+    pub fn member(&self, member: &Member) -> Setting {
+        Setting {
+            extractor: member.extractor.clone(),
+            kind: member.kind,
+            members: member.members.clone(),
+            values: self
+                .values
+                .iter()
+                .filter_map(|(n, v)| member.own(n).map(|rest| (rest.to_string(), v.clone())))
+                .collect(),
+            model: self.model.clone(),
+        }
+    }
+
+    /// The member or branch called `name`.
+    pub fn member_named(&self, name: &str) -> Option<&Member> {
+        self.members.iter().find(|m| m.name == name)
     }
 
     /// A reader that checks each parameter is read once and none is left unread.

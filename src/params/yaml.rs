@@ -15,16 +15,12 @@
 //! inactive: {v: 1.5}         # optional: values of parameters the setting does not use (best.yaml)
 //! ```
 
+use super::located::{At, AtFn, Builtin};
 use super::space::{KnownGood, ParamSpace, ParamSpec, Spec};
 use super::value::{Setting, Value};
 use crate::error::{Error, Result};
 use serde::Deserialize;
 use std::path::Path;
-
-/// Finds the built-in parameter space of an extractor by name: how a settings file without
-/// `parameters` (a run's `best.yaml`) gets its space. The family table (`extract::space`) is the
-/// one implementation; `params` cannot see it, so callers pass it in.
-pub type Builtin<'a> = dyn Fn(&str) -> Result<ParamSpace> + 'a;
 
 /// A loaded parameter file: the space, and the setting it names (its `values`, over defaults).
 #[derive(Debug, Clone)]
@@ -34,9 +30,6 @@ pub struct ParamsFile {
     /// Defaults overridden by the file's `values`.
     pub setting: Setting,
 }
-
-/// A value with the place (line, column) of its node in the file.
-pub(super) type At<T> = serde_saphyr::Spanned<T>;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -248,7 +241,9 @@ fn parse_raw(raw: RawFile, builtin: &Builtin, at: &AtFn, path: &Path) -> Result<
         let mut space = build_space(&raw.extractor.value, raw.description, ps, correlated.1, Vec::new(), &at)?;
         // A branch may name a settings file, read relative to this file's folder.
         let dir = path.parent().unwrap_or(Path::new(""));
-        super::route::complete(&mut space, &branches.value, branches.referenced, rules, &names, builtin, &at, dir)?;
+        let read = |p: &Path| read_file(p).and_then(|t| parse_str(&t, p, builtin)).map(|f| (f.space, f.setting));
+        let branches = super::route::Branches { entries: &branches.value, at: branches.referenced, dir, read: &read };
+        super::route::complete(&mut space, &branches, rules, &names, builtin, &at)?;
         for k in known.1 {
             let setting = mapping_setting(&space, &k.values, &format!("known_good '{}'", k.label), &at)?;
             space.known_good.push(KnownGood { label: k.label, setting });
@@ -308,8 +303,6 @@ fn parse_raw(raw: RawFile, builtin: &Builtin, at: &AtFn, path: &Path) -> Result<
     }
     Ok(ParamsFile { space, setting })
 }
-
-pub(super) type AtFn<'a> = dyn Fn(serde_saphyr::Location, String) -> Error + 'a;
 
 fn mapping_setting(space: &ParamSpace, values: &Entries, what: &str, at: &AtFn) -> Result<Setting> {
     let mut s = space.defaults();
@@ -447,7 +440,6 @@ fn build_space(
         correlated: Vec::new(),
         known_good: Vec::new(),
         members: Vec::new(),
-        member_kinds: Vec::new(),
     };
     let mut seen: Vec<&str> = Vec::new();
     for group in &correlated {
@@ -522,7 +514,7 @@ pub fn settings_file(
         #[serde(skip_serializing_if = "Option::is_none")]
         description: Option<&'a str>,
         #[serde(skip_serializing_if = "Option::is_none")]
-        members: Option<&'a [String]>,
+        members: Option<Vec<String>>,
         #[serde(skip_serializing_if = "Option::is_none")]
         branches: Option<Vec<String>>,
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -616,7 +608,7 @@ pub fn settings_file(
     crate::yaml::to_string(&File {
         extractor: &setting.extractor,
         description: d.map(|d| d.description.as_str()),
-        members: d.filter(|d| !d.members.is_empty() && !super::route::is_route(d)).map(|d| d.members.as_slice()),
+        members: d.filter(|d| !d.members.is_empty() && !super::route::is_route(d)).map(ParamSpace::member_names),
         branches: d.filter(|d| super::route::is_route(d)).map(super::route::branch_entries),
         rules: d.filter(|d| super::route::is_route(d)).map(super::route::rules),
         parameters: d.map(|d| d.params.iter().map(param).collect()),
@@ -626,6 +618,65 @@ pub fn settings_file(
         model: setting.model.as_ref().map(|m| m.display().to_string()),
         about,
     })
+}
+
+/// The text of a route description as a run records it (`run.yaml`): `text` itself, or, when a
+/// branch names a settings file (read relative to the description's folder, which the run folder
+/// is not), the description with every branch written out (`settings_file`'s form, its own
+/// known-good individuals kept), so that the run loads anywhere.
+pub fn self_contained(text: &str, path: &std::path::Path, space: &ParamSpace) -> Result<String> {
+    #[derive(serde::Deserialize)]
+    struct Branches {
+        branches: Option<Vec<String>>,
+    }
+    let b: Branches = crate::yaml::from_str(text, path, crate::error::Error::config)?;
+    if !b.branches.unwrap_or_default().iter().any(|e| super::route::is_settings_file(&super::route::split_branch(e).1))
+    {
+        return Ok(text.to_string());
+    }
+    struct V<'a>(&'a Value);
+    impl serde::Serialize for V<'_> {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+            match self.0 {
+                Value::Float(x) => s.serialize_f64(*x),
+                Value::Int(x) => s.serialize_i64(*x),
+                Value::Bool(x) => s.serialize_bool(*x),
+                Value::Cat(x) => s.serialize_str(x),
+            }
+        }
+    }
+    #[derive(serde::Serialize)]
+    struct Known<'a> {
+        label: &'a str,
+        values: std::collections::BTreeMap<&'a str, V<'a>>,
+    }
+    #[derive(serde::Serialize)]
+    struct File<'a> {
+        known_good: Vec<Known<'a>>,
+    }
+    let defaults = space.defaults();
+    // The branches' own known-good individuals are added again when the text is read.
+    let own = |label: &str| space.members.iter().any(|a| label.starts_with(&format!("{}: ", a.name)));
+    let known_good = space
+        .known_good
+        .iter()
+        .filter(|k| !own(&k.label))
+        .map(|k| Known {
+            label: &k.label,
+            values: k
+                .setting
+                .values
+                .iter()
+                .filter(|(n, v)| defaults.get(n) != Some(v))
+                .map(|(n, v)| (n.as_str(), V(v)))
+                .collect(),
+        })
+        .collect::<Vec<_>>();
+    let mut out = settings_file(&defaults, None, Some(space), None)?;
+    if !known_good.is_empty() {
+        out.push_str(&crate::yaml::to_string(&File { known_good })?);
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -775,12 +826,13 @@ mod tests {
         use crate::params::Kind;
         let combo = parse("extractor: c\nmembers: [lqf, accb]\nparameters: []\n").unwrap();
         assert_eq!((combo.space.kind, combo.setting.kind), (Kind::Combination, Kind::Combination));
-        assert_eq!(combo.space.member_kinds, [Kind::Family, Kind::Family]);
+        let kinds = |s: &ParamSpace| s.members.iter().map(|m| m.kind).collect::<Vec<_>>();
+        assert_eq!(kinds(&combo.space), [Kind::Family, Kind::Family]);
         let route = parse("extractor: r\nbranches: [lqf, pair=combine]\nrules: 1\nparameters: []\n").unwrap();
         assert_eq!((route.space.kind, route.setting.kind), (Kind::Route, Kind::Route));
         assert_eq!(
-            (route.space.member_kind("lqf"), route.space.member_kind("pair")),
-            (Kind::Family, Kind::Combination)
+            (route.space.member("lqf").map(|m| m.kind), route.space.member("pair").map(|m| m.kind)),
+            (Some(Kind::Family), Some(Kind::Combination))
         );
         let mut no_otherwise = route.setting.clone();
         no_otherwise.values.retain(|(n, _)| n != "otherwise");
@@ -809,7 +861,7 @@ mod tests {
         let back = parse(&text).unwrap();
         assert_eq!(back.setting, s, "{text}");
         assert_eq!(back.space.params, space.params, "{text}");
-        assert_eq!(back.space.members, ["lqf", "accb"]);
+        assert_eq!(back.space.member_names(), ["lqf", "accb"]);
     }
     /// A combination's `best.yaml` gives the active setting under `values` and the rest apart
     /// under `inactive` (a switched-off member's parameters, `v` and the weights outside a

@@ -291,7 +291,7 @@ pub fn structure_info(space: &ParamSpace, base: &Setting, trials: &[Trial]) -> V
             .members
             .iter()
             .map(|m| {
-                let name = format!("{m}.on");
+                let name = format!("{}.on", m.name);
                 let on = pop
                     .iter()
                     .filter(|t| {

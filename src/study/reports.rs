@@ -99,8 +99,8 @@ pub fn write_reports(
         // A combination that is not compiled in (or differs from the compiled-in one of its
         // name) carries its description, so that its best.yaml loads back anywhere.
         // An external extractor has no compiled-in description at all.
-        let external = space.extractor == crate::params::external::NAME
-            || space.params.iter().any(|p| p.name.ends_with(&format!(".{}", crate::params::external::COMMAND)));
+        let external =
+            space.kind == crate::params::Kind::External || !crate::params::Member::workers(&space.members).is_empty();
         let own = (!space.members.is_empty() || external)
             && crate::extract::space(&space.extractor).ok().as_ref() != Some(space);
         let text = format!(
@@ -149,11 +149,8 @@ pub fn write_reports(
     )?;
     let rows = crate::report::run::structure_info(space, base, trials);
     if !rows.is_empty() {
-        let info = StructureInfo {
-            title: format!("Members on, by generation: {title}"),
-            members: space.members.clone(),
-            rows,
-        };
+        let info =
+            StructureInfo { title: format!("Members on, by generation: {title}"), members: space.member_names(), rows };
         render_structure(&info, &dir.join("structure"))?;
     }
     crate::report::csv::write(&dir.join("importance.csv"), crate::report::importance::rows(&imp))?;

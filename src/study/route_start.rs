@@ -170,7 +170,7 @@ pub fn supervised_start(
     // Each branch's best single-branch known-good (every rule off) or its defaults.
     let single = |s: &Setting| (1..=rules(space)).all(|k| get(s, &format!("if{k}{SEP}on")) != Some(Value::Bool(true)));
     let mut cands: Vec<Candidate> = Vec::new();
-    for alias in &space.members {
+    for alias in space.member_names() {
         let mut own: Vec<Setting> = space
             .known_good
             .iter()
