@@ -351,7 +351,8 @@ pub struct PackageFacts(Vec<Parts>);
 /// One fact's parts and references.
 #[derive(Debug, Clone)]
 struct Parts {
-    fact: Package,
+    /// The fact's package hooks.
+    hook: Package,
     /// Per page (the documents given, then the set's pages kept for learning only of their
     /// packages when the fact reads them), its part (`None` when the page could not be read).
     parts: Vec<Option<Shared>>,
@@ -479,7 +480,7 @@ impl PackageFacts {
                 parts.extend(trainer_parts.iter_mut().map(|t| t[k].take()));
                 pages.extend(&trainers);
             }
-            out.push(Parts { fact: p, parts, refs: ordered(&pages, docs.len(), p.order, p.most) });
+            out.push(Parts { hook: p, parts, refs: ordered(&pages, docs.len(), p.order, p.most) });
         }
         PackageFacts(out)
     }
@@ -491,7 +492,7 @@ impl PackageFacts {
             let refs = f.refs.get(i).into_iter().flatten();
             let refs: Vec<&Shared> = refs.filter_map(|&j| f.parts.get(j).and_then(Option::as_ref)).collect();
             if !refs.is_empty() {
-                (f.fact.attach)(doc, &refs);
+                (f.hook.attach)(doc, &refs);
             }
         }
     }
