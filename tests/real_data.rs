@@ -124,8 +124,9 @@ fn every_family_beats_the_full_floor_on_l3s_and_wcxb() {
         // (repeated records only), `structured` (words the page's JSON-LD vouches for) and `code`
         // (code blocks). They serve inside `fallback`, votes and routes.
         // `blocktrees` without a fitted model is `blocks`' prior, scored already. `feedwrapper`
-        // learns from the package's feed values, which `Corpus::load` (everything a page holds)
-        // does not build. `landmarks` is `full` on a page without a `main` or `article` landmark
+        // learns per-site rules from the package's feed values (here the gold text and fields of
+        // the other pages of a package): a feed family, measured on feed gold (`tests/feeds.rs`).
+        // `landmarks` is `full` on a page without a `main` or `article` landmark
         // (most of L3S-GN1's 2008 pages), by design: a first member, with what follows it deciding.
         let members = [
             "full",
@@ -180,7 +181,8 @@ fn fnv(bytes: &[u8], mut h: u64) -> u64 {
 
 /// The extractor settings whose outputs are digested: every family and described combination at
 /// its defaults, and every committed reference run's best setting (`results/reference/*/best.yaml`).
-/// `feedwrapper` is left out: it reads the package's feed facts, which `Corpus::load` does not build.
+/// `feedwrapper` is left out (its digests were never recorded: until its facts became its own,
+/// `Corpus::load` did not build its package facts; its outputs are pinned by `tests/feeds.rs`).
 fn digested_settings() -> Vec<(String, cetune::params::Setting)> {
     let mut out = Vec::new();
     for name in cetune::extract::all_names().into_iter().filter(|n| *n != "feedwrapper") {

@@ -56,8 +56,9 @@ pub struct Args {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
-    /// Wrapper files (a folder of `wrapper learn`'s YAML, or one file): feedwrapper applies the
-    /// rules of each page's site, by the host of its URL or of a host-named folder in its path.
+    /// Wrapper files (a folder of `wrapper learn`'s YAML, or one file): the extractor (one that
+    /// learns wrappers) applies the rules of each page's site, by the host of its URL or of a
+    /// host-named folder in its path.
     #[arg(long, value_name = "DIR")]
     wrappers: Option<PathBuf>,
     /// Extract every document of this gold set instead (with --dump; `default`: the embedded one).
@@ -106,9 +107,10 @@ pub fn run(a: Args, engine: &crate::extract::Engine) -> Result<()> {
     let (_, setting) = a.setting.resolve_to_apply(engine)?;
     let ex = match &a.wrappers {
         Some(w) => {
-            let fw = crate::extract::feedwrapper::FeedWrapper::of_setting(&setting)
+            let wrappers = crate::extract::wrappers_of(&setting.extractor)
+                .and_then(|wrappers| crate::extract::build(engine, &setting).map(|_| wrappers))
                 .map_err(|e| Error::config(format!("--wrappers: {e}")))?;
-            Box::new(fw.with_rules(crate::feeds::wrappers::load(w)?))
+            wrappers.apply(&setting, w)?
         }
         None => crate::extract::build(engine, &setting)?,
     };

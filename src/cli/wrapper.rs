@@ -1,4 +1,4 @@
-//! `cetune wrapper learn`: per-site wrapper files from a gold set (`feeds::wrappers`).
+//! `cetune wrapper learn`: per-site wrapper files from a gold set (`extract::wrappers`).
 
 use super::common::{LimitArgs, SettingArgs};
 use crate::error::Result;
@@ -35,14 +35,15 @@ pub fn run(a: Action, engine: &crate::extract::Engine) -> Result<()> {
     match a {
         Action::Learn { goldset, out, mut setting, limits, force, no_summary } => {
             if setting.extractor.is_none() && setting.params.is_none() {
-                setting.extractor = Some("feedwrapper".into());
+                setting.extractor = crate::extract::first_wrapping().map(String::from);
             }
             let (space, s) = setting.resolve(engine)?;
-            let fw = crate::extract::feedwrapper::FeedWrapper::of_setting(&s)?;
+            let wrappers = crate::extract::wrappers_of(&s.extractor)?;
+            crate::extract::build(engine, &s)?;
             let mut set = crate::goldset::native::open_feeds(&goldset)?;
             set.limits = limits.limits()?;
             let label = super::common::label(&space, &s);
-            let learned = crate::feeds::wrappers::learn(&set, &fw, &label, &out, force, &setting.reads())?;
+            let learned = wrappers.learn(&set, &s, &label, &out, force, &setting.reads())?;
             if !no_summary {
                 println!("{:<36} {:>5} {:>6} {:>6} {:>6} {:>8}", "site", "pages", "title", "author", "date", "content");
                 for (site, pages, [t, a, d, c]) in &learned.sites {

@@ -93,62 +93,87 @@ pub enum Build {
 }
 
 /// What a fact built inside the DOM walk sees: every node the walk flattens, in pre-order (the
-/// node indices of [`Dom::nodes`](super::Dom)), an element with its name and attributes as
-/// parsed. (What the flattened DOM keeps, text and the order of start and end tags, a fact
+/// node indices of [`Dom::nodes`](super::Dom)), an element with its name, its place among its
+/// parent's element children and its attributes as parsed. (What the flattened DOM keeps, text and the order of start and end tags, a fact
 /// reads from it after the walk: [`Build::After`], or here in [`Visitor::finish`].)
 pub trait Visitor {
     /// The next node is an element with this name (as parsed: SVG's and MathML's may hold
-    /// capitals) and these attributes (name, value).
-    fn element<'a>(&mut self, name: &str, attrs: &mut dyn Iterator<Item = (&'a str, &'a str)>);
+    /// capitals), this 0-based position among the element children of its parent in the parsed
+    /// tree (elements the flattened DOM leaves out counted) and these attributes (name, value).
+    fn element<'a>(&mut self, name: &str, position: u32, attrs: &mut dyn Iterator<Item = (&'a str, &'a str)>);
     /// The next node is not an element (the root, a text node).
     fn other(&mut self);
     /// The fact, once the walk is over, from what the visitor saw and the flattened DOM.
     fn finish(self: Box<Self>, dom: &Dom) -> Shared;
 }
 
-/// How a fact learns what the other pages of the page's package hold. The loader ranks each
-/// page's reference pages (its package's other pages, those in the same URL directory first,
-/// then those on the same host, then the rest), takes each reference's part ([`Package::part`],
-/// from the parsed page or from one more parse of it) and gives the page the parts of its
-/// first [`Package::most`] references ([`Package::attach`]), without knowing what they are.
+/// How a fact learns what the other pages of the page's package hold. The loader orders each
+/// page's reference pages (its package's other pages, and with [`Package::trainers`] the set's
+/// pages of that package kept for learning only) by [`Package::order`], takes each reference's
+/// part ([`Package::part`], from the parsed page or from one more parse of it) and gives the
+/// page the parts of its first [`Package::most`] references ([`Package::attach`]), without
+/// knowing what they are.
 #[derive(Debug, Clone, Copy)]
 pub struct Package {
     /// Most reference pages a page reads.
     pub most: usize,
-    /// What a page, parsed with the fact, gives the pages that take it as a reference.
-    pub part: fn(&Document) -> Option<Shared>,
+    /// How a page's references are ordered.
+    pub order: Order,
+    /// The set's pages kept for learning only (not scored) are references too.
+    pub trainers: bool,
+    /// What a page, parsed with the fact, gives the pages that take it as a reference. `gold`
+    /// is what the loader knows of the page besides its HTML (its gold record, as `Any`: this
+    /// layer knows no gold set), `arg` the fact's argument in the needs ([`Needs::fact_with`](super::Needs::fact_with)).
+    pub part: fn(doc: &Document, gold: &dyn Any, arg: u32) -> Option<Shared>,
     /// Gives a page (parsed with the fact) the parts of its references, best first.
     pub attach: fn(&mut Document, &[&Shared]),
+}
+
+/// How the loader orders a page's reference pages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    /// Those in the same URL directory first, then those on the same host, then the rest, each
+    /// group in id order.
+    Nearest,
+    /// In id order.
+    Id,
 }
 
 /// Most facts one set of needs holds (a combination's or a route's union included).
 const MOST: usize = 8;
 
-/// A set of facts, kept sorted by name so that two equal sets compare and hash equal.
+/// A set of facts, each with its argument (what its package part reads of a setting that is
+/// fixed in a run, [`Package::part`]; 0 for most), kept sorted by name so that two equal sets
+/// compare and hash equal.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct FactSet([Option<&'static Fact>; MOST]);
+pub struct FactSet([Option<(&'static Fact, u32)>; MOST]);
 
 impl FactSet {
     /// No fact.
     pub const EMPTY: FactSet = FactSet([None; MOST]);
 
-    /// The set of one fact.
-    pub const fn one(f: &'static Fact) -> FactSet {
+    /// The set of one fact with its argument.
+    pub const fn one(f: &'static Fact, arg: u32) -> FactSet {
         let mut s = FactSet::EMPTY;
-        s.0[0] = Some(f);
+        s.0[0] = Some((f, arg));
         s
     }
 
     /// The facts, by name.
     pub fn iter(&self) -> impl Iterator<Item = &'static Fact> + '_ {
+        self.0.iter().map_while(|f| f.map(|(f, _)| f))
+    }
+
+    /// The facts with their arguments, by name.
+    pub fn with_args(&self) -> impl Iterator<Item = (&'static Fact, u32)> + '_ {
         self.0.iter().map_while(|f| *f)
     }
 
-    /// The facts of either set.
+    /// The facts of either set; a fact both hold with different arguments takes the larger.
     pub fn union(self, o: FactSet) -> FactSet {
-        let mut all: Vec<&'static Fact> = self.iter().chain(o.iter()).collect();
-        all.sort_by_key(|f| f.name);
-        all.dedup_by_key(|f| f.name);
+        let mut all: Vec<(&'static Fact, u32)> = self.with_args().chain(o.with_args()).collect();
+        all.sort_by(|a, b| a.0.name.cmp(b.0.name).then(b.1.cmp(&a.1)));
+        all.dedup_by_key(|f| f.0.name);
         assert!(all.len() <= MOST, "more than {MOST} facts in one set of needs");
         let mut s = FactSet::EMPTY;
         all.into_iter().enumerate().for_each(|(i, f)| s.0[i] = Some(f));
@@ -163,7 +188,7 @@ impl FactSet {
 
 impl PartialEq for FactSet {
     fn eq(&self, o: &FactSet) -> bool {
-        self.iter().map(|f| f.name).eq(o.iter().map(|f| f.name))
+        self.with_args().map(|(f, a)| (f.name, a)).eq(o.with_args().map(|(f, a)| (f.name, a)))
     }
 }
 
@@ -171,7 +196,7 @@ impl Eq for FactSet {}
 
 impl std::hash::Hash for FactSet {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.iter().for_each(|f| f.name.hash(h));
+        self.with_args().for_each(|(f, a)| (f.name, a).hash(h));
     }
 }
 
@@ -195,7 +220,7 @@ mod tests {
     /// Per flattened node: its number of attributes (none for other nodes).
     struct Attrs(Vec<Option<usize>>);
     impl Visitor for Attrs {
-        fn element<'a>(&mut self, _: &str, attrs: &mut dyn Iterator<Item = (&'a str, &'a str)>) {
+        fn element<'a>(&mut self, _: &str, _: u32, attrs: &mut dyn Iterator<Item = (&'a str, &'a str)>) {
             self.0.push(Some(attrs.count()));
         }
         fn other(&mut self) {

@@ -32,7 +32,6 @@ pub mod scan;
 pub mod segments;
 pub mod tags;
 pub mod words;
-pub mod wrapper;
 
 pub use facts::{Fact, Facts};
 pub use needs::Needs;
@@ -195,11 +194,8 @@ pub struct Document {
     /// Which rule decoded the page's bytes (`goldset::decode::Decoding::name`; "" when the
     /// page came as text), for `goldset stats` and the dump's `languages.csv`.
     pub decoding: &'static str,
-    /// `feedwrapper`'s facts of the page and of its package's other pages, when the loader
-    /// built them ([`Needs::wrapper`](needs::Needs)).
-    pub wrapper: Option<std::sync::Arc<wrapper::Facts>>,
     /// Where the page came from, when the caller says: its URL, else its file path (`extract`
-    /// sets it; `feedwrapper` with wrapper files picks a site's rules by its host).
+    /// sets it; a family applying rules learned per site picks the site by its host).
     pub origin: Option<String>,
     /// The decoded HTML as parsed (within the budgets), kept only when [`Needs::html`] asks for
     /// it: what an external extractor's worker reads.
@@ -318,7 +314,6 @@ impl Document {
             features,
             segments,
             decoding: "",
-            wrapper: None,
             origin: None,
         };
         walked.into_iter().for_each(|value| doc.facts.insert_shared(value));
@@ -459,14 +454,8 @@ impl Document {
         }
         // The families' facts are the full page's (not recounted on the reduced text): a member
         // after another one sees them.
-        let dom = Dom {
-            nodes: self.dom.nodes.clone(),
-            texts,
-            info,
-            body: self.dom.body,
-            attrs: self.dom.attrs.clone(),
-            markup: self.dom.markup.clone(),
-        };
+        let dom =
+            Dom { nodes: self.dom.nodes.clone(), texts, info, body: self.dom.body, markup: self.dom.markup.clone() };
         let words = self.words.restricted(&new_index);
         (
             Document {
@@ -480,7 +469,6 @@ impl Document {
                 features: self.features.clone(),
                 segments: self.segments.clone(),
                 decoding: self.decoding,
-                wrapper: self.wrapper.clone(),
                 origin: self.origin.clone(),
                 // The reduced page has no HTML of its own (an external member reads none).
                 html: None,

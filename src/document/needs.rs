@@ -29,9 +29,6 @@ pub struct Needs {
     /// The page features a route's conditions read
     /// ([`PageFeatures`](super::page_features::PageFeatures)).
     pub features: bool,
-    /// `feedwrapper`'s facts of the page and its package (built by the loader from the page's
-    /// attributes and the package's feed values, `extract::feedwrapper::facts`).
-    pub wrapper: bool,
     /// The page's decoded HTML itself, kept in the [`Document`](super::Document) for the
     /// external extractors (worker processes that parse it themselves). No built-in family reads
     /// it, so it is not part of [`Needs::ALL`]: a corpus keeps the HTML only for an external one.
@@ -40,10 +37,6 @@ pub struct Needs {
     /// `href`, images' `src` and `alt`, code's language class, cells' `colspan`, lists' `start`
     /// ([`Dom::markup`](super::Dom)). No family reads them: asked for by name only.
     pub markup: bool,
-    /// With `wrapper`: the feed content `feedwrapper`'s facts are built from is cut to this many
-    /// words (0: whole), its `summary_words` (a simulated summary feed). Two readers asking
-    /// for different cuts get the larger.
-    pub summary_words: u16,
     /// The families' own facts ([`Fact`]), each built after the walk from the views it reads.
     pub facts: FactSet,
 }
@@ -58,14 +51,12 @@ impl Needs {
         lang: false,
         segments: false,
         features: false,
-        wrapper: false,
         html: false,
         markup: false,
-        summary_words: 0,
         facts: FactSet::EMPTY,
     };
-    /// Everything a page can hold (what `Document::parse` builds); `feedwrapper`'s package facts
-    /// ([`Needs::WRAPPER`]) only when asked for by name.
+    /// Every view a page can hold (what `Document::parse` builds); the families' facts only when
+    /// asked for by name.
     pub const ALL: Needs = Needs {
         source: true,
         source_index: true,
@@ -74,11 +65,8 @@ impl Needs {
         lang: true,
         segments: true,
         features: true,
-        // Package facts of one family, built from a second parse: asked for by name only.
-        wrapper: false,
         html: false,
         markup: false,
-        summary_words: 0,
         facts: FactSet::EMPTY,
     };
     /// The source view.
@@ -95,8 +83,6 @@ impl Needs {
     pub const SEGMENTS: Needs = Needs { segments: true, ..Needs::NONE };
     /// The page features.
     pub const FEATURES: Needs = Needs { features: true, ..Needs::NONE };
-    /// `feedwrapper`'s facts.
-    pub const WRAPPER: Needs = Needs { wrapper: true, ..Needs::NONE };
     /// The page's HTML.
     pub const HTML: Needs = Needs { html: true, ..Needs::NONE };
     /// The structured outputs' element attributes.
@@ -104,7 +90,14 @@ impl Needs {
 
     /// A family's fact (and, once completed, what it is built from).
     pub const fn fact(f: &'static Fact) -> Needs {
-        Needs { facts: FactSet::one(f), ..Needs::NONE }
+        Needs::fact_with(f, 0)
+    }
+
+    /// A family's fact with its argument (what its package part reads of a setting that is fixed
+    /// in a run, [`Package::part`](super::facts::Package)); two readers asking for different
+    /// arguments get the larger.
+    pub const fn fact_with(f: &'static Fact, arg: u32) -> Needs {
+        Needs { facts: FactSet::one(f, arg), ..Needs::NONE }
     }
 
     /// What either needs.
@@ -117,10 +110,8 @@ impl Needs {
             lang: self.lang || o.lang,
             segments: self.segments || o.segments,
             features: self.features || o.features,
-            wrapper: self.wrapper || o.wrapper,
             html: self.html || o.html,
             markup: self.markup || o.markup,
-            summary_words: if self.summary_words > o.summary_words { self.summary_words } else { o.summary_words },
             facts: self.facts.union(o.facts),
         }
     }
@@ -135,7 +126,7 @@ impl Needs {
             n = n.or(f.reads);
         }
         n.source |= n.words || n.source_index || n.features;
-        n.dom |= n.words || n.lang || n.segments || n.features || n.wrapper || n.markup;
+        n.dom |= n.words || n.lang || n.segments || n.features || n.markup;
         n
     }
 
@@ -150,7 +141,6 @@ impl Needs {
             (n.lang, "lang"),
             (n.segments, "segments"),
             (n.features, "features"),
-            (n.wrapper, "wrapper"),
             (n.html, "html"),
             (n.markup, "markup"),
         ];

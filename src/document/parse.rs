@@ -65,9 +65,6 @@ pub struct Dom {
     pub info: Vec<TextInfo>,
     /// Index of the `body` element (0 when absent).
     pub body: u32,
-    /// `feedwrapper`'s attributes of each node (id, class, position; empty for text nodes),
-    /// kept only when [`Needs::wrapper`] asks for them (else empty).
-    pub attrs: Vec<NodeAttrs>,
     /// The structured outputs' attributes of the elements that have some ([`NodeMarkup`]), by
     /// node index, increasing; kept only when [`Needs::markup`] asks for them (else empty).
     pub markup: Vec<(u32, NodeMarkup)>,
@@ -278,18 +275,6 @@ pub fn views(tree: &Tree, needs: Needs) -> (Dom, super::segments::Segments, Vec<
     (dom, segments, facts)
 }
 
-/// An element's attributes as `feedwrapper` reads them (`blogs.md` §13.4).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct NodeAttrs {
-    /// The `id` value ("" when none; text nodes have none).
-    pub id: String,
-    /// The `class` value as written.
-    pub class: String,
-    /// 0-based position among the element children of its parent in the parsed tree (hidden
-    /// elements counted), as in the paper's paths.
-    pub position: u32,
-}
-
 /// How deep `<noscript>` fragments are parsed inside each other.
 const MAX_NOSCRIPT_NESTING: u32 = 2;
 
@@ -349,12 +334,12 @@ fn tree_within(html: &str, deadline: Option<std::time::Instant>) -> (Html, Optio
 /// The flattened DOM of a parsed page, with the per-node and per-unit facts of `needs`
 /// (the element attributes `needs` asks for); `visitors` see every node flattened, in order.
 fn flatten(doc: &Html, needs: Needs, visitors: &mut [Box<dyn Visitor>]) -> Dom {
-    let want_attrs = needs.wrapper;
+    // The visitors' element positions (`Visitor::element`): element children seen so far of
+    // each open element of the parsed tree (hidden ones counted; a counter per open element, so
+    // 360,000 siblings cost no more than one pass).
+    let want_positions = !visitors.is_empty();
     let want_markup = needs.markup;
     let mut dom = Dom::default();
-    // `feedwrapper`'s positions: element children seen so far of each open element of the
-    // parsed tree (hidden ones counted, as in the paper's paths; a counter per open element, so
-    // 360,000 siblings cost no more than one pass).
     let mut seen: Vec<u32> = vec![0];
     let mut stack: Vec<u32> = Vec::new(); // open flattened elements
     let mut a_href: Vec<bool> = Vec::new(); // open <a> elements: has href
@@ -369,14 +354,14 @@ fn flatten(doc: &Html, needs: Needs, visitors: &mut [Box<dyn Visitor>]) -> Dom {
     let (br, body) = (tag("br"), tag("body"));
     for edge in doc.tree.root().traverse() {
         let position = match edge {
-            ego_tree::iter::Edge::Open(n) if want_attrs && n.value().is_element() => {
+            ego_tree::iter::Edge::Open(n) if want_positions && n.value().is_element() => {
                 let top = seen.last_mut().expect("the root is open");
                 *top += 1;
                 let p = *top - 1;
                 seen.push(0);
                 p
             }
-            ego_tree::iter::Edge::Close(n) if want_attrs && n.value().is_element() => {
+            ego_tree::iter::Edge::Close(n) if want_positions && n.value().is_element() => {
                 seen.pop();
                 0
             }
@@ -390,9 +375,6 @@ fn flatten(doc: &Html, needs: Needs, visitors: &mut [Box<dyn Visitor>]) -> Dom {
                 match n.value() {
                     HNode::Document | HNode::Fragment => {
                         dom.nodes.push(Node { tag: Tag::OTHER, parent: NONE, end: 0, text: NONE, href: false });
-                        if want_attrs {
-                            dom.attrs.push(NodeAttrs::default());
-                        }
                         visitors.iter_mut().for_each(|v| v.other());
                         stack.push(0);
                     }
@@ -424,13 +406,9 @@ fn flatten(doc: &Html, needs: Needs, visitors: &mut [Box<dyn Visitor>]) -> Dom {
                         }
                         let parent = stack.last().copied().unwrap_or(NONE);
                         dom.nodes.push(Node { tag: t, parent, end: 0, text: NONE, href });
-                        visitors.iter_mut().for_each(|v| v.element(el.name(), &mut el.attrs()));
+                        visitors.iter_mut().for_each(|v| v.element(el.name(), position, &mut el.attrs()));
                         if want_markup && let Some(m) = NodeMarkup::of(t.name(), &|a| attr(el, a).map(str::to_string)) {
                             dom.markup.push(((dom.nodes.len() - 1) as u32, m));
-                        }
-                        if want_attrs {
-                            let (id, class) = (el.attr("id").unwrap_or(""), el.attr("class").unwrap_or(""));
-                            dom.attrs.push(NodeAttrs { id: id.to_string(), class: class.to_string(), position });
                         }
                         stack.push((dom.nodes.len() - 1) as u32);
                     }
@@ -452,9 +430,6 @@ fn flatten(doc: &Html, needs: Needs, visitors: &mut [Box<dyn Visitor>]) -> Dom {
                         let parent = stack.last().copied().unwrap_or(NONE);
                         let node = dom.nodes.len() as u32;
                         dom.nodes.push(Node { tag: Tag::OTHER, parent, end: node + 1, text: unit, href: false });
-                        if want_attrs {
-                            dom.attrs.push(NodeAttrs::default());
-                        }
                         visitors.iter_mut().for_each(|v| v.other());
                         dom.info.push(TextInfo {
                             node,

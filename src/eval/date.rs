@@ -47,8 +47,8 @@ const MONTHS_IT: [&str; 12] = [
     "dicembre",
 ];
 
-/// Month names of more languages, for `feedwrapper`'s `date_locales: en+page` (dates in the
-/// page's language, the improvement Gkotsis et al. propose).
+/// Month names of more languages, for finding a date in the page's own language (the
+/// improvement to wrapper learning Gkotsis et al. propose).
 const MONTHS_ES: [&str; 12] = [
     "enero",
     "febrero",

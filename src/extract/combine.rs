@@ -537,11 +537,11 @@ mod tests {
 
     #[test]
     fn a_member_that_keeps_nothing_with_abstain_does_not_vote_there() {
-        // blogbuster finds no post on PAGE (it keeps nothing); lqf and full keep text.
+        // code finds no code block on PAGE (it keeps nothing); lqf and full keep text.
         let s = space(
-            "extractor: trio\nmembers: [blogbuster, lqf, full]\nparameters:\n  - {name: v, type: float, min: 0, max: 3, step: 0.05, default: 2}\n",
+            "extractor: trio\nmembers: [code, lqf, full]\nparameters:\n  - {name: v, type: float, min: 0, max: 3, step: 0.05, default: 2}\n",
         );
-        assert!(single("blogbuster", &[], PAGE).iter().all(|k| !k));
+        assert!(single("code", &[], PAGE).iter().all(|k| !k));
         let doc = Document::parse(PAGE);
         let text = |mask: Vec<bool>| {
             let mut sel = Selection::new(View::Source);
@@ -557,20 +557,20 @@ mod tests {
         // 1 of 3 = either.
         assert_eq!(words(&s, &["v=1"], PAGE), text(or.clone()));
         // Abstaining, it does not vote: the threshold is 2/3 of 2 = 4/3 of the two voters, both needed.
-        assert_eq!(words(&s, &["blogbuster.abstain=true"], PAGE), text(and.clone()));
+        assert_eq!(words(&s, &["code.abstain=true"], PAGE), text(and.clone()));
         // v = 1.5 of 3 (a majority) needs 2 members without abstention, 1 of the 2 voters with it.
         assert_eq!(words(&s, &["v=1.5"], PAGE), text(and));
-        assert_eq!(words(&s, &["v=1.5", "blogbuster.abstain=true"], PAGE), text(or));
+        assert_eq!(words(&s, &["v=1.5", "code.abstain=true"], PAGE), text(or));
         // A member that keeps something votes whatever its flag: lqf keeps the article.
         assert_eq!(words(&s, &["v=1.5", "lqf.abstain=true"], PAGE), words(&s, &["v=1.5"], PAGE));
         // Every member abstaining keeps nothing.
-        let none = ["v=1.5", "blogbuster.abstain=true", "lqf.on=false", "full.on=false"];
+        let none = ["v=1.5", "code.abstain=true", "lqf.on=false", "full.on=false"];
         assert_eq!(words(&s, &none, PAGE), "");
         // Only a vote reads the flag.
         for c in ["combinator=union", "combinator=intersection", "combinator=serial"] {
-            assert_eq!(words(&s, &[c, "blogbuster.abstain=true"], PAGE), words(&s, &[c], PAGE), "{c}");
+            assert_eq!(words(&s, &[c, "code.abstain=true"], PAGE), words(&s, &[c], PAGE), "{c}");
         }
-        let on = s.with_assignments(&s.defaults(), &["blogbuster.abstain=true".to_string()]).unwrap();
+        let on = s.with_assignments(&s.defaults(), &["code.abstain=true".to_string()]).unwrap();
         let label = crate::params::combine::describe(&s, &on).unwrap();
         assert!(label.contains("×1 abstains"), "{label}");
     }

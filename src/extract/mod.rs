@@ -39,6 +39,7 @@ pub mod segments;
 pub mod stopwords;
 pub mod structured;
 pub mod trees;
+pub mod wrappers;
 
 use crate::document::{Document, Needs, Selection, View};
 use crate::error::{Error, Result};
@@ -132,20 +133,30 @@ pub struct Family {
     /// How it is fitted on gold, for a family whose extractor applies a fitted model
     /// ([`fit::Fit`]); `None` for the rest.
     pub fit: Option<&'static dyn fit::Fit>,
+    /// How it learns, writes and applies per-site wrapper files ([`wrappers::Wrappers`]), for
+    /// a family that learns rules per site; `None` for the rest.
+    pub wrappers: Option<&'static dyn wrappers::Wrappers>,
 }
 
 /// A row of [`FAMILIES`]: the name, `params/<name>.yaml`, the constructor and, for a family
-/// fitted on gold, its fitting.
+/// fitted on gold, its fitting, for one that learns per-site wrappers, its wrapper files.
 macro_rules! family {
     ($name:literal, $build:path) => {
-        Family { name: $name, yaml: include_str!(concat!("../../params/", $name, ".yaml")), build: $build, fit: None }
+        family!(@row $name, $build, None, None)
     };
     ($name:literal, $build:path, fit = $fit:expr) => {
+        family!(@row $name, $build, Some($fit), None)
+    };
+    ($name:literal, $build:path, wrappers = $w:expr) => {
+        family!(@row $name, $build, None, Some($w))
+    };
+    (@row $name:literal, $build:path, $fit:expr, $w:expr) => {
         Family {
             name: $name,
             yaml: include_str!(concat!("../../params/", $name, ".yaml")),
             build: $build,
-            fit: Some($fit),
+            fit: $fit,
+            wrappers: $w,
         }
     };
 }
@@ -177,7 +188,7 @@ pub const FAMILIES: &[Family] = &[
     family!("full_hidden", full_hidden::FullHidden::build),
     family!("blocks", blocks::Blocks::build),
     family!("blocktrees", blocktrees::Blocktrees::build, fit = &blocktrees::fit::FIT),
-    family!("feedwrapper", feedwrapper::FeedWrapper::build),
+    family!("feedwrapper", feedwrapper::FeedWrapper::build, wrappers = &feedwrapper::files::FILES),
     family!("landmarks", landmarks::Landmarks::build),
 ];
 
@@ -202,6 +213,20 @@ pub fn all_names() -> Vec<&'static str> {
 /// How the family `name` is fitted on gold; `None` for a family that fits nothing (or no family).
 pub fn fit_of(name: &str) -> Option<&'static dyn fit::Fit> {
     FAMILIES.iter().find(|f| f.name == name).and_then(|f| f.fit)
+}
+
+/// How the family `name` learns and applies wrapper files; an error naming the families that do
+/// for any other name.
+pub fn wrappers_of(name: &str) -> Result<&'static dyn wrappers::Wrappers> {
+    FAMILIES.iter().find(|f| f.name == name).and_then(|f| f.wrappers).ok_or_else(|| {
+        let by: Vec<&str> = FAMILIES.iter().filter(|f| f.wrappers.is_some()).map(|f| f.name).collect();
+        Error::config(format!("wrappers are learned and applied by {}, not by '{name}'", by.join(", ")))
+    })
+}
+
+/// The first family of the table that learns wrapper files (`wrapper learn`'s default).
+pub fn first_wrapping() -> Option<&'static str> {
+    FAMILIES.iter().find(|f| f.wrappers.is_some()).map(|f| f.name)
 }
 
 /// Names of every family, in table order.

@@ -1,4 +1,4 @@
-//! Feeds as `feedwrapper` and `goldset from-feed` read them (`blogs.md` §13.2): RSS 2.0
+//! Feeds as `goldset from-feed` (and so wrapper learning) reads them (`blogs.md` §13.2): RSS 2.0
 //! (`item`: `title`, `link`, `dc:creator`/`author`, `pubDate`, `content:encoded`,
 //! `description`), Atom 1.0 (`entry`: `title`, `link rel=alternate`, `author/name`,
 //! `published` else `updated`, `content` else `summary`) and RSS 1.0/RDF (`item`, `dc:date`,

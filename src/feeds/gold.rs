@@ -12,7 +12,7 @@
 //!    the page as read, `<id>.txt` the entry's full content (its own block elements give the
 //!    line breaks), and in `goldset.yaml` its url, lang, title, author, date and `feed: {kind,
 //!    words, format}`; a summary entry is written only with `keep_summaries`, without a gold
-//!    text but with its summary (what `feedwrapper` learns from).
+//!    text but with its summary (what a wrapper learns from).
 //!
 //! **URL keys.** A URL is reduced to `host/path?query`: scheme, port, `www.`, fragment, a
 //! trailing slash and a final `index.html` (`.htm`, `.php`) dropped, host lower-cased,

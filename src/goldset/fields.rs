@@ -45,7 +45,7 @@ pub struct FeedMeta {
     /// The feed's format: `rss`, `rdf` or `atom`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<String>,
-    /// A summary entry's text: what `feedwrapper` is trained on in place of a gold text.
+    /// A summary entry's text: what a wrapper learns from in place of a gold text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
 }

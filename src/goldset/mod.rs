@@ -70,7 +70,8 @@ pub struct GoldSet {
     pub packages: Vec<String>,
     /// Documents, sorted by package then id.
     pub docs: Vec<GoldDoc>,
-    /// Pages that are not scored but that `feedwrapper` learns from: feed summaries kept by
+    /// Pages that are not scored but that a wrapper learns from (a family's fact that reads the
+    /// page's package may read them too): feed summaries kept by
     /// `goldset from-feed --keep-summaries` (no gold text; their fields and feed text), of
     /// packages that have documents.
     pub trainers: Vec<GoldDoc>,

@@ -6,15 +6,13 @@
 //! through [`prepare`] (and [`warn_skipped`]), so each document left out, unreadable or cut by a
 //! budget is named once on standard error, whichever command runs.
 
-use crate::document::facts::{Fact, Package, Shared};
-use crate::document::wrapper::PageFacts;
+use crate::document::facts::{Fact, Order, Package, Shared};
 use crate::document::{Document, Needs, Units, View};
 use crate::error::{Error, Result};
 use crate::eval::lcs::{GoldIndex, NO_ROW};
 use crate::eval::words::{TokenRule, for_each_token, tokens};
 use crate::goldset::{GoldDoc, GoldSet};
 use rayon::prelude::*;
-use std::sync::Arc;
 
 /// Prints one warning about a document (or file) on standard error.
 pub fn warn(what: &str, why: &str) {
@@ -326,30 +324,14 @@ impl Corpus {
 /// Gives every parsed entry what its package's other pages hold ([`PackageFacts`]), from the
 /// pages just parsed, for the facts of `needs` (completed) that read it; nothing when none does.
 fn attach_package(set: &GoldSet, docs: &[&GoldDoc], needs: Needs, entries: &mut [Entry]) {
-    if !needs.facts.iter().any(|f| f.package.is_some()) && !needs.wrapper {
+    if packaged(needs).next().is_none() {
         return;
     }
-    // What each page gives the pages of its package, from the pages just parsed.
-    let parts = packaged(needs)
-        .map(|(f, p)| (f, entries.iter().map(|e| e.doc.as_ref().and_then(|d| (p.part)(d))).collect()))
-        .collect();
-    // `feedwrapper`'s facts from the pages just parsed (their DOM kept the attributes), which
-    // then let them go: no second parse.
-    let own = needs.wrapper.then(|| {
-        entries
-            .par_iter_mut()
-            .zip(docs)
-            .map(|(e, d)| {
-                let doc = e.doc.as_mut()?;
-                let v = crate::extract::feedwrapper::facts::Values::of(d, usize::from(needs.summary_words));
-                let f = crate::extract::feedwrapper::facts::of_document(doc, &v, false);
-                doc.dom.attrs = Vec::new();
-                Some(Arc::new(f))
-            })
-            .collect()
+    // What each page gives the pages of its package, from the pages just parsed (and the set's
+    // pages kept for learning only, parsed here, for the facts that read them).
+    let facts = PackageFacts::build(set, docs, needs, |(_, arg, p)| {
+        entries.iter().zip(docs).map(|(e, d)| e.doc.as_ref().and_then(|doc| (p.part)(doc, *d, arg))).collect()
     });
-    let (wrapper, train) = if needs.wrapper { wrapper_facts(set, docs, needs, own) } else { Default::default() };
-    let facts = PackageFacts { refs: references(docs, most_refs(needs)), parts, wrapper, train };
     entries.par_iter_mut().enumerate().for_each(|(i, e)| {
         if let Some(doc) = &mut e.doc {
             facts.attach(i, doc);
@@ -364,79 +346,52 @@ fn attach_package(set: &GoldSet, docs: &[&GoldDoc], needs: Needs, entries: &mut 
 /// `evaluate`, `compare` and `extract --dump`, which keep no page, parse every page once more
 /// beforehand ([`PackageFacts::of_pages`]) when an extractor needs them.
 #[derive(Debug, Clone, Default)]
-pub struct PackageFacts {
-    /// Per document (an index into the documents given), its reference pages, best first.
+pub struct PackageFacts(Vec<Parts>);
+
+/// One fact's parts and references.
+#[derive(Debug, Clone)]
+struct Parts {
+    /// The fact's package hooks.
+    hook: Package,
+    /// Per page (the documents given, then the set's pages kept for learning only of their
+    /// packages when the fact reads them), its part (`None` when the page could not be read).
+    parts: Vec<Option<Shared>>,
+    /// Per document, its reference pages (indices into `parts`), best first.
     refs: Vec<Vec<usize>>,
-    /// Per fact that reads the package, per document, its part (`None` when the page could not
-    /// be read).
-    parts: Vec<(&'static Fact, Vec<Option<Shared>>)>,
-    /// Per document, `feedwrapper`'s facts (empty when no extractor needs them).
-    wrapper: Vec<Option<Arc<PageFacts>>>,
-    /// Per document, the facts of its training pages: the other documents of its package and
-    /// the set's trainers of that package (feed summaries), in id order.
-    train: Vec<Vec<Arc<PageFacts>>>,
 }
 
-/// The facts of `needs` that read the page's package, with their hooks.
-fn packaged(needs: Needs) -> impl Iterator<Item = (&'static Fact, Package)> {
-    needs.facts.iter().filter_map(|f| Some((f, f.package?))).collect::<Vec<_>>().into_iter()
+/// A fact that reads the page's package: the fact, its argument and its hooks.
+type Packaged = (&'static Fact, u32, Package);
+
+/// The facts of `needs` that read the page's package, with their arguments and hooks.
+fn packaged(needs: Needs) -> impl Iterator<Item = Packaged> {
+    needs.facts.with_args().filter_map(|(f, arg)| Some((f, arg, f.package?))).collect::<Vec<_>>().into_iter()
 }
 
-/// Most reference pages any fact of `needs` reads.
-fn most_refs(needs: Needs) -> usize {
-    packaged(needs).map(|(_, p)| p.most).max().unwrap_or(0)
+/// The set's pages kept for learning only (not scored) of the packages of `docs`.
+fn trainers<'a>(set: &'a GoldSet, docs: &[&GoldDoc]) -> Vec<&'a GoldDoc> {
+    let packages: std::collections::BTreeSet<usize> = docs.iter().map(|d| d.package).collect();
+    set.trainers.iter().filter(|t| packages.contains(&t.package)).collect()
 }
 
-/// Each document's other documents of its package, in id order.
-fn peers(docs: &[&GoldDoc]) -> Vec<Vec<usize>> {
-    let mut by_package: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
-    for (i, d) in docs.iter().enumerate() {
-        by_package.entry(d.package).or_default().push(i);
-    }
-    (0..docs.len())
-        .map(|i| {
-            let mut others: Vec<usize> = by_package[&docs[i].package].iter().copied().filter(|&j| j != i).collect();
-            others.sort_by(|&a, &b| docs[a].id.cmp(&docs[b].id));
-            others
+/// Each page read and parsed once (quietly: the loader warns when it reads them again) with
+/// every fact of `facts`, and each fact's part of it (`None` when the page cannot be read).
+fn parts_of_pages(set: &GoldSet, pages: &[&GoldDoc], facts: &[Packaged]) -> Vec<Vec<Option<Shared>>> {
+    let reads = facts.iter().fold(Needs::NONE, |n, (f, _, _)| n | Needs::fact(f));
+    pages
+        .par_iter()
+        .map(|d| {
+            let page = d.read_page(&set.limits).ok().map(|p| p.0);
+            page.and_then(|page| {
+                crate::error::isolate(|| {
+                    let doc = Document::parse_for(&page, &set.limits, reads).0;
+                    facts.iter().map(|(_, arg, p)| (p.part)(&doc, *d, *arg)).collect()
+                })
+                .ok()
+            })
+            .unwrap_or_else(|| vec![None; facts.len()])
         })
         .collect()
-}
-
-/// The facts of one page's training pages.
-type Training = Vec<Arc<PageFacts>>;
-
-/// `feedwrapper`'s facts of every document (quietly: `None` for a page that cannot be read),
-/// computed from the pages already parsed when given, else from one parse of each page, and
-/// each document's training pages (see [`PackageFacts::train`]).
-fn wrapper_facts(
-    set: &GoldSet,
-    docs: &[&GoldDoc],
-    needs: Needs,
-    parsed: Option<Vec<Option<Arc<PageFacts>>>>,
-) -> (Vec<Option<Arc<PageFacts>>>, Vec<Training>) {
-    let of = |d: &&GoldDoc| {
-        let page = d.read_page(&set.limits).ok()?.0;
-        let v = crate::extract::feedwrapper::facts::Values::of(d, usize::from(needs.summary_words));
-        crate::error::isolate(|| crate::extract::feedwrapper::facts::of_html(&page, &set.limits, &v, false))
-            .ok()
-            .map(Arc::new)
-    };
-    let own: Vec<Option<Arc<PageFacts>>> = parsed.unwrap_or_else(|| docs.par_iter().map(of).collect());
-    let packages: std::collections::BTreeSet<usize> = docs.iter().map(|d| d.package).collect();
-    let trainers: Vec<&GoldDoc> = set.trainers.iter().filter(|t| packages.contains(&t.package)).collect();
-    let trainer_facts: Vec<Option<Arc<PageFacts>>> = trainers.par_iter().map(of).collect();
-    let peers = peers(docs);
-    let train = (0..docs.len())
-        .map(|i| {
-            let mut t: Vec<(&str, Arc<PageFacts>)> =
-                peers[i].iter().filter_map(|&j| own[j].clone().map(|f| (docs[j].id.as_str(), f))).collect();
-            let mine = trainers.iter().zip(&trainer_facts).filter(|(d, _)| d.package == docs[i].package);
-            t.extend(mine.filter_map(|(d, f)| f.clone().map(|f| (d.id.as_str(), f))));
-            t.sort_by(|a, b| a.0.cmp(b.0));
-            t.into_iter().map(|(_, f)| f).collect()
-        })
-        .collect();
-    (own, train)
 }
 
 /// A page URL's host (without `www.`) and directory (everything up to its last `/`, query and
@@ -453,20 +408,27 @@ fn url_parts(url: &str) -> (&str, &str) {
 /// those in the same URL directory first, then those on the same host, then the rest, each group
 /// in id order; at most `most`.
 pub fn references(docs: &[&GoldDoc], most: usize) -> Vec<Vec<usize>> {
+    ordered(docs, docs.len(), Order::Nearest, most)
+}
+
+/// Each of the first `scored` pages' reference pages among `pages` (indices): the other pages
+/// of its package in `order`; at most `most`.
+fn ordered(pages: &[&GoldDoc], scored: usize, order: Order, most: usize) -> Vec<Vec<usize>> {
     let mut by_package: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
-    for (i, d) in docs.iter().enumerate() {
+    for (i, d) in pages.iter().enumerate() {
         by_package.entry(d.package).or_default().push(i);
     }
-    let parts: Vec<Option<(&str, &str)>> = docs.iter().map(|d| d.url.as_deref().map(url_parts)).collect();
-    (0..docs.len())
+    let parts: Vec<Option<(&str, &str)>> = pages.iter().map(|d| d.url.as_deref().map(url_parts)).collect();
+    (0..scored)
         .map(|i| {
-            let rank = |j: usize| match (parts[i], parts[j]) {
-                (Some((hi, di)), Some((hj, dj))) if di.eq_ignore_ascii_case(dj) && hi.eq_ignore_ascii_case(hj) => 0,
-                (Some((hi, _)), Some((hj, _))) if hi.eq_ignore_ascii_case(hj) => 1,
+            let rank = |j: usize| match (order, parts[i], parts[j]) {
+                (Order::Id, _, _) => 0,
+                (_, Some((hi, di)), Some((hj, dj))) if di.eq_ignore_ascii_case(dj) && hi.eq_ignore_ascii_case(hj) => 0,
+                (_, Some((hi, _)), Some((hj, _))) if hi.eq_ignore_ascii_case(hj) => 1,
                 _ => 2,
             };
-            let mut others: Vec<usize> = by_package[&docs[i].package].iter().copied().filter(|&j| j != i).collect();
-            others.sort_by(|&a, &b| rank(a).cmp(&rank(b)).then_with(|| docs[a].id.cmp(&docs[b].id)));
+            let mut others: Vec<usize> = by_package[&pages[i].package].iter().copied().filter(|&j| j != i).collect();
+            others.sort_by(|&a, &b| rank(a).cmp(&rank(b)).then_with(|| pages[a].id.cmp(&pages[b].id)));
             others.truncate(most);
             others
         })
@@ -476,50 +438,62 @@ pub fn references(docs: &[&GoldDoc], most: usize) -> Vec<Vec<usize>> {
 impl PackageFacts {
     /// Reads every page of `docs` (quietly: the loader warns when it reads them again) and keeps
     /// only its part of each fact of `needs` that reads the page's package (the page parsed
-    /// with that fact and what it reads alone), and `feedwrapper`'s facts when `needs` asks for
-    /// them ([`Needs::wrapper`]).
+    /// with those facts and what they read alone).
     pub fn of_pages(set: &GoldSet, docs: &[&GoldDoc], needs: Needs) -> PackageFacts {
         let needs = needs.complete();
+        let facts: Vec<Packaged> = packaged(needs).collect();
+        if facts.is_empty() {
+            return PackageFacts::default();
+        }
         // Each page read and parsed once, with every such fact, for all of their parts.
-        let facts: Vec<(&'static Fact, Package)> = packaged(needs).collect();
-        let reads = facts.iter().fold(Needs::NONE, |n, (f, _)| n | Needs::fact(f));
-        let per_page: Vec<Vec<Option<Shared>>> = match facts.is_empty() {
-            true => Vec::new(),
-            false => docs
-                .par_iter()
-                .map(|d| {
-                    let page = d.read_page(&set.limits).ok().map(|p| p.0);
-                    page.and_then(|page| {
-                        crate::error::isolate(|| {
-                            let doc = Document::parse_for(&page, &set.limits, reads).0;
-                            facts.iter().map(|(_, p)| (p.part)(&doc)).collect()
-                        })
-                        .ok()
-                    })
-                    .unwrap_or_else(|| vec![None; facts.len()])
-                })
-                .collect(),
+        let per_page = parts_of_pages(set, docs, &facts);
+        PackageFacts::build(set, docs, needs, |(f, _, _)| {
+            let k = facts.iter().position(|g| g.0.name == f.name).expect("one of the facts");
+            per_page.iter().map(|v| v[k].clone()).collect()
+        })
+    }
+
+    /// The references and parts of every fact of `needs` that reads the page's package: the
+    /// documents' parts from `parts_of` (per document), the set's pages kept for learning
+    /// only parsed here for the facts that read them.
+    fn build(
+        set: &GoldSet,
+        docs: &[&GoldDoc],
+        needs: Needs,
+        parts_of: impl Fn(Packaged) -> Vec<Option<Shared>>,
+    ) -> PackageFacts {
+        let facts: Vec<Packaged> = packaged(needs).collect();
+        let trainers = trainers(set, docs);
+        let learning: Vec<Packaged> = facts.iter().copied().filter(|(_, _, p)| p.trainers).collect();
+        let mut trainer_parts = if learning.is_empty() || trainers.is_empty() {
+            Vec::new()
+        } else {
+            parts_of_pages(set, &trainers, &learning)
         };
-        let parts =
-            facts.iter().enumerate().map(|(k, (f, _))| (*f, per_page.iter().map(|v| v[k].clone()).collect())).collect();
-        let (wrapper, train) = if needs.wrapper { wrapper_facts(set, docs, needs, None) } else { Default::default() };
-        PackageFacts { refs: references(docs, most_refs(needs)), parts, wrapper, train }
+        let mut out = Vec::new();
+        for fact in facts {
+            let p = fact.2;
+            let mut parts = parts_of(fact);
+            let mut pages: Vec<&GoldDoc> = docs.to_vec();
+            if p.trainers {
+                let k = learning.iter().position(|l| l.0.name == fact.0.name).expect("a learning fact");
+                parts.extend(trainer_parts.iter_mut().map(|t| t[k].take()));
+                pages.extend(&trainers);
+            }
+            out.push(Parts { hook: p, parts, refs: ordered(&pages, docs.len(), p.order, p.most) });
+        }
+        PackageFacts(out)
     }
 
     /// Gives document `i` (parsed) the parts of its reference pages that could be read, for
     /// each fact (the first [`Package::most`] of them).
     pub fn attach(&self, i: usize, doc: &mut Document) {
-        for (f, parts) in &self.parts {
-            let Some(p) = f.package else { continue };
-            let refs = self.refs.get(i).into_iter().flatten().take(p.most);
-            let refs: Vec<&Shared> = refs.filter_map(|&j| parts.get(j).and_then(Option::as_ref)).collect();
+        for f in &self.0 {
+            let refs = f.refs.get(i).into_iter().flatten();
+            let refs: Vec<&Shared> = refs.filter_map(|&j| f.parts.get(j).and_then(Option::as_ref)).collect();
             if !refs.is_empty() {
-                (p.attach)(doc, &refs);
+                (f.hook.attach)(doc, &refs);
             }
-        }
-        if let Some(Some(own)) = self.wrapper.get(i) {
-            let train = self.train[i].clone();
-            doc.wrapper = Some(Arc::new(crate::document::wrapper::Facts { own: own.clone(), train }));
         }
     }
 }
@@ -552,24 +526,38 @@ mod tests {
     }
 
     #[test]
-    fn feedwrapper_facts_from_the_loaders_own_parse_equal_those_of_a_parse_of_their_own() {
+    fn package_facts_from_the_loaders_own_parse_equal_those_of_a_parse_of_their_own() {
         // The corpus takes them from the pages it parses (one parse); `evaluate` reads every page
-        // once beforehand: both must give the same facts and the same training pages.
+        // once beforehand: every family that reads the page's package extracts the same either way.
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("goldsets/blogs");
         let mut set = crate::goldset::native::open(&root, false).unwrap();
         set.docs.retain(|d| set.packages[d.package] == "wp-kubrick");
         let docs: Vec<&GoldDoc> = set.docs.iter().collect();
-        let needs = Needs::DOM | Needs::WRAPPER;
-        let corpus = Corpus::load_for(&set, &docs, needs, &|| {});
-        let facts = PackageFacts::of_pages(&set, &docs, needs);
         assert_eq!(docs.len(), 11);
-        for (i, e) in corpus.entries.iter().enumerate() {
-            let doc = e.doc.as_ref().unwrap();
-            let w = doc.wrapper.as_ref().unwrap();
-            assert!(!w.own.cands.is_empty() && doc.dom.attrs.is_empty(), "facts built, attributes let go");
-            assert_eq!(Some(&w.own), facts.wrapper[i].as_ref(), "{}", docs[i].id);
-            assert_eq!(w.train, facts.train[i]);
+        let mut checked = 0;
+        for name in crate::extract::names() {
+            let ex = crate::extract::build(
+                &crate::extract::Engine::default(),
+                &crate::extract::space(name).unwrap().defaults(),
+            )
+            .unwrap();
+            if !ex.needs_package() {
+                continue;
+            }
+            let corpus = Corpus::load_for(&set, &docs, ex.needs(), &|| {});
+            let facts = PackageFacts::of_pages(&set, &docs, ex.needs());
+            let mut kept = 0;
+            for (i, e) in corpus.entries.iter().enumerate() {
+                let mut apart = prepare(&set, docs[i], ex.needs()).doc.unwrap();
+                facts.attach(i, &mut apart);
+                let text = crate::extract::extract_text(ex.as_ref(), e.doc.as_ref().unwrap()).unwrap();
+                assert_eq!(text, crate::extract::extract_text(ex.as_ref(), &apart).unwrap(), "{name}: {}", docs[i].id);
+                kept += usize::from(!text.is_empty());
+            }
+            assert!(kept > 0, "{name} extracts from the pages of its package");
+            checked += 1;
         }
+        assert!(checked >= 2, "the families that read the page's package are checked");
     }
 
     #[test]

@@ -128,7 +128,7 @@ mod tests {
     #[test]
     fn every_extractor_declares_what_it_reads_route_and_blocks_included() {
         let reg = registry();
-        for want in ["route", "blocks", "full_hidden", "blogbuster", "records", "structured", "mixed", "feedwrapper"] {
+        for want in ["route", "blocks", "full_hidden", "records", "structured", "mixed"] {
             assert!(reg.iter().any(|(n, _)| n == want), "{want} is checked");
         }
         for f in extract::FAMILIES.iter().filter(|f| f.fit.is_some()) {
@@ -147,8 +147,12 @@ mod tests {
                 .complete()
         };
         assert_eq!(needs("blocks", &[]), Needs::SEGMENTS.complete());
-        let patterns = Needs::fact(&extract::blogbuster::patterns::FACT);
-        assert_eq!(needs("blogbuster", &[]), (Needs::DOM | patterns).complete());
+        // Every family's own facts are declared in its `needs` (`Needs::fact`) and built only then.
+        for f in extract::FAMILIES {
+            let facts = needs(f.name, &[]).facts;
+            let (d, _) = Document::parse_for("<body><p class=x>one</p></body>", &Limits::default(), needs(f.name, &[]));
+            assert_eq!(d.facts.len(), facts.iter().count(), "{}", f.name);
+        }
         // A route without a rule needs its one branch (`otherwise`: `pages`, the mixed
         // combination) as a mask; with a rule, also the page features and the other branch.
         let mask_of = |name: &str| {
@@ -182,11 +186,6 @@ mod tests {
         let (all, _) = Document::parse_for(html, &Limits::default(), everything());
         assert!(!all.segments.is_empty());
         assert_eq!(all.facts.len(), everything().facts.iter().count());
-        use extract::blogbuster::patterns::{FACT, Patterns};
-        assert_eq!(all.facts.get::<Patterns>().unwrap().0.len(), all.dom.nodes.len());
-        // Each fact alone, and the same facts as the whole parse.
-        let (p, _) = Document::parse_for(html, &Limits::default(), Needs::fact(&FACT));
-        assert_eq!(p.facts.get::<Patterns>(), all.facts.get::<Patterns>());
     }
 
     #[test]
@@ -195,10 +194,10 @@ mod tests {
         let tccb = extract::build(&extract::Engine::default(), &extract::space("tccb").unwrap().defaults()).unwrap();
         let (d, _) = Document::parse_for(html, &Limits::default(), tccb.needs());
         assert_eq!((d.source.words.len(), d.dom.nodes.len(), d.words.units(), d.lang.as_deref()), (4, 0, 0, None));
-        let bb =
-            extract::build(&extract::Engine::default(), &extract::space("blogbuster").unwrap().defaults()).unwrap();
-        let (d, _) = Document::parse_for(html, &Limits::default(), bb.needs());
-        assert_eq!((d.source.words.len(), d.facts.len()), (0, 1));
+        let crunch =
+            extract::build(&extract::Engine::default(), &extract::space("crunch").unwrap().defaults()).unwrap();
+        let (d, _) = Document::parse_for(html, &Limits::default(), crunch.needs());
+        assert_eq!((d.source.words.len(), d.facts.len()), (0, 0));
         assert!(d.dom.texts.len() >= 3);
     }
 }

@@ -8,7 +8,7 @@
 //! pages of its package is its block hashes, and the loader gives each page the hashes of its
 //! references ([`Blocks::set_references`]).
 
-use crate::document::facts::{Build, Fact, Package, Shared};
+use crate::document::facts::{Build, Fact, Order, Package, Shared};
 use crate::document::{Document, Dom, Needs};
 use std::sync::Arc;
 
@@ -17,11 +17,11 @@ pub static FACT: Fact = Fact {
     name: "blocks",
     reads: Needs::DOM,
     build: Build::After(|d| Arc::new(Blocks::of(&d.dom))),
-    package: Some(Package { most: MAX_REFS, part, attach }),
+    package: Some(Package { most: MAX_REFS, order: Order::Nearest, trainers: false, part, attach }),
 };
 
 /// A page's part for the pages that take it as a reference: its block hashes.
-fn part(doc: &Document) -> Option<Shared> {
+fn part(doc: &Document, _gold: &dyn std::any::Any, _arg: u32) -> Option<Shared> {
     Some(Arc::new(doc.facts.get::<Blocks>()?.hashes.clone()))
 }
 

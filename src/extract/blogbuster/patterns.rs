@@ -25,7 +25,7 @@ pub struct Patterns(pub Vec<Masks>);
 struct Walk(Vec<Masks>);
 
 impl Visitor for Walk {
-    fn element<'a>(&mut self, _: &str, attrs: &mut dyn Iterator<Item = (&'a str, &'a str)>) {
+    fn element<'a>(&mut self, _: &str, _: u32, attrs: &mut dyn Iterator<Item = (&'a str, &'a str)>) {
         self.0.push(masks(attrs));
     }
     fn other(&mut self) {
@@ -197,5 +197,18 @@ mod tests {
         assert_eq!(m.class_value & bit("entry*"), 0, "whole value starts with hentry");
         assert_ne!(m.class_token & bit("entry*"), 0);
         assert!(CATALOGUE.len() <= 64);
+    }
+
+    #[test]
+    fn the_family_reads_its_patterns_built_in_the_walk_the_same_alone_or_with_every_view() {
+        let bb = crate::extract::testutil::with("blogbuster", &[]);
+        assert_eq!(bb.needs().complete(), (Needs::DOM | Needs::fact(&FACT)).complete());
+        let html = "<body><nav class=menu><a href=/>Home</a></nav><p class=entry-content>One two three.</p>\
+                    <noscript><p>thread</p></noscript></body>";
+        let parse = |needs| crate::document::Document::parse_for(html, &Default::default(), needs).0;
+        let all = parse(Needs::ALL | Needs::fact(&FACT));
+        assert_eq!(all.facts.get::<Patterns>().unwrap().0.len(), all.dom.nodes.len());
+        assert_eq!(parse(Needs::fact(&FACT)).facts.get::<Patterns>(), all.facts.get::<Patterns>());
+        assert!(parse(Needs::ALL).facts.get::<Patterns>().is_none(), "built only when asked for");
     }
 }

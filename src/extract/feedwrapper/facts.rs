@@ -4,12 +4,20 @@
 //! (title, author, date, content), kept when it could pass the lowest threshold of the
 //! parameter ranges. An individual then only filters these by its thresholds.
 //!
+//! [`FACT`] declares them: the one DOM walk feeds each element's id, class and position to a
+//! visitor, which gives the page its candidates ([`PageFacts`] without values); its package
+//! hook gives every page of the package (and the set's pages kept for learning only) its facts
+//! with its own feed values, read from its gold record, and gives each page those of the others
+//! ([`Training`], in id order).
+//!
 //! Imports from the crate: `document`, `eval` (the date renderings), `goldset` (a document's
 //! feed fields) and `limits`.
 
 use super::rules::{Window, dice, jaro_winkler, lcs_len, normalise};
-use crate::document::parse::{Dom, NONE, NodeAttrs};
-use crate::document::wrapper::{Cand, ContentMatch, Match, PageFacts};
+use crate::document::facts::{Build, Fact, Order, Package, Shared, Visitor};
+use crate::document::parse::{Dom, NONE};
+use crate::document::{Document, Needs};
+use std::sync::Arc;
 
 /// Scores below this are not kept (the lowest `theta_*` of the parameter ranges).
 pub const MIN_SCORE: f32 = 0.3;
@@ -144,21 +152,34 @@ fn text_prefix(dom: &Dom, i: usize, max: usize) -> String {
     out
 }
 
-/// Computes a page's facts from its flattened DOM and attributes (`Dom::attrs`, kept when the
-/// parse was asked for [`Needs::wrapper`](crate::document::Needs)) and its feed values;
-/// `keep_names` keeps the filter values' text (for `wrapper learn`).
+/// Non-space characters of each node's subtree (`cum[end] - cum[node]`).
+fn char_sums(dom: &Dom) -> Vec<u32> {
+    let mut cum = vec![0u32; dom.nodes.len() + 1];
+    for (k, node) in dom.nodes.iter().enumerate() {
+        let c = if node.is_text() { dom.info[node.text as usize].chars } else { 0 };
+        cum[k + 1] = cum[k] + c;
+    }
+    cum
+}
+
+/// Computes a page's facts from its flattened DOM and attributes (as [`ATTRS`] reads them) and
+/// its feed values; `keep_names` keeps the filter values' text (for `wrapper learn`).
 pub fn compute(dom: &Dom, attrs: &[NodeAttrs], v: &Values, keep_names: bool) -> PageFacts {
+    if attrs.len() != dom.nodes.len() || dom.nodes.is_empty() {
+        return PageFacts { nodes: dom.nodes.len() as u32, ..PageFacts::default() };
+    }
+    with_values(dom, candidates(dom, attrs, keep_names), v)
+}
+
+/// A page's candidates (its facts without feed values: what the page's own extraction reads)
+/// from its flattened DOM and attributes; `keep_names` keeps the filter values' text.
+pub fn candidates(dom: &Dom, attrs: &[NodeAttrs], keep_names: bool) -> PageFacts {
     let n = dom.nodes.len();
     let mut f = PageFacts { nodes: n as u32, ..PageFacts::default() };
     if attrs.len() != n || n == 0 {
         return f;
     }
-    // Non-space characters of each node's subtree.
-    let mut cum = vec![0u32; n + 1];
-    for (k, node) in dom.nodes.iter().enumerate() {
-        let c = if node.is_text() { dom.info[node.text as usize].chars } else { 0 };
-        cum[k + 1] = cum[k] + c;
-    }
+    let cum = char_sums(dom);
     let chars = |i: usize| cum[dom.nodes[i].end as usize] - cum[i];
     let mut bottom = vec![true; n];
     for (k, node) in dom.nodes.iter().enumerate() {
@@ -166,9 +187,8 @@ pub fn compute(dom: &Dom, attrs: &[NodeAttrs], v: &Values, keep_names: bool) -> 
             bottom[node.parent as usize] = false;
         }
     }
-    // Paths from the root, and the candidate index of each node.
+    // Paths from the root.
     let mut paths: Vec<String> = vec![String::new(); n];
-    let mut cand_of = vec![NONE; n];
     let body = dom.body as usize;
     let body_end = if body == 0 { n } else { dom.nodes[body].end as usize };
     let mut names: std::collections::HashMap<u64, String> = Default::default();
@@ -210,11 +230,27 @@ pub fn compute(dom: &Dom, attrs: &[NodeAttrs], v: &Values, keep_names: bool) -> 
                 }
             }
         }
-        cand_of[k] = f.cands.len() as u32;
         f.cands.push(Cand { node: k as u32, end: node.end, bottom: bottom[k], triple });
     }
     f.names = names.into_iter().collect();
     f.names.sort_unstable();
+    f
+}
+
+/// A page's facts with its feed values matched against its candidates (`f`, from
+/// [`candidates`] on the same DOM).
+pub fn with_values(dom: &Dom, mut f: PageFacts, v: &Values) -> PageFacts {
+    let n = dom.nodes.len();
+    if n == 0 {
+        return f;
+    }
+    let cum = char_sums(dom);
+    let chars = |i: usize| cum[dom.nodes[i].end as usize] - cum[i];
+    let body = dom.body as usize;
+    let mut cand_of = vec![NONE; n];
+    for (c, cand) in f.cands.iter().enumerate() {
+        cand_of[cand.node as usize] = c as u32;
+    }
     f.has = [
         v.title.as_deref().is_some_and(|t| !t.trim().is_empty()),
         v.gold_title.is_some(),
@@ -385,19 +421,159 @@ fn ymd(iso: &str) -> Option<(i32, u32, u32)> {
     ((1..=12).contains(&m) && (1..=31).contains(&d)).then_some((y, m, d))
 }
 
-/// A page's facts from its parsed document, which must have been parsed with
-/// [`Needs::wrapper`](crate::document::Needs) (its DOM then keeps each element's id, class and
-/// position); empty facts otherwise.
-pub fn of_document(doc: &crate::document::Document, v: &Values, keep_names: bool) -> PageFacts {
-    compute(&doc.dom, &doc.dom.attrs, v, keep_names)
+/// An element's attributes as the wrapper reads them (`blogs.md` §13.4).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NodeAttrs {
+    /// The `id` value ("" when none; text nodes have none).
+    pub id: String,
+    /// The `class` value as written.
+    pub class: String,
+    /// 0-based position among the element children of its parent in the parsed tree (hidden
+    /// elements counted), as in the paper's paths.
+    pub position: u32,
+}
+
+/// Each flattened node's attributes, as the walk sees them ([`ATTRS`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PageAttrs(pub Vec<NodeAttrs>);
+
+/// Collects each flattened node's attributes during the DOM walk.
+struct Collect(Vec<NodeAttrs>, fn(Vec<NodeAttrs>, &Dom) -> Shared);
+
+impl Visitor for Collect {
+    fn element<'a>(&mut self, _: &str, position: u32, attrs: &mut dyn Iterator<Item = (&'a str, &'a str)>) {
+        let (mut id, mut class) = (None, None);
+        for (k, v) in attrs {
+            match k {
+                "id" if id.is_none() => id = Some(v),
+                "class" if class.is_none() => class = Some(v),
+                _ => {}
+            }
+        }
+        let (id, class) = (id.unwrap_or("").to_string(), class.unwrap_or("").to_string());
+        self.0.push(NodeAttrs { id, class, position });
+    }
+    fn other(&mut self) {
+        self.0.push(NodeAttrs::default());
+    }
+    fn finish(self: Box<Self>, dom: &Dom) -> Shared {
+        (self.1)(self.0, dom)
+    }
+}
+
+/// The page's attributes as the wrapper reads them (`wrapper learn` writes selectors from them).
+pub static ATTRS: Fact = Fact {
+    name: "wrapper_attrs",
+    reads: Needs::DOM,
+    build: Build::Walk(|| Box::new(Collect(Vec::new(), |a, _| Arc::new(PageAttrs(a))))),
+    package: None,
+};
+
+/// The page's candidates ([`PageFacts`] without feed values, built from the attributes the walk
+/// sees, which it then lets go), and for the pages of its package, each one's facts with its own
+/// feed values ([`Training`]): what the family reads.
+pub static FACT: Fact = Fact {
+    name: "wrapper",
+    reads: Needs::DOM,
+    build: Build::Walk(|| Box::new(Collect(Vec::new(), |a, dom| Arc::new(candidates(dom, &a, false))))),
+    package: Some(Package { most: usize::MAX, order: Order::Id, trainers: true, part, attach }),
+};
+
+/// The facts of the other pages of a page's package (its training pages), in id order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Training(pub Vec<Arc<PageFacts>>);
+
+/// A page's part for the other pages of its package: its facts with its feed values (read from
+/// its gold record, the content cut to `summary_words` words).
+fn part(doc: &Document, gold: &dyn std::any::Any, summary_words: u32) -> Option<Shared> {
+    let d = gold.downcast_ref::<crate::goldset::GoldDoc>()?;
+    let own = doc.facts.get::<PageFacts>()?;
+    let v = Values::of(d, summary_words as usize);
+    Some(Arc::new(with_values(&doc.dom, own.clone(), &v)))
+}
+
+/// Gives a page the facts of its training pages.
+fn attach(doc: &mut Document, parts: &[&Shared]) {
+    let train = parts.iter().filter_map(|p| Arc::downcast::<PageFacts>(Arc::clone(p)).ok()).collect();
+    doc.facts.insert(Training(train));
+}
+
+/// A page's facts from its parsed document, which must have been parsed with [`ATTRS`] (else
+/// empty facts).
+pub fn of_document(doc: &Document, v: &Values, keep_names: bool) -> PageFacts {
+    match doc.facts.get::<PageAttrs>() {
+        Some(a) => compute(&doc.dom, &a.0, v, keep_names),
+        None => PageFacts { nodes: doc.dom.nodes.len() as u32, ..PageFacts::default() },
+    }
 }
 
 /// A page's facts from its HTML, within the budgets of `limits`: one parse of the DOM view, with
 /// the attributes kept (the same parse as the page's `Document`, so node numbers agree).
 pub fn of_html(html: &str, limits: &crate::limits::Limits, v: &Values, keep_names: bool) -> PageFacts {
-    let needs = crate::document::Needs::DOM | crate::document::Needs::WRAPPER;
-    let doc = crate::document::Document::parse_for(html, limits, needs).0;
+    let doc = Document::parse_for(html, limits, Needs::fact(&ATTRS)).0;
     of_document(&doc, v, keep_names)
+}
+
+/// An element of the page's body with rendered text, and its filter triple.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Cand {
+    /// Its index in [`Dom::nodes`](crate::document::Dom).
+    pub node: u32,
+    /// One past its subtree (pre-order).
+    pub end: u32,
+    /// No element child holds the same text (the deepest holder of a text).
+    pub bottom: bool,
+    /// Hashes of its `classes`, `ids` and `path` values (§13.4; 0: null).
+    pub triple: [u64; 3],
+}
+
+/// A candidate that matches one of the page's own feed values, with its similarity (for a
+/// date: how many characters longer than the rendering it holds its text is).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Match {
+    /// Index into [`PageFacts::cands`].
+    pub cand: u32,
+    /// Similarity (or, for a date, the slack).
+    pub score: f32,
+}
+
+/// A candidate that may match the page's feed content: its score under each content matcher
+/// (`word_prefix`, `jw_prefix`, `dice`), its word count, and the candidate it extends to under
+/// each `content_stop_tags` choice.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ContentMatch {
+    /// Index into [`PageFacts::cands`].
+    pub cand: u32,
+    /// Scores per matcher (`word_prefix`, `jw_prefix`, `dice`, `passage`).
+    pub scores: [f32; 4],
+    /// Words of the candidate's text (at most 40 are read).
+    pub words: u32,
+    /// The extended candidate per `content_stop_tags` choice (the three stop-tag sets, then
+    /// `cover`).
+    pub ext: [u32; 4],
+}
+
+/// One page's facts.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PageFacts {
+    /// Flattened nodes of the page they were computed on (the page's `Dom` must have as many).
+    pub nodes: u32,
+    /// The body's elements with rendered text, in document order.
+    pub cands: Vec<Cand>,
+    /// Title matches: against the `title` field (0) and against the gold's first line (1).
+    pub title: [Vec<Match>; 2],
+    /// Author matches.
+    pub author: Vec<Match>,
+    /// Date matches (score: the slack in characters), English and numeric renderings.
+    pub date: Vec<Match>,
+    /// Date matches in the page's language only (`date_locales: en+page`).
+    pub date_page: Vec<Match>,
+    /// Content candidates with their scores.
+    pub content: Vec<ContentMatch>,
+    /// Which values the page has: title field, gold first line, author, date, content.
+    pub has: [bool; 5],
+    /// The filter values' text by hash, when kept (`wrapper learn` writes them).
+    pub names: Vec<(u64, String)>,
 }
 
 #[cfg(test)]

@@ -81,7 +81,7 @@ struct Walk {
 }
 
 impl Visitor for Walk {
-    fn element<'a>(&mut self, _: &str, attrs: &mut dyn Iterator<Item = (&'a str, &'a str)>) {
+    fn element<'a>(&mut self, _: &str, _: u32, attrs: &mut dyn Iterator<Item = (&'a str, &'a str)>) {
         // `role` may list several tokens; the first one the page's reader knows wins (WAI-ARIA).
         for (k, v) in attrs {
             if !k.eq_ignore_ascii_case("role") {

@@ -25,7 +25,7 @@ pub static FACT: Fact =
 struct Walk(RdDom);
 
 impl Visitor for Walk {
-    fn element<'a>(&mut self, name: &str, attrs: &mut dyn Iterator<Item = (&'a str, &'a str)>) {
+    fn element<'a>(&mut self, name: &str, _: u32, attrs: &mut dyn Iterator<Item = (&'a str, &'a str)>) {
         // html5ever's HTML names are lower case already (SVG's may not be).
         match name.bytes().any(|b| b.is_ascii_uppercase()) {
             true => self.0.push(&name.to_ascii_lowercase(), attrs),

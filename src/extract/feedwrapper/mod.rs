@@ -14,28 +14,29 @@
 //! ## Interpretation
 //! `blogs.md` §13. In cetune a package is a site: each page is extracted with the rules learned
 //! from the *other* pages of its package (the paper's leave-one-out), whose feed values are the
-//! gold set's fields (`title`, `author`, `date`) and its gold text (the content). The loader
-//! computes every page's candidates and their similarity to the page's own values once
-//! ([`facts`], [`Needs::WRAPPER`]); an individual filters them by its thresholds, keeps the
+//! gold set's fields (`title`, `author`, `date`) and its gold text (the content). Every page's
+//! candidates and their similarity to the page's own values are computed once, when the set is
+//! loaded ([`facts::FACT`], a fact that reads the page's package); an individual filters them by its thresholds, keeps the
 //! deepest matches, extends content matches to their nearest stop tag, and ranks. A property
 //! with fewer than 2 training pages holding a value gets no rule; without a content rule (or a
 //! page the rules miss) the family abstains: an empty extract.
 //!
 //! Its own matchers and rules are [`rules`], a page's facts [`facts`]; a site's learned rules
-//! are written and read as wrapper files by `feeds::wrappers`.
+//! are written and read as wrapper files by [`files`] (the family's `Wrappers`, which
+//! `wrapper learn` and `extract --wrappers` reach through the family table).
 //!
 //! Imports from the crate: `document`, `error` and `params`.
 
 pub mod facts;
+pub mod files;
 pub mod rules;
 
 use super::Extractor;
 use super::segments::{Post, Segments};
-use crate::document::wrapper::PageFacts;
 use crate::document::{Document, Needs, Selection, View};
 use crate::error::Result;
-
 use crate::params::SettingReader;
+use facts::{PageFacts, Training};
 use rules::{Attr, Filter, Gain, Rule, rank};
 
 crate::params::choices! {
@@ -43,12 +44,40 @@ crate::params::choices! {
     enum Scoring { Entropy = "entropy", Vote = "vote" }
 }
 
-/// The content matchers, in the order of `ContentMatch::scores`.
-const MATCHERS: [&str; 4] = ["word_prefix", "jw_prefix", "dice", "passage"];
-/// The stop-tag choices, in the order of `ContentMatch::ext`.
-const STOPS: [&str; 4] = ["div", "div+article+section+main", "div+article+section+main+td+body", "cover"];
-/// The outputs.
-const OUTPUTS: [&str; 4] = ["content", "title+content", "title+date+content", "all"];
+crate::params::choices! {
+    /// The content matchers, in the order of `ContentMatch::scores`.
+    enum Matcher { WordPrefix = "word_prefix", JwPrefix = "jw_prefix", Dice = "dice", Passage = "passage" }
+}
+
+crate::params::choices! {
+    /// The stop-tag choices, in the order of `ContentMatch::ext`.
+    enum Stops {
+        Div = "div",
+        Sections = "div+article+section+main",
+        Cells = "div+article+section+main+td+body",
+        Cover = "cover",
+    }
+}
+
+crate::params::choices! {
+    /// What the keep-mask holds, each choice adding to the one before.
+    enum Output { Content = "content", Title = "title+content", Date = "title+date+content", All = "all" }
+}
+
+crate::params::choices! {
+    /// What a rule selecting several elements does.
+    enum Multi { Fail = "fail", First = "first" }
+}
+
+crate::params::choices! {
+    /// The title a training page is matched with.
+    enum FeedSource { Fields = "fields", Gold = "gold" }
+}
+
+crate::params::choices! {
+    /// The date renderings matched.
+    enum Locales { En = "en", EnPage = "en+page" }
+}
 
 /// A property of a post.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,20 +141,6 @@ pub struct SiteRules {
     pub rules: [Vec<Rule<u64>>; 4],
 }
 
-fn index_of(list: &[&str], r: &mut SettingReader, name: &str) -> Result<usize> {
-    struct Pick(String);
-    impl std::str::FromStr for Pick {
-        type Err = String;
-        fn from_str(s: &str) -> std::result::Result<Pick, String> {
-            Ok(Pick(s.to_string()))
-        }
-    }
-    let v = r.choice::<Pick>(name)?.0;
-    list.iter()
-        .position(|c| *c == v)
-        .ok_or_else(|| crate::error::Error::config(format!("parameter '{name}': expected one of {}", list.join(", "))))
-}
-
 impl FeedWrapper {
     /// Registry constructor.
     pub fn build(r: &mut SettingReader) -> Result<Box<dyn Extractor>> {
@@ -139,15 +154,15 @@ impl FeedWrapper {
             theta_title: r.float("theta_title")? as f32,
             theta_author: r.float("theta_author")? as f32,
             theta_content: r.float("theta_content")? as f32,
-            matcher: index_of(&MATCHERS, r, "content_matcher")?,
-            stops: index_of(&STOPS, r, "content_stop_tags")?,
+            matcher: r.choice::<Matcher>("content_matcher")? as usize,
+            stops: r.choice::<Stops>("content_stop_tags")? as usize,
             date_slack: r.int("date_slack")? as f32,
             min_gain: r.float("min_gain")?,
-            multi_first: index_of(&["fail", "first"], r, "multi")? == 1,
+            multi_first: r.choice::<Multi>("multi")? == Multi::First,
             max_items: r.int("max_items")?.max(1) as usize,
-            output: index_of(&OUTPUTS, r, "output")?,
-            gold_title: index_of(&["fields", "gold"], r, "feed_source")? == 1,
-            date_page: index_of(&["en", "en+page"], r, "date_locales")? == 1,
+            output: r.choice::<Output>("output")? as usize,
+            gold_title: r.choice::<FeedSource>("feed_source")? == FeedSource::Gold,
+            date_page: r.choice::<Locales>("date_locales")? == Locales::EnPage,
             summary_words: r.int("summary_words")?.clamp(0, 1000) as u16,
             fixed: None,
         })
@@ -319,21 +334,22 @@ impl FeedWrapper {
         if let Some(sites) = &self.fixed {
             return self.found_by_files(doc, sites);
         }
-        let Some(f) = &doc.wrapper else { return [None; 4] };
-        if f.own.nodes as usize != doc.dom.nodes.len() || f.own.cands.is_empty() {
+        let (Some(own), Some(train)) = (doc.facts.get::<PageFacts>(), doc.facts.get::<Training>()) else {
+            return [None; 4];
+        };
+        if own.nodes as usize != doc.dom.nodes.len() || own.cands.is_empty() {
             return [None; 4];
         }
-        let train: Vec<&PageFacts> = f.train.iter().take(self.max_items).map(|p| p.as_ref()).collect();
+        let train: Vec<&PageFacts> = train.0.iter().take(self.max_items).map(|p| p.as_ref()).collect();
         Prop::ALL.map(|prop| {
             let rules = self.rules(&train, prop);
-            self.apply(&f.own, &rules, prop).map(|c| f.own.cands[c].node)
+            self.apply(own, &rules, prop).map(|c| own.cands[c].node)
         })
     }
 }
 
 impl FeedWrapper {
-    /// The nodes the rules of the page's site select (wrapper files): the page's facts are the
-    /// loader's when it built them, else computed from its DOM (parsed with its attributes).
+    /// The nodes the rules of the page's site select (wrapper files).
     fn found_by_files(&self, doc: &Document, sites: &[SiteRules]) -> [Option<u32>; 4] {
         let hosts = origin_hosts(doc.origin.as_deref());
         let site = sites
@@ -341,14 +357,7 @@ impl FeedWrapper {
             .find(|s| s.hosts.iter().any(|h| hosts.contains(h)))
             .or_else(|| (sites.len() == 1).then(|| &sites[0]));
         let Some(site) = site else { return [None; 4] };
-        let computed;
-        let own = match &doc.wrapper {
-            Some(f) if f.own.nodes as usize == doc.dom.nodes.len() => f.own.as_ref(),
-            _ => {
-                computed = facts::of_document(doc, &Default::default(), false);
-                &computed
-            }
-        };
+        let Some(own) = doc.facts.get::<PageFacts>() else { return [None; 4] };
         if own.nodes as usize != doc.dom.nodes.len() || own.cands.is_empty() {
             return [None; 4];
         }
@@ -374,7 +383,7 @@ impl Extractor for FeedWrapper {
     }
 
     fn needs(&self) -> Needs {
-        Needs::DOM | Needs { summary_words: self.summary_words, ..Needs::WRAPPER }
+        Needs::DOM | Needs::fact_with(&facts::FACT, u32::from(self.summary_words))
     }
 
     fn needs_package(&self) -> bool {
@@ -435,7 +444,6 @@ pub fn origin_hosts(origin: Option<&str>) -> Vec<String> {
 mod tests {
     use super::facts::{Values, of_html};
     use super::*;
-    use crate::document::wrapper::Facts;
     use std::sync::Arc;
 
     fn page(i: usize, title: &str, body: &str) -> String {
@@ -466,7 +474,8 @@ mod tests {
         }
         let (html, own) = own.unwrap();
         let mut doc = Document::parse(&html);
-        doc.wrapper = Some(Arc::new(Facts { own, train }));
+        doc.facts.insert((*own).clone());
+        doc.facts.insert(Training(train));
         doc
     }
 

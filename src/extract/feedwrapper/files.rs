@@ -12,17 +12,18 @@
 //! (`html > body > div:nth-child(2)`, `/html/body/*[2][self::div]`); the CSS and XPath of a
 //! chain may also select elements whose chain holds more classes.
 //!
-//! Imports from the crate: `document`, `error`, `extract` (the `feedwrapper` family's rules),
-//! `goldset`, `params`, `paths` and `yaml`.
+//! Imports from the crate: `document`, `error`, `goldset`, `params`, `paths` and `yaml`.
 
-use crate::document::parse::{Dom, NONE, NodeAttrs};
-use crate::document::wrapper::PageFacts;
+use super::facts::{ATTRS, NodeAttrs, PageAttrs, PageFacts, Values, hash, of_document};
+use super::rules::{Attr, Rule};
+use super::{FeedWrapper, Prop, SiteRules, origin_hosts};
+use crate::document::parse::{Dom, NONE};
 use crate::document::{Document, Needs, norm_host};
 use crate::error::{Error, Result};
-use crate::extract::feedwrapper::facts::{Values, hash, of_document};
-use crate::extract::feedwrapper::rules::{Attr, Rule};
-use crate::extract::feedwrapper::{FeedWrapper, Prop, SiteRules, origin_hosts};
+use crate::extract::Extractor;
+use crate::extract::wrappers::{Learned, Wrappers};
 use crate::goldset::GoldSet;
+use crate::params::Setting;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -136,6 +137,11 @@ pub fn load(path: &Path) -> Result<Vec<SiteRules>> {
         .collect()
 }
 
+/// The attributes of a page parsed with [`ATTRS`].
+fn attrs(doc: &Document) -> &[NodeAttrs] {
+    doc.facts.get::<PageAttrs>().map_or(&[], |a| &a.0)
+}
+
 /// Non-space characters of each node's subtree.
 fn subtree_chars(dom: &Dom) -> Vec<u32> {
     let n = dom.nodes.len();
@@ -231,15 +237,6 @@ fn selectors(dom: &Dom, attrs: &[NodeAttrs], chars: &[u32], k: usize, attr: Attr
     (css.join(" > "), format!("//{}", xpath.join("/")))
 }
 
-/// What `learn` wrote.
-#[derive(Debug, Clone, Default)]
-pub struct Learned {
-    /// Per site: its name, pages read, rules per property (title, author, date, content).
-    pub sites: Vec<(String, usize, [usize; 4])>,
-    /// The files written.
-    pub files: Vec<PathBuf>,
-}
-
 /// A site's wrapper from the pages of one package of `set` (all of them are training pages;
 /// at most `max_items` in id order, as `feedwrapper` reads).
 pub fn learn_site(set: &GoldSet, package: usize, fw: &FeedWrapper, label: &str) -> WrapperFile {
@@ -250,7 +247,7 @@ pub fn learn_site(set: &GoldSet, package: usize, fw: &FeedWrapper, label: &str) 
     docs.sort_by(|a, b| a.id.cmp(&b.id));
     for d in docs.into_iter().take(max_items) {
         let Ok((html, _)) = d.read_page(&set.limits) else { continue };
-        let parsed = crate::error::isolate(|| Document::parse_for(&html, &set.limits, Needs::DOM | Needs::WRAPPER).0);
+        let parsed = crate::error::isolate(|| Document::parse_for(&html, &set.limits, Needs::fact(&ATTRS)).0);
         let Ok(doc) = parsed else { continue };
         let facts = of_document(&doc, &Values::of(d, cut), true);
         if let Some(h) = d.url.as_deref().and_then(|u| origin_hosts(Some(u)).pop())
@@ -275,7 +272,7 @@ pub fn learn_site(set: &GoldSet, package: usize, fw: &FeedWrapper, label: &str) 
                     let name =
                         f.names.binary_search_by_key(&r.value, |(h, _)| *h).ok().map(|i| f.names[i].1.clone())?;
                     let c = f.cands.iter().find(|c| c.triple[k] == r.value)?;
-                    Some((name, selectors(&doc.dom, &doc.dom.attrs, ch, c.node as usize, r.attr)))
+                    Some((name, selectors(&doc.dom, attrs(doc), ch, c.node as usize, r.attr)))
                 })?;
                 Some(RuleRow {
                     attr: r.attr.name().into(),
@@ -295,6 +292,32 @@ pub fn learn_site(set: &GoldSet, package: usize, fw: &FeedWrapper, label: &str) 
         }
     }
     w
+}
+
+/// The family's wrapper files: `wrapper learn` and `extract --wrappers`.
+#[derive(Debug)]
+pub struct Files;
+
+/// The family's [`Wrappers`] (its row in the family table names it).
+pub static FILES: Files = Files;
+
+impl Wrappers for Files {
+    fn learn(
+        &self,
+        set: &GoldSet,
+        s: &Setting,
+        label: &str,
+        out: &Path,
+        force: bool,
+        reads: &crate::paths::Reads,
+    ) -> Result<Learned> {
+        learn(set, &FeedWrapper::of_setting(s)?, label, out, force, reads)
+    }
+
+    fn apply(&self, s: &Setting, files: &Path) -> Result<Box<dyn Extractor>> {
+        let fw = FeedWrapper::of_setting(s)?;
+        Ok(Box::new(fw.with_rules(load(files)?)))
+    }
 }
 
 /// `cetune wrapper learn`: one `<site>.yaml` per package of `set` in `out`. `out` may not be,
@@ -367,13 +390,13 @@ mod tests {
     #[test]
     fn selectors_name_the_chain_and_the_path() {
         let html = r#"<html><body><div id="side">x</div><div class="post"><span class="author vcard"><a class="url fn n">Ann Lee</a></span><p>text</p></div></body></html>"#;
-        let doc = Document::parse_for(html, &Default::default(), Needs::DOM | Needs::WRAPPER).0;
+        let doc = Document::parse_for(html, &Default::default(), Needs::fact(&ATTRS)).0;
         let chars = subtree_chars(&doc.dom);
         let a = doc.dom.nodes.iter().position(|n| n.tag.name() == "a").unwrap();
-        let (css, xpath) = selectors(&doc.dom, &doc.dom.attrs, &chars, a, Attr::Classes);
+        let (css, xpath) = selectors(&doc.dom, attrs(&doc), &chars, a, Attr::Classes);
         assert_eq!(css, ".author.vcard > .url.fn.n");
         assert!(xpath.starts_with("//*[contains(concat(' ', normalize-space(@class), ' '), ' author ')"), "{xpath}");
-        let (css, xpath) = selectors(&doc.dom, &doc.dom.attrs, &chars, a, Attr::Path);
+        let (css, xpath) = selectors(&doc.dom, attrs(&doc), &chars, a, Attr::Path);
         assert_eq!(css, "html > body:nth-child(2) > div:nth-child(2) > span:nth-child(1) > a:nth-child(1)");
         assert_eq!(xpath, "/html/*[2][self::body]/*[2][self::div]/*[1][self::span]/*[1][self::a]");
         assert_eq!(origin_hosts(Some("/m/www.Blog.example/2013/a.html")), ["blog.example"]);
