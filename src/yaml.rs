@@ -77,7 +77,7 @@ pub fn from_str<T: DeserializeOwned>(text: &str, path: &Path, make: fn(String) -
     serde_saphyr::from_str_with_options(text, options()).map_err(|e| {
         let message = serde_saphyr::DefaultMessageFormatter.format_message(&e);
         let mut message: String = message.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
-        if message.contains("budget") || message.contains("recursion limit") {
+        if over_limits(&e) {
             message = format!(
                 "{message} (cetune reads YAML nested at most {MAX_DEPTH} deep, with at most {MAX_ALIASES} aliases)"
             );
@@ -88,6 +88,27 @@ pub fn from_str<T: DeserializeOwned>(text: &str, path: &Path, make: fn(String) -
             _ => err,
         }
     })
+}
+
+/// Whether the parser stopped at one of [`options`]' limits (depth, size, aliases): such an
+/// error gets a note naming cetune's limits. Read from the error's variant, not its text.
+fn over_limits(e: &serde_saphyr::Error) -> bool {
+    use serde_saphyr::{Error as E, ExternalMessageSource, granit_parser::ErrorKind};
+    let mut e = e;
+    // Unwrap what only adds a location (an alias's use, a snippet) to the error it holds.
+    while let E::AliasError { error, .. } | E::WithSnippet { error, .. } = e {
+        e = error;
+    }
+    match e {
+        E::Budget { .. }
+        | E::AliasReplayLimitExceeded { .. }
+        | E::AliasExpansionLimitExceeded { .. }
+        | E::AliasReplayStackDepthExceeded { .. } => true,
+        E::ExternalMessage { source, .. } => {
+            matches!(source.as_ref(), ExternalMessageSource::Parser(s) if *s.kind() == ErrorKind::RecursionLimitExceeded)
+        }
+        _ => false,
+    }
 }
 
 /// Serialises `value` as YAML. Floats are written in their shortest form that reads back to the
@@ -144,7 +165,8 @@ mod tests {
             let p = i - 1;
             text += &format!("a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n");
         }
-        assert!(parse::<serde::de::IgnoredAny>(&text).is_err());
+        let e = parse::<serde::de::IgnoredAny>(&text).unwrap_err();
+        assert!(e.message.contains(&format!("with at most {MAX_ALIASES} aliases")), "{e}");
     }
 
     #[test]
