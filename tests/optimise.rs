@@ -248,6 +248,65 @@ fn soak_kill_nine_with_cmaes_tpe_and_adaptive_mutation() {
     soak("soak-cmaes", &["--strategy", "cmaes"]);
     soak("soak-tpe", &["--strategy", "tpe", "--epsilon", "auto"]);
     soak("soak-adaptive", &["--mutation", "adaptive"]);
+    soak("soak-hyperband", &["--strategy", "hyperband"]);
+}
+
+/// `optimise -e blocktrees` with no search flag runs the family's own search (its YAML's
+/// `search:`: Hyperband, scoring whole folds first), stops by itself, says how much of its budget
+/// it used, and resumes after `kill -9` to the uninterrupted run's result.
+#[test]
+fn blocktrees_runs_its_own_search_which_stops_by_itself_and_survives_kill_nine() {
+    let set = linky_set("trees-own", 90);
+    let run = beside(&set, "run");
+    let out =
+        cetune(&["optimise", "-e", "blocktrees", "--goldset", set.to_str().unwrap(), "--out", run.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(
+            "blocktrees's own search (its YAML's `search:`): hyperband, population 27, at most 6 generations"
+        ),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stdout.contains(
+            "budget used: 6 of 6 generations (hyperband, population 27); stopped: maximum number of generations reached"
+        ),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("fidelities: 66 evaluations, 16 of them on every document"), "{}", out.stdout);
+    let rows = read_csv(&run.join("individuals.csv"));
+    let col = rows[0].iter().position(|c| c == "fidelity").expect("a fidelity column");
+    let docs = rows[0].iter().position(|c| c == "documents").unwrap();
+    // Five folds of 18 pages: the first rung scores one fold (0.2), the next two (0.4).
+    let rung = |g: &str| -> Vec<(String, String)> {
+        rows[1..].iter().filter(|r| r[1] == g).map(|r| (r[docs].clone(), r[col].clone())).collect()
+    };
+    assert_eq!(rung("0"), vec![("18".to_string(), "0.2".to_string()); 27]);
+    assert_eq!(rung("1"), vec![("36".to_string(), "0.4".to_string()); 9]);
+    assert_eq!(rung("2"), vec![("90".to_string(), "1".to_string()); 3]);
+    let html = std::fs::read_to_string(run.join("report.html")).unwrap();
+    assert!(html.contains("Fidelities and promotions"));
+    // A flag chooses another search: the family's budget is taken whole or not at all.
+    let other = beside(&set, "other");
+    let out = cetune(&[
+        "optimise",
+        "-e",
+        "blocktrees",
+        "--goldset",
+        set.to_str().unwrap(),
+        "--out",
+        other.to_str().unwrap(),
+        "--max-generations",
+        "1",
+        "--population",
+        "2",
+        "-q",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("budget used: 1 of 1 generations (ga, population 2)"), "{}", out.stdout);
+    soak_with("soak-trees", &["-e", "blocktrees"], &[]);
 }
 
 #[test]
@@ -260,31 +319,19 @@ fn soak_kill_nine_with_racing_and_validation() {
 /// Kills a run with `kill -9` at random points, resumes it each time, and compares with the
 /// uninterrupted run; `options` are added to both.
 fn soak(name: &str, options: &[&str]) {
+    soak_with(name, &["-e", "lqf", "--population", "12", "--max-generations", "25", "--patience", "0"], options);
+}
+
+/// [`soak`] of the run `base` names (extractor and budget).
+fn soak_with(name: &str, base: &[&str], options: &[&str]) {
     let set = linky_set(name, 30);
     let s = set.to_str().unwrap();
     let (full, soak) = (beside(&set, "full"), beside(&set, "soak"));
     let args = |out: &Path, extra: &[&str]| {
-        let mut v: Vec<String> = [
-            "optimise",
-            "-e",
-            "lqf",
-            "--goldset",
-            s,
-            "--out",
-            out.to_str().unwrap(),
-            "--population",
-            "12",
-            "--max-generations",
-            "25",
-            "--patience",
-            "0",
-            "--seed",
-            "9",
-            "-q",
-        ]
-        .map(String::from)
-        .to_vec();
-        v.extend(options.iter().chain(extra).map(|x| x.to_string()));
+        let mut v: Vec<String> = ["optimise", "--goldset", s, "--out", out.to_str().unwrap(), "--seed", "9", "-q"]
+            .map(String::from)
+            .to_vec();
+        v.extend(base.iter().chain(options).chain(extra).map(|x| x.to_string()));
         v
     };
     let a = args(&full, &[]);
@@ -759,4 +806,44 @@ fn a_run_records_no_absolute_path_and_still_resumes() {
         &["optimise", "--resume", run3.to_str().unwrap(), "--max-generations", "7", "-q"],
     )
     .ok();
+}
+
+/// `--time-limit`: a run stops after the generation that ends past the limit, says so, and the
+/// limit is checked like the other settings.
+#[test]
+fn a_time_limit_stops_the_run_after_the_generation_that_passes_it() {
+    let set = linky_set("time-limit", 20);
+    let run = beside(&set, "run");
+    let out = cetune(&[
+        "optimise",
+        "-e",
+        "lqf",
+        "--goldset",
+        set.to_str().unwrap(),
+        "--out",
+        run.to_str().unwrap(),
+        "--population",
+        "4",
+        "--max-generations",
+        "1000000",
+        "--patience",
+        "0",
+        "--time-limit",
+        "1",
+        "-q",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("stopped: time limit reached"), "{}", out.stdout);
+    let run_yaml = std::fs::read_to_string(run.join("run.yaml")).unwrap();
+    assert!(run_yaml.contains("time_limit: 1"), "{run_yaml}");
+    let generations = read_csv(&run.join("individuals.csv"))
+        .iter()
+        .skip(1)
+        .map(|r| r[1].clone())
+        .collect::<std::collections::HashSet<_>>()
+        .len();
+    assert!((2..1_000_000).contains(&generations), "{generations}");
+    let bad = cetune(&["optimise", "-e", "lqf", "--goldset", set.to_str().unwrap(), "--time-limit", "0", "-q"]);
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("--time-limit must be a positive number of seconds, but got 0"), "{}", bad.stderr);
 }

@@ -44,16 +44,20 @@ pub struct Args {
     #[arg(long, value_name = "FRACTION", help_heading = TUNE)]
     validation: Option<f64>,
 
-    /// Search strategy: the flags under "GA and NSGA-II" apply to ga and nsga2 only; every
-    /// strategy reads --population, --seed and the limits.
-    #[arg(long, default_value = "ga", value_parser = values::strategy(), help_heading = SEARCH)]
-    strategy: StrategyKind,
+    /// Search strategy [default: ga, or the family's own]: the flags under "GA and NSGA-II"
+    /// apply to ga and nsga2 only; every strategy reads --population, --seed and the limits. A
+    /// family may declare its default search in its YAML (`search:`; blocktrees: hyperband with
+    /// population 27 and 6 generations); it applies when none of --strategy, --population,
+    /// --max-generations, --patience, --racing is given.
+    #[arg(long, value_parser = values::strategy(), help_heading = SEARCH)]
+    strategy: Option<StrategyKind>,
     /// Random seed: the same seed and inputs give the identical run, whatever --threads.
     #[arg(long, default_value_t = 1, help_heading = SEARCH)]
     seed: u64,
-    /// Individuals per generation (every strategy).
-    #[arg(long, default_value_t = 30, help_heading = SEARCH)]
-    population: usize,
+    /// Individuals per generation (every strategy; hyperband: settings its first bracket
+    /// starts) [default: 30, or the family's own].
+    #[arg(long, value_name = "POPULATION", help_heading = SEARCH)]
+    population: Option<usize>,
     /// Add an individual to the first generation: --individual r=40,t=0.8 (repeatable).
     #[arg(long = "individual", value_name = "K=V,K=V", help_heading = SEARCH)]
     individuals: Vec<String>,
@@ -107,6 +111,11 @@ pub struct Args {
     /// [default: 10]. With --resume: the new patience, which extends a run that stopped on it.
     #[arg(long, value_name = "N", help_heading = LIMITS)]
     patience: Option<usize>,
+    /// Stop after the first generation that ends this many seconds after the run started (a
+    /// resumed run counts its time so far): budgets of equal wall time. The one rule that
+    /// depends on the machine, so a run with it is reproducible only on the same machine and load.
+    #[arg(long, value_name = "SECONDS", help_heading = LIMITS)]
+    time_limit: Option<f64>,
     /// Smallest improvement of the best fitness that counts.
     #[arg(long, value_name = "E|auto", default_value = "0.0001", value_parser = values::epsilon(), help_heading = LIMITS)]
     epsilon: values::Epsilon,
@@ -141,13 +150,32 @@ pub struct Args {
     plot_worst: bool,
 }
 
-fn config(a: &Args) -> Result<Config> {
+/// The description's default search when the command line gives no search flag (and no Pareto
+/// objective, which needs NSGA-II): a budget is taken whole or not at all.
+fn own_search<'a>(a: &Args, space: &'a crate::params::ParamSpace) -> Option<&'a crate::params::Search> {
+    let flags = a.strategy.is_some()
+        || a.population.is_some()
+        || a.max_generations.is_some()
+        || a.patience.is_some()
+        || a.racing
+        || a.objective == Objective::Pareto;
+    space.search.as_ref().filter(|_| !flags)
+}
+
+fn config(a: &Args, search: Option<&crate::params::Search>) -> Result<Config> {
     let (epsilon, epsilon_auto) = match a.epsilon {
         values::Epsilon::Auto => (Config::default().epsilon, true),
         values::Epsilon::Value(e) => (e, false),
     };
+    let d = Config::default();
+    let strategy = match search.and_then(|s| s.strategy.as_deref().map(|n| (n, &s.at))) {
+        Some((name, at)) => {
+            name.parse::<StrategyKind>().map_err(|e| Error::config(format!("{at}: search: {}", e.message)))?
+        }
+        None => a.strategy.unwrap_or(d.strategy),
+    };
     let c = Config {
-        population: a.population,
+        population: a.population.or(search.and_then(|s| s.population)).unwrap_or(d.population),
         elites: a.elites,
         tournament: a.tournament,
         crossover_prob: a.crossover_prob,
@@ -157,15 +185,16 @@ fn config(a: &Args) -> Result<Config> {
         mutation: a.mutation,
         mutation_rate: a.mutation_rate,
         cat_flip_prob: None,
-        max_generations: a.max_generations.unwrap_or(Config::default().max_generations),
-        patience: a.patience.unwrap_or(Config::default().patience),
+        max_generations: a.max_generations.or(search.and_then(|s| s.max_generations)).unwrap_or(d.max_generations),
+        patience: a.patience.or(search.and_then(|s| s.patience)).unwrap_or(d.patience),
         epsilon,
         epsilon_auto,
         seed: a.seed,
-        strategy: a.strategy,
+        strategy,
         racing: a.racing,
         racing_alpha: a.racing_alpha,
         validation: a.validation,
+        time_limit: a.time_limit,
     };
     c.validate()?;
     Ok(c)
@@ -198,14 +227,19 @@ pub fn run(a: Args, engine: &crate::extract::Engine) -> Result<()> {
     let r = &summary.record;
     let best = r.best.as_ref().ok_or_else(|| Error::bug("a finished run has no best individual"))?;
     println!(
-        "{}: best fitness {:.4} (P {:.3}, R {:.3}) with {}\n{} distinct settings evaluated in {:.1} s; stopped: {}\nresults in {}",
+        "{}: best fitness {:.4} (P {:.3}, R {:.3}) with {}\n{} distinct settings evaluated in {:.1} s; budget used: {} of {} generations ({}, population {}); stopped: {}\nresults in {}",
         r.extractor,
         best.fitness,
         best.precision,
         best.recall,
         summary.label,
-        r.evaluations,
+        // A multi-fidelity strategy scores a promoted setting again: one setting, more evaluations.
+        r.evaluations - r.fidelity.as_ref().map_or(0, |f| f.promotions),
         r.wall_seconds,
+        summary.generation + 1,
+        r.config.max_generations,
+        r.config.strategy,
+        r.config.population,
         summary.reason,
         summary.dir.display()
     );
@@ -219,6 +253,17 @@ pub fn run(a: Args, engine: &crate::extract::Engine) -> Result<()> {
             rc.without_racing,
             100.0 * rc.saved_share,
             rc.dropped
+        );
+    }
+    if let Some(f) = &r.fidelity {
+        println!(
+            "fidelities: {} evaluations, {} of them on every document ({:.0} %), {} promotions to a higher fidelity; {} document evaluations instead of {}",
+            f.evaluations,
+            f.full_evaluations,
+            100.0 * f.full_evaluations as f64 / f.evaluations.max(1) as f64,
+            f.promotions,
+            f.document_evaluations,
+            f.without_fidelities
         );
     }
     if let Some(v) = &r.validation {
@@ -268,7 +313,14 @@ fn plan(a: &Args, engine: &crate::extract::Engine) -> Result<study::Plan> {
         None => crate::extract::description(&space.extractor)?.to_string(),
     };
     let objective = a.objective;
-    let mut config = config(a)?;
+    let search = own_search(a, &space);
+    let mut config = config(a, search)?;
+    if search.is_some() && !a.quiet {
+        eprintln!(
+            "cetune: {}'s own search (its YAML's `search:`): {}, population {}, at most {} generations, patience {}; give --strategy or a budget flag to choose another",
+            space.extractor, config.strategy, config.population, config.max_generations, config.patience
+        );
+    }
     // Pareto: the GA becomes NSGA-II (the same operators, selection by front and crowding).
     if objective == Objective::Pareto && config.strategy == StrategyKind::Ga {
         config.strategy = StrategyKind::Nsga2;

@@ -61,6 +61,9 @@ pub fn strategy() -> Closed<StrategyKind> {
                 StrategyKind::Nsga2 => {
                     "NSGA-II over mean precision and mean recall (the default with --objective pareto); the GA's operators"
                 }
+                StrategyKind::Hyperband => {
+                    "Hyperband: successive halving in brackets, most settings scored on a share of the documents (for a family fitted on gold: of the folds) and the best third promoted; no flags of its own"
+                }
             };
             (k.name(), help)
         })

@@ -12,7 +12,8 @@ use std::collections::{HashMap, HashSet};
 #[derive(Debug, Clone, Default)]
 pub struct Cache {
     map: HashMap<String, Fitness>,
-    /// Genomes racing dropped, with their partial fitness (never served as a full one).
+    /// Genomes racing dropped or a multi-fidelity strategy scored on a share of the instances,
+    /// with their partial fitness (never served as a full one).
     dropped: HashMap<String, Fitness>,
 }
 
@@ -23,7 +24,15 @@ impl Cache {
         let mut cache = Cache::default();
         for t in trials {
             let k = key(space, &t.genome);
-            if cache.known(&k).is_none() {
+            // The first full fitness wins; a partial one only replaces a smaller partial one
+            // (a multi-fidelity strategy's promotion).
+            let newer = match (cache.known(&k).map(|f| f.partial), t.fitness.partial) {
+                (None, _) => true,
+                (Some(Some(_)), None) => true,
+                (Some(Some(old)), Some(new)) => new > old,
+                (Some(None), _) => false,
+            };
+            if newer {
                 cache.insert(k, t.fitness);
             }
         }
@@ -40,6 +49,7 @@ impl Cache {
         if f.partial.is_some() {
             self.dropped.insert(k, f);
         } else {
+            self.dropped.remove(&k);
             self.map.insert(k, f);
         }
     }

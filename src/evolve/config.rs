@@ -86,6 +86,12 @@ pub struct Config {
     /// Read by the run's set-up, not by the loop. Written only when set.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub validation: Option<f64>,
+    /// `--time-limit SECONDS`: stop after the first generation that ends this long after the
+    /// run started (a resumed run counts the time it already spent). The only stopping rule that
+    /// depends on the machine: two runs with the same seed stop at the same generation only on
+    /// the same machine under the same load. Written only when set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_limit: Option<f64>,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -118,6 +124,7 @@ impl Default for Config {
             racing: false,
             racing_alpha: super::race::ALPHA,
             validation: None,
+            time_limit: None,
         }
     }
 }
@@ -155,8 +162,14 @@ impl Config {
         if !(self.racing_alpha >= 0.001 && self.racing_alpha <= 0.5) {
             return bad(format!("--racing-alpha must be in [0.001, 0.5], but got {}", self.racing_alpha));
         }
+        if self.racing && self.strategy == StrategyKind::Hyperband {
+            return bad("--racing does not combine with --strategy hyperband, which already scores most settings on a share of the documents".into());
+        }
         if let Some(v) = self.validation.filter(|v| !(*v > 0.0 && *v <= 0.9)) {
             return bad(format!("--validation must be in (0, 0.9], but got {v}"));
+        }
+        if let Some(t) = self.time_limit.filter(|t| !(*t > 0.0 && t.is_finite())) {
+            return bad(format!("--time-limit must be a positive number of seconds, but got {t}"));
         }
         if self.population > MAX_POPULATION {
             return bad(format!("population must be at most {MAX_POPULATION}, but got {}", self.population));
@@ -174,6 +187,12 @@ impl Config {
     /// `epsilon_auto` the reference's standard error.
     pub fn min_improvement(&self, reference: &super::problem::Fitness) -> f64 {
         if self.epsilon_auto { reference.sem } else { self.epsilon }
+    }
+
+    /// Whether settings are scored on shares of the documents (racing or a multi-fidelity
+    /// strategy).
+    pub fn staged(&self) -> bool {
+        self.racing || self.strategy.multi_fidelity()
     }
 
     /// The evaluation budget of the baselines: `population × max_generations`.
@@ -199,17 +218,20 @@ pub enum StrategyKind {
     Tpe,
     /// NSGA-II over mean precision and mean recall ([`super::nsga2`], `--objective pareto`).
     Nsga2,
+    /// Hyperband: successive halving over fidelities in brackets ([`super::hyperband`]).
+    Hyperband,
 }
 
 impl StrategyKind {
     /// Every strategy, for listings and `--strategy` parsing.
-    pub const ALL: [StrategyKind; 6] = [
+    pub const ALL: [StrategyKind; 7] = [
         StrategyKind::Ga,
         StrategyKind::Random,
         StrategyKind::Grid,
         StrategyKind::Cmaes,
         StrategyKind::Tpe,
         StrategyKind::Nsga2,
+        StrategyKind::Hyperband,
     ];
 
     /// The name used on the command line and in `run.yaml`.
@@ -221,7 +243,14 @@ impl StrategyKind {
             StrategyKind::Cmaes => "cmaes",
             StrategyKind::Tpe => "tpe",
             StrategyKind::Nsga2 => "nsga2",
+            StrategyKind::Hyperband => "hyperband",
         }
+    }
+
+    /// Whether the strategy scores settings at fidelities below a full evaluation (a
+    /// multi-fidelity strategy: its journal has the `documents` and `fidelity` columns).
+    pub fn multi_fidelity(self) -> bool {
+        self == StrategyKind::Hyperband
     }
 
     /// Whether the strategy can search `space`: CMA-ES needs at least one real or integer gene.

@@ -10,7 +10,7 @@ use super::baseline::settings;
 use super::cache::Cache;
 use super::config::{Config, StrategyKind};
 use super::genome::{Genome, Space, repair};
-use super::problem::Problem;
+use super::problem::{Fitness, Problem};
 use super::state::{GenerationInfo, State};
 use super::strategy::Strategy;
 use super::trial::Trial;
@@ -34,6 +34,8 @@ pub enum TerminationReason {
     BudgetExhausted,
     /// Every setting of a finite space has been evaluated: nothing is left to find.
     SpaceExhausted,
+    /// `time_limit` seconds had passed when a generation ended.
+    TimeLimit,
 }
 
 impl fmt::Display for TerminationReason {
@@ -44,6 +46,7 @@ impl fmt::Display for TerminationReason {
             TerminationReason::Interrupted => "interrupted",
             TerminationReason::BudgetExhausted => "grid exhausted",
             TerminationReason::SpaceExhausted => "every setting of the space evaluated",
+            TerminationReason::TimeLimit => "time limit reached",
         })
     }
 }
@@ -134,11 +137,17 @@ pub fn run(
     resume: Option<State>,
 ) -> Result<Outcome> {
     config.validate()?;
+    let started = std::time::Instant::now();
     let space = problem.space().clone();
     space.validate()?;
     config.strategy.check(&space)?;
     let mut strategy = config.strategy.build(config, &space);
-    let race = config.racing.then(|| super::race::Plan::new(&problem.strata(), config.seed, config.racing_alpha));
+    // The instance order that racing and a multi-fidelity strategy score prefixes of.
+    let plan = match problem.groups() {
+        Some(groups) => super::race::Plan::grouped(&problem.strata(), &groups, config.seed, config.racing_alpha),
+        None => super::race::Plan::new(&problem.strata(), config.seed, config.racing_alpha),
+    };
+    let race = config.racing.then_some(&plan);
     let limit = resume.as_ref().map_or(usize::MAX, |s| s.trials);
     let mut cache = Cache::from_trials(&space, prior_trials.iter().filter(|t| t.number < limit));
     let mut trials = Vec::new();
@@ -149,21 +158,24 @@ pub fn run(
             s
         }
         None => {
-            let first = Generation { cache: &mut cache, race: race.as_ref(), observer, trials: &mut trials };
+            let first = Generation { cache: &mut cache, race, plan: &plan, observer, trials: &mut trials };
             first_generation(problem, config, strategy.as_mut(), initial, first)?
         }
     };
     let size = settings(&space);
     loop {
         let exhausted = size.is_some_and(|n| cache.len() >= n);
-        if let Some(reason) = termination(&state, config, strategy.as_ref(), exhausted, observer) {
+        let late = config.time_limit.is_some_and(|t| started.elapsed().as_secs_f64() >= t);
+        if let Some(reason) = termination(&state, config, strategy.as_ref(), exhausted, observer)
+            .or(late.then_some(TerminationReason::TimeLimit))
+        {
             return Ok(Outcome { trials, reason, best: state.best.clone(), state });
         }
         let g = state.generation + 1;
         let mut rng = generation_rng(config.seed, g);
         let genomes = strategy.propose(&space, &state.population, &state.fitness, &mut rng);
-        let (new, documents) =
-            evaluate(problem, &mut cache, race.as_ref(), genomes, g, state.trials, Some(&state.best))?;
+        let at = Fidelity { plan: &plan, share: strategy.fidelity() };
+        let (new, documents) = evaluate(problem, &mut cache, race, at, genomes, g, state.trials, Some(&state.best))?;
         state.advance(config, &new, strategy.save());
         state.documents += documents;
         observe(observer, &new, &state)?;
@@ -171,23 +183,37 @@ pub fn run(
     }
 }
 
-/// Evaluates one generation through the cache, racing when `race` is given; returns the trials
-/// and the instance evaluations spent.
+/// The fidelity a generation is scored at: a share of a full evaluation (`None`: full) and the
+/// instance order whose prefixes make the shares.
+#[derive(Clone, Copy)]
+struct Fidelity<'a> {
+    plan: &'a super::race::Plan,
+    share: Option<f64>,
+}
+
+/// Evaluates one generation through the cache, racing when `race` is given, at the strategy's
+/// fidelity `at` otherwise; returns the trials and the instance evaluations spent.
+#[allow(clippy::too_many_arguments)]
 fn evaluate(
     problem: &mut dyn Problem,
     cache: &mut Cache,
     race: Option<&super::race::Plan>,
+    at: Fidelity<'_>,
     genomes: Vec<Genome>,
     generation: usize,
     first: usize,
     incumbent: Option<&Trial>,
 ) -> Result<(Vec<Trial>, usize)> {
-    match race {
-        Some(plan) => {
+    match (race, at.share) {
+        (Some(plan), _) => {
             let raced = super::race::evaluate(problem, cache, plan, genomes, generation, first, incumbent)?;
             Ok((raced.trials, raced.documents))
         }
-        None => {
+        (None, Some(share)) => {
+            let size = at.plan.size_at(share);
+            evaluate_at(problem, cache, at.plan, size, genomes, generation, first)
+        }
+        (None, None) => {
             let new = cache.evaluate(problem, genomes, generation, first)?;
             let documents = new.iter().filter(|t| !t.cached).count() * problem.instances();
             Ok((new, documents))
@@ -195,10 +221,58 @@ fn evaluate(
     }
 }
 
+/// Evaluates a generation of a multi-fidelity strategy on the first `size` instances of `plan`
+/// (a full evaluation when that is all of them). A genome known fully, or at this fidelity or a
+/// higher one, is served by the cache; one known at a lower fidelity (a promotion) is scored
+/// again on the larger subset (a problem with a memo scores only the new instances). Returns the
+/// trials and the instance evaluations spent.
+fn evaluate_at(
+    problem: &mut dyn Problem,
+    cache: &mut Cache,
+    plan: &super::race::Plan,
+    size: usize,
+    genomes: Vec<Genome>,
+    generation: usize,
+    first: usize,
+) -> Result<(Vec<Trial>, usize)> {
+    let n = problem.instances();
+    let space = problem.space().clone();
+    let keys: Vec<String> = genomes.iter().map(|g| super::genome::key(&space, g)).collect();
+    let known = |cache: &Cache, k: &str| cache.known(k).filter(|f| f.partial.is_none_or(|p| p >= size));
+    let mut fresh: Vec<usize> = Vec::new();
+    for (i, k) in keys.iter().enumerate() {
+        if known(cache, k).is_none() && !fresh.iter().any(|&j| keys[j] == *k) {
+            fresh.push(i);
+        }
+    }
+    // Only this rung's genomes can go on: per-instance results of the others may go.
+    problem.forget(&genomes);
+    let mut documents = 0;
+    if !fresh.is_empty() {
+        let batch: Vec<Genome> = fresh.iter().map(|&i| genomes[i].clone()).collect();
+        let fit = problem.evaluate_subset(&batch, &plan.prefix(size))?;
+        if fit.len() != batch.len() {
+            return Err(crate::error::Error::bug("evaluate_subset returned the wrong number of fitnesses"));
+        }
+        for (&i, f) in fresh.iter().zip(fit) {
+            documents += size - cache.known(&keys[i]).and_then(|f| f.partial).unwrap_or(0);
+            cache.insert(keys[i].clone(), Fitness { partial: (size < n).then_some(size), ..f });
+        }
+    }
+    let mut trials = Vec::with_capacity(genomes.len());
+    for (i, (genome, k)) in genomes.into_iter().zip(&keys).enumerate() {
+        let fitness = known(cache, k).ok_or_else(|| crate::error::Error::bug("a scored genome is not in the cache"))?;
+        let cached = !fresh.contains(&i);
+        trials.push(Trial { number: first + i, generation, genome, fitness, cached });
+    }
+    Ok((trials, documents))
+}
+
 /// What generation 0 is recorded with.
 struct Generation<'a> {
     cache: &'a mut Cache,
     race: Option<&'a super::race::Plan>,
+    plan: &'a super::race::Plan,
     observer: &'a mut dyn Observer,
     trials: &'a mut Vec<Trial>,
 }
@@ -220,7 +294,8 @@ fn first_generation(
     }
     let fill = config.population.saturating_sub(genomes.len());
     genomes.extend(strategy.initial(&space, fill, &mut generation_rng(config.seed, 0)));
-    let (new, documents) = evaluate(problem, out.cache, out.race, genomes, 0, 0, None)?;
+    let at = Fidelity { plan: out.plan, share: strategy.fidelity() };
+    let (new, documents) = evaluate(problem, out.cache, out.race, at, genomes, 0, 0, None)?;
     let mut state = State::start(config, &new, strategy.save())?;
     state.documents = documents;
     observe(out.observer, &new, &state)?;
@@ -266,6 +341,7 @@ impl StrategyKind {
             StrategyKind::Cmaes => Box::new(super::cmaes::Cmaes::new(space, config.population)),
             StrategyKind::Tpe => Box::new(super::tpe::Tpe::new(config.population)),
             StrategyKind::Nsga2 => Box::new(super::nsga2::Nsga2::new(config.clone())),
+            StrategyKind::Hyperband => Box::new(super::hyperband::Hyperband::new(config.population)),
         }
     }
 }

@@ -12,6 +12,7 @@
 //! - [`ga`]: the GA ([`ga::Ga`]); [`baseline`]: random search and grid search over a [`Grid`];
 //! - [`nsga2`]: NSGA-II over mean precision and recall (`--objective pareto`);
 //! - [`race`]: racing over instances (`--racing`), a paired t-test on stratified subsets;
+//! - [`hyperband`]: Hyperband, successive halving over fidelities (`--strategy hyperband`);
 //! - [`cmaes`]: CMA-ES with margin and IPOP restarts; [`tpe`]: TPE with Optuna's defaults;
 //! - [`cache`], [`trial`], [`state`]: fitness cache, the immutable history, the checkpoint;
 //! - [`executor`]: [`run`], stopping rules, [`Observer`]s;
@@ -20,7 +21,8 @@
 //! This module knows nothing about HTML. Imports from the crate: `params` (the one
 //! step-rounding rule, [`params::snap`](crate::params::snap)) and `error`; never `document`,
 //! `extract`, `eval`, `goldset`, `objective`, `store` or `report`. Randomness comes only from RNGs
-//! seeded from `(seed, generation)`; nothing here reads entropy.
+//! seeded from `(seed, generation)`; nothing here reads entropy, and the clock only for
+//! `time_limit`.
 
 pub mod baseline;
 pub mod cache;
@@ -29,6 +31,7 @@ pub mod config;
 pub mod executor;
 pub mod ga;
 pub mod genome;
+pub mod hyperband;
 pub mod nsga2;
 pub mod operators;
 pub mod problem;

@@ -98,6 +98,14 @@ pub trait Problem {
         vec![0; self.instances()]
     }
 
+    /// Instances whose evaluation shares a cost, one group id per instance (e.g. the pages one
+    /// fold model of a family fitted on gold scores: scoring any of them fits that model): racing
+    /// and a multi-fidelity strategy then score whole groups. `None` (the default): every
+    /// instance costs alone.
+    fn groups(&self) -> Option<Vec<usize>> {
+        None
+    }
+
     /// The per-instance terms of the objective (e.g. F1 of each document) of `genome` on `subset`,
     /// in the order of `subset`: what racing's paired test compares. `Ok(None)` when the
     /// objective is no mean over instances (the default).

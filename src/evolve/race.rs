@@ -46,6 +46,9 @@ pub struct Plan {
     pub stages: Vec<usize>,
     /// The level of the test.
     pub alpha: f64,
+    /// With groups ([`Problem::groups`]): the prefix sizes that end a group, increasing, the
+    /// last = all. A subset is then always a union of whole groups.
+    pub bounds: Vec<usize>,
 }
 
 impl Plan {
@@ -54,33 +57,80 @@ impl Plan {
     pub fn new(strata: &[usize], seed: u64, alpha: f64) -> Plan {
         let n = strata.len();
         let mut rng = StdRng::seed_from_u64(seed ^ 0x5241_4345_5241_4345);
-        let mut groups: HashMap<usize, Vec<usize>> = HashMap::new();
-        for (i, &s) in strata.iter().enumerate() {
-            groups.entry(s).or_default().push(i);
-        }
-        let mut ids: Vec<usize> = groups.keys().copied().collect();
+        let all: Vec<usize> = (0..n).collect();
+        Plan { order: stratified(strata, &all, &mut rng), stages: stages(n), alpha, bounds: vec![] }
+    }
+
+    /// The plan for a problem whose instances share a cost within `groups` (one group id per
+    /// instance; e.g. the folds of a family fitted on gold, whose pages one fold model scores):
+    /// the groups in order of their ids, each in stratified order, and stages that end groups
+    /// (the first that holds at least `max(10, ⌈n/8⌉)` instances, then at least doubling).
+    pub fn grouped(strata: &[usize], groups: &[usize], seed: u64, alpha: f64) -> Plan {
+        let n = strata.len();
+        let mut rng = StdRng::seed_from_u64(seed ^ 0x5241_4345_5241_4345);
+        let mut ids: Vec<usize> = groups.to_vec();
         ids.sort_unstable();
-        ids.shuffle(&mut rng);
-        // Position of the j-th member of a stratum of size m: (j + 0.5) / m; ties keep the
-        // shuffled stratum order, so singletons come in random order.
-        let mut keyed: Vec<(f64, usize, usize)> = Vec::with_capacity(n);
-        for (rank, id) in ids.iter().enumerate() {
-            let members = groups.get_mut(id).expect("stratum present");
-            members.shuffle(&mut rng);
-            let m = members.len() as f64;
-            keyed.extend(members.iter().enumerate().map(|(j, &i)| ((j as f64 + 0.5) / m, rank, i)));
+        ids.dedup();
+        let mut order = Vec::with_capacity(n);
+        let mut bounds = Vec::with_capacity(ids.len());
+        for id in ids {
+            let members: Vec<usize> = (0..n).filter(|&i| groups[i] == id).collect();
+            order.extend(stratified(strata, &members, &mut rng));
+            bounds.push(order.len());
         }
-        keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        let order = keyed.into_iter().map(|(_, _, i)| i).collect();
-        Plan { order, stages: stages(n), alpha }
+        let mut stage_sizes = Vec::new();
+        for k in stages(n) {
+            let b = bounds.iter().copied().find(|&b| b >= k).unwrap_or(n);
+            if stage_sizes.last() != Some(&b) {
+                stage_sizes.push(b);
+            }
+        }
+        Plan { order, stages: stage_sizes, alpha, bounds }
     }
 
     /// The instances of stage `s`, sorted (so that scores are summed in instance order).
     fn subset(&self, s: usize) -> Vec<usize> {
-        let mut v = self.order[..self.stages[s]].to_vec();
+        self.prefix(self.stages[s])
+    }
+
+    /// The first `k` instances of the order, sorted.
+    pub fn prefix(&self, k: usize) -> Vec<usize> {
+        let mut v = self.order[..k.min(self.order.len())].to_vec();
         v.sort_unstable();
         v
     }
+
+    /// The number of instances that score a genome at fidelity `share` of a full evaluation:
+    /// at least `share · n` and [`FIRST_STAGE`] (or all when fewer), rounded up to the end of
+    /// a group when there are groups.
+    pub fn size_at(&self, share: f64) -> usize {
+        let n = self.order.len();
+        let k = ((share * n as f64).ceil() as usize).max(FIRST_STAGE).min(n);
+        self.bounds.iter().copied().find(|&b| b >= k).unwrap_or(k)
+    }
+}
+
+/// The members of `members` (instance ids with strata `strata`) in stratified order: each
+/// stratum shuffled, strata interleaved in proportion to their sizes.
+fn stratified(strata: &[usize], members: &[usize], rng: &mut StdRng) -> Vec<usize> {
+    let mut groups: HashMap<usize, Vec<usize>> = HashMap::new();
+    for &i in members {
+        groups.entry(strata[i]).or_default().push(i);
+    }
+    let mut ids: Vec<usize> = groups.keys().copied().collect();
+    ids.sort_unstable();
+    ids.shuffle(rng);
+    // Position of the j-th member of a stratum of size m: (j + 0.5) / m; ties keep the
+    // shuffled stratum order, so singletons come in random order.
+    let mut keyed: Vec<(f64, usize, usize)> = Vec::with_capacity(members.len());
+    for (rank, id) in ids.iter().enumerate() {
+        let members = groups.get_mut(id).expect("stratum present");
+        members.shuffle(rng);
+        let m = members.len() as f64;
+        keyed.extend(members.iter().enumerate().map(|(j, &i)| ((j as f64 + 0.5) / m, rank, i)));
+    }
+    keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    keyed.into_iter().map(|(_, _, i)| i).collect()
 }
 
 /// Stage sizes for `n` instances: `max(10, ⌈n/8⌉)`, doubling, ending at `n`.

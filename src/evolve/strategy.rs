@@ -24,6 +24,13 @@ pub trait Strategy {
     fn exhausted(&self) -> bool {
         false
     }
+    /// The fidelity of the genomes just proposed (by [`Strategy::initial`] or
+    /// [`Strategy::propose`]) as a share of a full evaluation, for a multi-fidelity strategy
+    /// ([`super::hyperband`]); `None`: full evaluations. The executor scores them on the smallest
+    /// of the problem's fidelities that covers the share.
+    fn fidelity(&self) -> Option<f64> {
+        None
+    }
     /// The strategy's own state for the checkpoint (`null` when it has none).
     fn save(&self) -> serde_json::Value {
         serde_json::Value::Null

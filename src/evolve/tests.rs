@@ -250,3 +250,85 @@ fn patience_zero_stops_once_a_finite_space_is_exhausted() {
         assert!((out.best.fitness.value - 3.0).abs() < 1e-12);
     }
 }
+
+/// A problem over instances: the fitness of a genome on a subset is the mean over it of
+/// `x₀ − (i mod 7)/100` (a noisy instance term); with `groups`, instances share a cost in groups.
+struct Staged {
+    space: Space,
+    n: usize,
+    groups: Option<Vec<usize>>,
+    /// The subset sizes of each `evaluate_subset` call.
+    sizes: Vec<usize>,
+}
+
+impl Staged {
+    fn new(n: usize, groups: Option<Vec<usize>>) -> Staged {
+        let space = Space {
+            genes: vec![Gene::Real { lo: 0.0, hi: 1.0, step: Some(0.001) }],
+            correlated: vec![],
+            conditions: vec![],
+            ranks: vec![],
+        };
+        Staged { space, n, groups, sizes: vec![] }
+    }
+}
+
+impl Problem for Staged {
+    fn space(&self) -> &Space {
+        &self.space
+    }
+    fn evaluate_batch(&mut self, genomes: &[Genome]) -> crate::error::Result<Vec<Fitness>> {
+        let all: Vec<usize> = (0..self.n).collect();
+        self.evaluate_subset(genomes, &all)
+    }
+    fn instances(&self) -> usize {
+        self.n
+    }
+    fn evaluate_subset(&mut self, genomes: &[Genome], subset: &[usize]) -> crate::error::Result<Vec<Fitness>> {
+        self.sizes.push(subset.len());
+        let term = |g: &Genome, i: usize| g[0] - (i % 7) as f64 / 100.0;
+        Ok(genomes
+            .iter()
+            .map(|g| Fitness::of(subset.iter().map(|&i| term(g, i)).sum::<f64>() / subset.len() as f64))
+            .collect())
+    }
+    fn groups(&self) -> Option<Vec<usize>> {
+        self.groups.clone()
+    }
+}
+
+#[test]
+fn hyperband_scores_rungs_on_growing_shares_and_resumes_exactly() {
+    let c = Config { population: 9, max_generations: 9, patience: 0, ..config(StrategyKind::Hyperband, 4) };
+    // 90 instances: 1/9 → 10, 1/3 → 30, then all; five groups of 18: whole groups, 18, 36, 90.
+    for (groups, sizes) in [(None, [10, 30, 90]), (Some((0..90).map(|i| i % 5).collect::<Vec<_>>()), [18, 36, 90])] {
+        let mut p = Staged::new(90, groups.clone());
+        let mut rec = Recorder::default();
+        let full = run(&mut p, &c, vec![], &[], &mut rec, None).unwrap();
+        let at = |g: usize| -> Vec<Option<usize>> {
+            full.trials.iter().filter(|t| t.generation == g).map(|t| t.fitness.partial).collect()
+        };
+        // Bracket s = 2: 9 settings at the lowest share, the best 3 at the middle one, 1 fully.
+        assert_eq!(at(0), vec![Some(sizes[0]); 9]);
+        assert_eq!(at(1), vec![Some(sizes[1]); 3]);
+        assert_eq!(at(2), vec![None]);
+        // The promoted setting is the best of its rung.
+        let best0 = full.trials.iter().filter(|t| t.generation == 0).max_by(|a, b| a.fitness.rank_cmp(&b.fitness));
+        assert_eq!(full.trials.iter().find(|t| t.generation == 2).map(|t| &t.genome), best0.map(|t| &t.genome));
+        // Bracket s = 1: ⌈9 · 3/2 · 3/9⌉ = 5 at the middle share, 1 fully; s = 0: 3 fully.
+        assert_eq!(at(3), vec![Some(sizes[1]); 5]);
+        assert_eq!((at(4), at(5)), (vec![None], vec![None; 3]));
+        assert!(full.best.fitness.partial.is_none());
+        assert_eq!(&p.sizes[..3], &sizes);
+        for state in &rec.states {
+            let prior = &full.trials[..state.trials];
+            let mut q = Staged::new(90, groups.clone());
+            let out = run(&mut q, &c, vec![], prior, &mut (), Some(state.clone())).unwrap();
+            let resumed: Vec<Trial> = prior.iter().cloned().chain(out.trials).collect();
+            assert_eq!(resumed, full.trials);
+            assert_eq!((&out.best, &out.state), (&full.best, &full.state));
+        }
+    }
+    let racing = Config { racing: true, ..c };
+    assert!(racing.validate().unwrap_err().message.contains("does not combine"));
+}

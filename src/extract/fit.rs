@@ -53,20 +53,34 @@ pub trait Fit: Sync + std::fmt::Debug {
     fn fit_all(&self, pages: &[&dyn Page], s: &Setting) -> Result<Arc<dyn Model>>;
     /// A fitter for one page set, with its caches (a search keeps one for its corpus).
     fn fitter(&self) -> Box<dyn Fitter>;
+    /// What a cheaper evaluation of `s` can leave out: a multi-fidelity search or racing scores
+    /// whole folds (each fits one model), or single pages when the family says so.
+    fn fidelity(&self, s: &Setting) -> Fidelity;
 }
 
-/// The models of one setting, one per fold.
-pub type FoldModels = Arc<Vec<Arc<dyn Model>>>;
+/// The fidelities a fitted family offers a search ([`Fit::fidelity`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fidelity {
+    /// Any subset of the pages (what a hand-written family offers: each page costs alone).
+    Documents,
+    /// Whole folds of the `k` of [`folds_of`]: scoring a fold's pages fits that fold's model only.
+    Folds(usize),
+}
+
+/// The models of one setting, one per fold: `None` for a fold whose pages were not asked for.
+pub type FoldModels = Arc<Vec<Option<Arc<dyn Model>>>>;
 
 /// The fits of one page set (a search's corpus): what its settings share is fitted once.
 pub trait Fitter: Send + Sync {
-    /// The models of `s`: one per fold of `pages` (fitted on the other folds) and the fold of
-    /// each page; with `source`, one model fitted on all of `source` for every page.
+    /// The models of `s` that score the pages `need` of `pages`: one per fold (fitted on the other
+    /// folds; `None` for a fold none of `need` is in) and the fold of each page; with `source`,
+    /// one model fitted on all of `source` for every page.
     fn models(
         &self,
         pages: &[&dyn Page],
         s: &Setting,
         source: Option<&[&dyn Page]>,
+        need: &[usize],
     ) -> Result<(Vec<usize>, FoldModels)>;
     /// The model of `s` fitted on the pages `train` of `pages` (folds the caller chose).
     fn fit_on(&self, pages: &[&dyn Page], s: &Setting, train: &[usize]) -> Result<Arc<dyn Model>>;

@@ -434,6 +434,7 @@ fn feature_space() -> ParamSpace {
         correlated: Vec::new(),
         known_good: Vec::new(),
         members: Vec::new(),
+        search: None,
     }
 }
 

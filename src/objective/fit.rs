@@ -10,7 +10,7 @@ use crate::document::{Document, View};
 use crate::error::{Error, Result};
 use crate::eval::Measure;
 use crate::extract::Extractor;
-use crate::extract::fit::{Fit, Fitter, FoldModels, Model, Page};
+use crate::extract::fit::{Fidelity, Fit, Fitter, FoldModels, Model, Page};
 use crate::params::Setting;
 use std::sync::{Arc, Mutex};
 
@@ -81,12 +81,18 @@ impl Fits {
         Ok(f)
     }
 
-    /// The models of `own` (a fitted place's setting): one per fold of `corpus` (fitted on the
-    /// other folds) and the fold of each entry; with `source`, one model fitted on all of
-    /// `source` for every entry.
-    pub fn models(&self, corpus: &Corpus, own: &Setting, source: Option<&Corpus>) -> Result<(Vec<usize>, FoldModels)> {
+    /// The models of `own` (a fitted place's setting) that score the entries `need`: one per
+    /// fold of `corpus` (fitted on the other folds; `None` for a fold none of `need` is in) and
+    /// the fold of each entry; with `source`, one model fitted on all of `source` for every entry.
+    pub fn models(
+        &self,
+        corpus: &Corpus,
+        own: &Setting,
+        source: Option<&Corpus>,
+        need: &[usize],
+    ) -> Result<(Vec<usize>, FoldModels)> {
         let src = source.map(pages);
-        self.fitter(own)?.models(&pages(corpus), own, src.as_deref())
+        self.fitter(own)?.models(&pages(corpus), own, src.as_deref(), need)
     }
 
     /// The scores of `s` on `subset` (in that order), each page scored by the models of its fold
@@ -108,7 +114,7 @@ impl Fits {
         use crate::extract::fitted::{Models, Placed, places};
         let places = places(s)?;
         let fitted: Vec<(Vec<usize>, FoldModels)> =
-            places.iter().map(|(_, own)| self.models(corpus, own, source)).collect::<Result<_>>()?;
+            places.iter().map(|(_, own)| self.models(corpus, own, source, subset)).collect::<Result<_>>()?;
         // The pages that share a fold at every place are scored by one extractor.
         let mut groups: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
         for (p, &d) in subset.iter().enumerate() {
@@ -128,7 +134,7 @@ impl Fits {
                     .map(|(((place, own), (_, ms)), &j)| {
                         Ok(Placed {
                             place: place.clone(),
-                            model: ms[j].clone(),
+                            model: ms[j].clone().ok_or_else(|| Error::bug("a scored page's fold has no model"))?,
                             // A fit depends only on its pages and parameters: this names it.
                             tag: crate::extract::combine::hash_of((
                                 "fold",
@@ -150,6 +156,21 @@ impl Fits {
         }
         Ok(out)
     }
+}
+
+/// The fold of each entry of `corpus` when the setting `s` is scored out of fold and one model
+/// of each fold scores its pages (the first place of a family fitted on gold that offers
+/// [`Fidelity::Folds`]): a search then scores whole folds first. `None` when every page costs
+/// alone.
+pub fn groups(corpus: &Corpus, s: &Setting) -> Option<Vec<usize>> {
+    if !needs_fit(s) {
+        return None;
+    }
+    let places = crate::extract::fitted::places(s).ok()?;
+    places.iter().find_map(|(_, own)| match fit_of(own).ok()?.fidelity(own) {
+        Fidelity::Folds(k) => Some(folds_of(corpus, k)),
+        Fidelity::Documents => None,
+    })
 }
 
 /// The model of `own` (a fitted place's setting) fitted on every page of `corpus`.

@@ -414,27 +414,48 @@ impl<'a> ExtractionProblem<'a> {
         Ok(self.objective.fitness(&scores, &packages, self.measure, t0.elapsed().as_secs_f64() * 1000.0))
     }
 
-    /// The scores of `g` on `subset` (in that order), scoring only the documents not yet in the
-    /// memo; returns them with the milliseconds spent.
-    fn memo_scores(&mut self, g: &Genome, subset: &[usize]) -> Result<(Vec<DocScore>, f64)> {
+    /// The scores of each of `genomes` on `subset` (in that order), scoring only the documents
+    /// not yet in the memo, the genomes in parallel (a fitted family's fold fits are one per
+    /// genome); returns them with the milliseconds spent on each genome.
+    fn memo_scores(&mut self, genomes: &[Genome], subset: &[usize]) -> Result<Vec<(Vec<DocScore>, f64)>> {
+        use rayon::prelude::*;
         if let Some(&bad) = subset.iter().find(|&&i| i >= self.corpus.entries.len()) {
             return Err(Error::bug(format!("document {bad} is not in the corpus")));
         }
-        let bits: Vec<u64> = g.iter().map(|x| x.to_bits()).collect();
         let n = self.corpus.entries.len();
-        let known = self.memo.entry(bits.clone()).or_insert_with(|| vec![None; n]);
-        let missing: Vec<usize> = subset.iter().copied().filter(|&i| known[i].is_none()).collect();
-        let t0 = Instant::now();
-        if !missing.is_empty() {
-            let scores = self.scores(&self.space.from_genome(&self.base, g), &missing)?;
-            let known = self.memo.get_mut(&bits).ok_or_else(|| Error::bug("memo entry vanished"))?;
-            for (i, s) in missing.into_iter().zip(scores) {
+        let bits: Vec<Vec<u64>> = genomes.iter().map(|g| g.iter().map(|x| x.to_bits()).collect()).collect();
+        let missing: Vec<Vec<usize>> = bits
+            .iter()
+            .map(|b| {
+                let known = self.memo.entry(b.clone()).or_insert_with(|| vec![None; n]);
+                subset.iter().copied().filter(|&i| known[i].is_none()).collect()
+            })
+            .collect();
+        let this = &*self;
+        let scored: Vec<Result<(Vec<DocScore>, f64)>> = genomes
+            .par_iter()
+            .zip(&missing)
+            .map(|(g, miss)| {
+                let t0 = Instant::now();
+                let s = if miss.is_empty() {
+                    Vec::new()
+                } else {
+                    this.scores(&this.space.from_genome(&this.base, g), miss)?
+                };
+                Ok((s, t0.elapsed().as_secs_f64() * 1000.0))
+            })
+            .collect();
+        let mut out = Vec::with_capacity(genomes.len());
+        for ((b, miss), r) in bits.iter().zip(missing).zip(scored) {
+            let (scores, ms) = r?;
+            let known = self.memo.get_mut(b).ok_or_else(|| Error::bug("memo entry vanished"))?;
+            for (i, s) in miss.into_iter().zip(scores) {
                 known[i] = Some(s);
             }
+            let known = &self.memo[b];
+            out.push((subset.iter().map(|&i| known[i].clone().unwrap_or_default()).collect(), ms));
         }
-        let known = &self.memo[&bits];
-        let scores = subset.iter().map(|&i| known[i].clone().unwrap_or_default()).collect();
-        Ok((scores, t0.elapsed().as_secs_f64() * 1000.0))
+        Ok(out)
     }
 }
 
@@ -452,23 +473,30 @@ impl Problem for ExtractionProblem<'_> {
     /// scored again. The fitness is computed from the scores in the order of `subset`, so a
     /// subset listing every document in order gives exactly [`Problem::evaluate_batch`]'s value.
     fn evaluate_subset(&mut self, genomes: &[Genome], subset: &[usize]) -> Result<Vec<Fitness>> {
-        let mut out = Vec::with_capacity(genomes.len());
-        for g in genomes {
-            let (scores, ms) = self.memo_scores(g, subset)?;
-            let packages: Vec<usize> = subset.iter().map(|&i| self.corpus.entries[i].package).collect();
-            out.push(self.objective.fitness(&scores, &packages, self.measure, ms));
-        }
-        Ok(out)
+        let packages: Vec<usize> = subset.iter().map(|&i| self.corpus.entries[i].package).collect();
+        let scored = self.memo_scores(genomes, subset)?;
+        Ok(scored
+            .into_iter()
+            .map(|(scores, ms)| self.objective.fitness(&scores, &packages, self.measure, ms))
+            .collect())
     }
     fn strata(&self) -> Vec<usize> {
         self.corpus.entries.iter().map(|e| e.package).collect()
+    }
+    /// The folds of a setting fitted out of fold on this corpus: each fold's pages are scored by
+    /// one model, so a cheaper evaluation scores whole folds and fits only theirs.
+    fn groups(&self) -> Option<Vec<usize>> {
+        match self.fit_source {
+            None => super::fit::groups(self.corpus, &self.base),
+            Some(_) => None,
+        }
     }
     fn instance_terms(&mut self, genome: &Genome, subset: &[usize]) -> Result<Option<Vec<f64>>> {
         if !self.objective.per_document() {
             return Ok(None);
         }
-        let (scores, _) = self.memo_scores(genome, subset)?;
-        Ok(Some(scores.iter().map(|s| self.objective.term(s)).collect()))
+        let scored = self.memo_scores(std::slice::from_ref(genome), subset)?;
+        Ok(scored.first().map(|(scores, _)| scores.iter().map(|s| self.objective.term(s)).collect()))
     }
     fn forget(&mut self, keep: &[Genome]) {
         let keep: Vec<Vec<u64>> = keep.iter().map(|g| g.iter().map(|x| x.to_bits()).collect()).collect();

@@ -227,6 +227,7 @@ fn member_space(combination: &mut ParamSpace, m: &str, at: &AtFn) -> Result<Opti
         correlated: Vec::new(),
         known_good: Vec::new(),
         members: Vec::new(),
+        search: None,
     }))
 }
 

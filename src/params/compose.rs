@@ -42,6 +42,7 @@ impl ParamSpace {
             correlated: Vec::new(),
             known_good: Vec::new(),
             members: Vec::new(),
+            search: None,
         };
         for part in parts {
             for p in &part.params {

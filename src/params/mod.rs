@@ -16,7 +16,7 @@ mod value;
 mod yaml;
 
 pub use located::Builtin;
-pub use space::{KnownGood, ParamSpace, ParamSpec, Spec, snap};
+pub use space::{KnownGood, ParamSpace, ParamSpec, Search, Spec, snap};
 pub use value::{Kind, Member, Setting, SettingReader, Value};
 pub use yaml::{About, ParamsFile, load_file, parse_str, read_file, read_model_file, self_contained, settings_file};
 

@@ -437,6 +437,7 @@ pub fn branch_space(space: &ParamSpace, alias: &str) -> ParamSpace {
         correlated: Vec::new(),
         known_good: Vec::new(),
         members: branch.map(|b| b.members.clone()).unwrap_or_default(),
+        search: None,
     }
 }
 

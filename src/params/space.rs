@@ -58,6 +58,22 @@ pub struct KnownGood {
     pub setting: Setting,
 }
 
+/// A description's default search (`search:` in its YAML): what `optimise` runs when the command
+/// line gives no search flag. The strategy is a name here; the optimiser reads it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Search {
+    /// The strategy (`--strategy`).
+    pub strategy: Option<String>,
+    /// Settings per generation (`--population`).
+    pub population: Option<usize>,
+    /// Generations at most (`--max-generations`).
+    pub max_generations: Option<usize>,
+    /// Generations without improvement before stopping (`--patience`).
+    pub patience: Option<usize>,
+    /// Where the block is (file and line), for errors about its values.
+    pub at: String,
+}
+
 /// The parameter description of one extractor.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ParamSpace {
@@ -78,6 +94,8 @@ pub struct ParamSpace {
     /// combination or a worker; a combination's member a family or a worker), whose parameters
     /// are namespaced `member.name`; empty for a single family. The parser fills it once.
     pub members: Vec<Member>,
+    /// The default search (`search:`), if the description declares one.
+    pub search: Option<Search>,
 }
 
 impl Spec {

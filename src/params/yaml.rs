@@ -59,8 +59,19 @@ struct RawFile {
     timeout: Option<At<f64>>,
     /// An external extractor's handshake budget, seconds.
     startup: Option<At<f64>>,
+    /// The default search (`optimise` without search flags).
+    search: Option<At<RawSearch>>,
     #[allow(dead_code)]
     about: Option<serde::de::IgnoredAny>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSearch {
+    strategy: Option<String>,
+    population: Option<At<i64>>,
+    max_generations: Option<At<i64>>,
+    patience: Option<At<i64>>,
 }
 
 #[derive(Deserialize)]
@@ -207,7 +218,25 @@ pub fn parse_str(text: &str, path: &Path, builtin: &Builtin) -> Result<ParamsFil
         }
     }
     let model = raw.model.take();
+    let search = raw.search.take();
     let mut file = parse_raw(raw, builtin, &at, path)?;
+    if let Some(block) = search {
+        let count = |v: Option<At<i64>>, name: &str, least: i64| match v {
+            None => Ok(None),
+            Some(n) if n.value >= least && n.value <= 1_000_000 => Ok(Some(n.value as usize)),
+            Some(n) => {
+                Err(at(n.referenced, format!("search: '{name}' must lie in {least}..=1000000, got {}", n.value)))
+            }
+        };
+        let raw = block.value;
+        file.space.search = Some(super::Search {
+            strategy: raw.strategy,
+            population: count(raw.population, "population", 1)?,
+            max_generations: count(raw.max_generations, "max_generations", 1)?,
+            patience: count(raw.patience, "patience", 0)?,
+            at: format!("{}:{}", path.display(), block.referenced.line()),
+        });
+    }
     if let Some(m) = model {
         if m.value.trim().is_empty() {
             return Err(at(m.referenced, "'model' must name a file".into()));
@@ -440,6 +469,7 @@ fn build_space(
         correlated: Vec::new(),
         known_good: Vec::new(),
         members: Vec::new(),
+        search: None,
     };
     let mut seen: Vec<&str> = Vec::new();
     for group in &correlated {

@@ -71,9 +71,16 @@ pub fn gene_values(space: &ParamSpace, g: &[f64]) -> Vec<String> {
 pub fn write_generations(path: &Path, trials: &[Trial]) -> Result<()> {
     let mut rows =
         vec![["generation", "evaluations", "best", "mean", "worst", "best_so_far"].map(String::from).to_vec()];
-    let mut so_far = f64::NEG_INFINITY;
+    // The best so far by rank: a full evaluation ranks above every partial one (racing's dropped
+    // settings, Hyperband's lower rungs), whatever their values.
+    let mut so_far: Option<crate::evolve::Fitness> = None;
     for (r, evals) in generations_info(trials) {
-        so_far = so_far.max(r.best);
+        let best =
+            trials.iter().filter(|t| t.generation == r.generation).map(|t| t.fitness).max_by(|a, b| a.rank_cmp(b));
+        if let Some(b) = best.filter(|b| so_far.is_none_or(|s| b.better_than(&s))) {
+            so_far = Some(b);
+        }
+        let so_far = so_far.map_or(f64::NAN, |f| f.value);
         rows.push(vec![
             r.generation.to_string(),
             evals.to_string(),

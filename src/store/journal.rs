@@ -16,16 +16,30 @@ pub struct Journal {
     path: PathBuf,
     file: File,
     rows: usize,
-    /// With racing: the documents of a full evaluation (the `documents` column is written).
+    /// With racing or a multi-fidelity strategy: the documents of a full evaluation (the
+    /// `documents` and `fidelity` columns are written).
     documents: Option<usize>,
+    /// Whether the `fidelity` column is written (a racing journal from before it has none).
+    fidelity: bool,
 }
 
 /// Column names: `trial, generation, <tuned parameters>, fitness, precision, recall, feasible,
-/// cached, sem, [documents,] milliseconds` (`sem`: the standard error of the fitness over
-/// documents; `documents`, written by racing runs only: the documents the fitness is the mean
-/// over — a row with fewer documents than the journal's largest count is a partial evaluation
-/// of a setting racing dropped).
-pub fn header(space: &ParamSpace, racing: bool) -> Vec<String> {
+/// cached, sem, [documents, fidelity,] milliseconds` (`sem`: the standard error of the fitness
+/// over documents; `documents` and `fidelity`, written by racing and multi-fidelity runs only:
+/// the documents the fitness is the mean over and their share of a full evaluation — a row with
+/// `fidelity` below 1 is a partial evaluation, of a setting racing dropped or of a rung below the
+/// top of a Hyperband bracket, and a promoted setting has a row at each fidelity).
+pub fn header(space: &ParamSpace, staged: bool) -> Vec<String> {
+    let mut h = racing_header(space, staged);
+    if staged {
+        h.insert(h.len() - 1, "fidelity".into());
+    }
+    h
+}
+
+/// The header before the `fidelity` column (racing journals of earlier runs, still read and
+/// resumed).
+fn racing_header(space: &ParamSpace, racing: bool) -> Vec<String> {
     let mut h = old_header(space);
     h.insert(h.len() - 1, "sem".into());
     if racing {
@@ -75,11 +89,12 @@ fn header_columns(rec: &::csv::StringRecord, known: &[&Vec<String>]) -> Option<(
 }
 
 /// The result columns after the genes, in any journal version.
-const RESULT_COLUMNS: [&str; 8] =
-    ["fitness", "precision", "recall", "feasible", "cached", "sem", "documents", "milliseconds"];
+const RESULT_COLUMNS: [&str; 9] =
+    ["fitness", "precision", "recall", "feasible", "cached", "sem", "documents", "fidelity", "milliseconds"];
 
-/// The CSV cells of one trial; `documents`: with racing, the documents of a full evaluation.
-pub fn cells(space: &ParamSpace, t: &Trial, documents: Option<usize>) -> Vec<String> {
+/// The CSV cells of one trial; `documents`: with racing or a multi-fidelity strategy, the
+/// documents of a full evaluation; `fidelity`: whether the `fidelity` column is written.
+pub fn cells(space: &ParamSpace, t: &Trial, documents: Option<usize>, fidelity: bool) -> Vec<String> {
     let mut cells = vec![t.number.to_string(), t.generation.to_string()];
     for (g, i) in space.genes().into_iter().enumerate() {
         let v = space.params[i].spec.from_internal(t.genome.get(g).copied().unwrap_or(0.0));
@@ -95,7 +110,11 @@ pub fn cells(space: &ParamSpace, t: &Trial, documents: Option<usize>) -> Vec<Str
         f.sem.to_string(),
     ]);
     if let Some(n) = documents {
-        cells.push(f.partial.unwrap_or(n).to_string());
+        let k = f.partial.unwrap_or(n);
+        cells.push(k.to_string());
+        if fidelity {
+            cells.push((k as f64 / n.max(1) as f64).to_string());
+        }
     }
     cells.push(format!("{:.3}", f.ms));
     cells
@@ -111,7 +130,7 @@ impl Journal {
         let head = csv::to_bytes([header(space, documents.is_some())]).map_err(|e| e.with_path(path))?;
         file.write_all(&head).map_err(|e| Error::io(path, "write", e))?;
         crate::paths::note_written(path)?;
-        Ok(Journal { path: path.to_path_buf(), file, rows: 0, documents })
+        Ok(Journal { path: path.to_path_buf(), file, rows: 0, documents, fidelity: true })
     }
 
     /// Reopens a journal keeping its first `rows` rows (later rows belong to a generation that
@@ -134,6 +153,7 @@ impl Journal {
         // A journal written before the `sem` column gets it (0 for the old rows), so that the
         // rows appended now have the header's width.
         let upgrade = kept.first().is_some_and(|h| h.ends_with(",cached,milliseconds"));
+        let fidelity = kept.first().is_some_and(|h| h.contains(",fidelity,"));
         let kept: Vec<String> = kept
             .iter()
             .enumerate()
@@ -146,12 +166,12 @@ impl Journal {
         body.push('\n');
         crate::report::write_atomic(path, body.as_bytes())?;
         let file = OpenOptions::new().append(true).open(path).map_err(|e| Error::io(path, "open", e))?;
-        Ok(Journal { path: path.to_path_buf(), file, rows, documents })
+        Ok(Journal { path: path.to_path_buf(), file, rows, documents, fidelity })
     }
 
     /// Appends trials and syncs them to disk.
     pub fn append(&mut self, space: &ParamSpace, trials: &[Trial]) -> Result<()> {
-        let buf = csv::to_bytes(trials.iter().map(|t| cells(space, t, self.documents)))
+        let buf = csv::to_bytes(trials.iter().map(|t| cells(space, t, self.documents, self.fidelity)))
             .map_err(|e| e.with_path(&self.path))?;
         self.file.write_all(&buf).map_err(|e| Error::io(&self.path, "write", e))?;
         self.file.sync_data().map_err(|e| Error::io(&self.path, "sync", e))?;
@@ -198,7 +218,8 @@ pub fn read_rows(path: &Path, space: &ParamSpace, limit: usize) -> Result<Vec<Tr
     };
     let mut r = ::csv::ReaderBuilder::new().flexible(true).has_headers(false).from_reader(whole.as_bytes());
     let header_cells = header(space, false);
-    let racing_cells = header(space, true);
+    let staged_cells = header(space, true);
+    let racing_cells = racing_header(space, true);
     let old_cells = old_header(space);
     let n_genes = space.genes().len();
     // The column of each gene; a journal written before a family gained a parameter has no
@@ -208,6 +229,7 @@ pub fn read_rows(path: &Path, space: &ParamSpace, limit: usize) -> Result<Vec<Tr
     let mut file_genes = n_genes;
     let mut width = n_genes + 9;
     let mut documents = Vec::new();
+    let mut full_at = Vec::new();
     let mut out = Vec::new();
     for (k, rec) in r.records().enumerate() {
         let line = k + 1;
@@ -215,7 +237,8 @@ pub fn read_rows(path: &Path, space: &ParamSpace, limit: usize) -> Result<Vec<Tr
             |what: &str| Error::input(format!("journal row is corrupt: {what}")).with_path(path).with_line(line, None);
         let rec = rec.map_err(|e| bad(&e.to_string()))?;
         if k == 0 {
-            let Some((cols, genes, tail)) = header_columns(&rec, &[&header_cells, &old_cells, &racing_cells]) else {
+            let known = [&header_cells, &old_cells, &racing_cells, &staged_cells];
+            let Some((cols, genes, tail)) = header_columns(&rec, &known) else {
                 return Err(bad(&format!("expected the header {}", header_cells.join(","))));
             };
             (column, file_genes, width) = (cols, genes, genes + tail + 2);
@@ -245,8 +268,15 @@ pub fn read_rows(path: &Path, space: &ParamSpace, limit: usize) -> Result<Vec<Tr
             return Err(bad(&format!("trial number {number}, expected {}", out.len())));
         }
         let b = 2 + file_genes;
-        if width == file_genes + 10 {
+        if width >= file_genes + 10 {
             documents.push(rec[b + 6].parse::<usize>().map_err(|_| bad("the documents are not a whole number"))?);
+        }
+        if width == file_genes + 11 {
+            let share = num(b + 7)?;
+            if !(share > 0.0 && share <= 1.0) {
+                return Err(bad(&format!("fidelity {share} is not in (0, 1]")));
+            }
+            full_at.push(share >= 1.0);
         }
         out.push(Trial {
             number,
@@ -265,11 +295,13 @@ pub fn read_rows(path: &Path, space: &ParamSpace, limit: usize) -> Result<Vec<Tr
             cached: flag(b + 4)?,
         });
     }
-    // Racing: every run has full evaluations (the reference of each race is one), so the
-    // largest count is a full one; fewer documents make a partial fitness.
+    // The fidelity column says which rows are full. A racing journal from before it: every
+    // such run has full evaluations (the reference of each race is one), so the largest count
+    // is a full one; fewer documents make a partial fitness.
     let full = documents.iter().copied().max().unwrap_or(0);
-    for (t, &k) in out.iter_mut().zip(&documents) {
-        t.fitness.partial = (k < full).then_some(k);
+    for (i, (t, &k)) in out.iter_mut().zip(&documents).enumerate() {
+        let is_full = full_at.get(i).copied().unwrap_or(k >= full);
+        t.fitness.partial = (!is_full).then_some(k);
     }
     Ok(out)
 }
@@ -321,6 +353,41 @@ mod tests {
     }
 
     #[test]
+    fn the_fidelity_column_says_which_rows_are_partial_even_before_any_full_row() {
+        let yaml = "extractor: lqf\nparameters:\n  - {name: t, type: float, min: 0.05, max: 1.0, default: 0.25}\n";
+        let space = crate::extract::parse_str(yaml, Path::new("t.yaml")).unwrap().space;
+        let t = |number: usize, partial: Option<usize>| Trial {
+            number,
+            generation: 0,
+            genome: vec![0.3 + number as f64 / 100.0],
+            fitness: Fitness { partial, sem: 0.01, ..Fitness::of(0.5) },
+            cached: false,
+        };
+        let path = std::env::temp_dir().join(format!("cetune-journal-fidelity-{}.csv", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let mut j = Journal::create(&path, &space, Some(90)).unwrap();
+        // A Hyperband run killed after its first rung: no row is full yet.
+        let first = [t(0, Some(10)), t(1, Some(10))];
+        j.append(&space, &first).unwrap();
+        assert_eq!(read_trials(&path, &space).unwrap(), first.to_vec());
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(",sem,documents,fidelity,milliseconds\n"), "{text}");
+        assert!(text.contains(",10,0.1111111111111111,"), "{text}");
+        j.append(&space, &[t(2, Some(30)), t(3, None)]).unwrap();
+        let all = read_trials(&path, &space).unwrap();
+        assert_eq!(all.iter().map(|t| t.fitness.partial).collect::<Vec<_>>(), [Some(10), Some(10), Some(30), None]);
+        // Resuming appends the same columns.
+        let mut j = Journal::reopen(&path, 4, Some(90)).unwrap();
+        j.append(&space, &[t(4, Some(10))]).unwrap();
+        assert_eq!(read_trials(&path, &space).unwrap().len(), 5);
+        // A fidelity outside (0, 1] is a damaged row, named.
+        std::fs::write(&path, text.replace(",10,0.1111111111111111,", ",10,1.5,")).unwrap();
+        let e = read_trials(&path, &space).unwrap_err().to_string();
+        assert!(e.contains("fidelity 1.5 is not in (0, 1]") && e.contains(":2"), "{e}");
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
     fn a_journal_from_before_a_parameter_existed_reads_back_with_its_default() {
         let yaml = "extractor: lqf\nparameters:\n  - {name: t, type: float, min: 0.05, max: 1.0, default: 0.25}\n  - {name: min_chars, type: int, min: 0, max: 100, default: 7}\n";
         let space = crate::extract::parse_str(yaml, Path::new("t.yaml")).unwrap().space;
@@ -366,15 +433,24 @@ mod tests {
         let mut j = Journal::create(&path, &space, Some(120)).unwrap();
         j.append(&space, &trials[..2]).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
-        assert!(
-            text.starts_with(
-                "trial,generation,t,fitness,precision,recall,feasible,cached,sem,documents,milliseconds\n"
-            )
-        );
-        assert!(text.contains(",0.01,120,2.000\n") && text.contains(",0.01,15,2.000\n"), "{text}");
+        assert!(text.starts_with(
+            "trial,generation,t,fitness,precision,recall,feasible,cached,sem,documents,fidelity,milliseconds\n"
+        ));
+        assert!(text.contains(",0.01,120,1,2.000\n") && text.contains(",0.01,15,0.125,2.000\n"), "{text}");
         let mut j = Journal::reopen(&path, 2, Some(120)).unwrap();
         j.append(&space, &trials[2..]).unwrap();
         assert_eq!(read_trials(&path, &space).unwrap(), trials);
+        // A racing journal from before the fidelity column reads back, and a resumed run keeps
+        // appending rows of its width.
+        let old = "trial,generation,t,fitness,precision,recall,feasible,cached,sem,documents,milliseconds\n\
+                   0,0,0.3,0.5,0.4,0.6,true,false,0.01,120,2.000\n0,0,0.3,0.7,0.4,0.6,true,false,0.01,15,2.000\n"
+            .replace("\n0,0,0.3,0.7", "\n1,0,0.3,0.7");
+        std::fs::write(&path, old).unwrap();
+        assert_eq!(read_trials(&path, &space).unwrap(), trials[..2].to_vec());
+        let mut j = Journal::reopen(&path, 2, Some(120)).unwrap();
+        j.append(&space, &trials[2..]).unwrap();
+        assert_eq!(read_trials(&path, &space).unwrap(), trials);
+        assert!(std::fs::read_to_string(&path).unwrap().ends_with(",0.01,120,2.000\n"));
         let _ = std::fs::remove_file(&path);
     }
 
@@ -400,7 +476,7 @@ mod tests {
         }
         let mut key_of_setting: HashMap<String, String> = HashMap::new();
         for t in &trials {
-            let setting = cells(&space, t, None)[2].clone();
+            let setting = cells(&space, t, None, false)[2].clone();
             let k = key(&genes, &t.genome);
             assert_eq!(key_of_setting.entry(setting.clone()).or_insert_with(|| k.clone()), &k, "t={setting}");
         }

@@ -69,6 +69,43 @@ pub struct RacingRecord {
     pub dropped: usize,
 }
 
+/// A multi-fidelity run's spending (`--strategy hyperband`): what each generation (a rung)
+/// scored at which fidelity, and how many settings went on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FidelityRecord {
+    /// The strategy and its constants.
+    pub strategy: String,
+    /// Settings newly scored (cache misses), at any fidelity.
+    pub evaluations: usize,
+    /// Of those, the ones scored on every training document.
+    pub full_evaluations: usize,
+    /// Settings scored again at a higher fidelity than before.
+    pub promotions: usize,
+    /// Document evaluations used (a promotion counts only its new documents).
+    pub document_evaluations: usize,
+    /// Document evaluations if every setting scored had been scored fully.
+    pub without_fidelities: usize,
+    /// One row per generation.
+    pub rungs: Vec<RungRecord>,
+}
+
+/// One generation of a multi-fidelity run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RungRecord {
+    /// The generation.
+    pub generation: usize,
+    /// The documents each setting was scored on.
+    pub documents: usize,
+    /// Their share of the training documents.
+    pub fidelity: f64,
+    /// The settings of the generation.
+    pub settings: usize,
+    /// Of those, the ones promoted from a lower fidelity.
+    pub promoted: usize,
+    /// The best fitness of the generation at its fidelity.
+    pub best: f64,
+}
+
 /// The generalisation estimate (`--validation`): documents held out from the search.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ValidationRecord {
@@ -181,6 +218,9 @@ pub struct RunRecord {
     /// `--racing`: document evaluations used and saved.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub racing: Option<RacingRecord>,
+    /// A multi-fidelity strategy (`--strategy hyperband`): fidelities, promotions, savings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fidelity: Option<FidelityRecord>,
     /// `--validation`: the training–validation gap of the chosen setting.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub validation: Option<ValidationRecord>,

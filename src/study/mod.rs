@@ -7,6 +7,7 @@
 //! Imports from the crate: `error`, `eval` (the measure), `evolve`, `extract` (the family table), `goldset`, `limits`,
 //! `objective`, `params`, `paths`, `yaml`, `report` and `store`.
 
+mod fidelity;
 mod memory;
 pub mod pareto;
 mod reports;
@@ -197,6 +198,7 @@ pub fn start(plan: Plan, opts: &Options) -> Result<Summary> {
         member_cache: None,
         memory: None,
         racing: None,
+        fidelity: None,
         validation: None,
         pareto: (plan.objective == Objective::Pareto).then(|| store::ParetoRecord {
             pick: plan.pick.unwrap_or(pareto::Pick::F1).to_string(),
@@ -208,7 +210,7 @@ pub fn start(plan: Plan, opts: &Options) -> Result<Summary> {
         plot_worst: opts.plot_worst,
     };
     store::write_yaml(&dir.join(files::RUN), &record)?;
-    let documents = plan.config.racing.then_some(train.len());
+    let documents = plan.config.staged().then_some(train.len());
     let journal = Journal::create(&dir.join(files::INDIVIDUALS), &plan.space, documents)?;
     let session = Session {
         dir,
@@ -243,7 +245,7 @@ fn split_of(set: &GoldSet, config: &Config) -> Result<(Vec<usize>, Vec<usize>)> 
 
 /// The `documents` column of a racing run's journal: the training documents.
 fn journal_documents(set: &GoldSet, config: &Config) -> Result<Option<usize>> {
-    Ok(if config.racing { Some(split_of(set, config)?.0.len()) } else { None })
+    Ok(if config.staged() { Some(split_of(set, config)?.0.len()) } else { None })
 }
 
 /// The measure a run records.
@@ -607,7 +609,9 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
         }
         s.initial.insert(0, s.space.to_genome(&start));
     }
-    let config = s.record.config.clone();
+    let mut config = s.record.config.clone();
+    // A resumed run has already spent part of its time.
+    config.time_limit = config.time_limit.map(|t| (t - s.record.wall_seconds).max(1e-9));
     let bar = Progress::new(config.max_generations as u64, "generation", opts.quiet);
     let started = Instant::now();
     let mut watch = Watch {
@@ -653,6 +657,9 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
             saved_share: if without > 0 { 1.0 - used as f64 / without as f64 } else { 0.0 },
             dropped: trials.iter().filter(|t| !t.cached && t.fitness.partial.is_some()).count(),
         });
+    }
+    if config.strategy.multi_fidelity() {
+        s.record.fidelity = Some(fidelity::record(&trials, docs.len()));
     }
     let f = outcome.best.fitness;
     if let (Some(held_corpus), Some(fraction)) = (&held_corpus, config.validation) {

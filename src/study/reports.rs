@@ -635,6 +635,9 @@ fn html_sections(
         sections.push(Section { title: "Documents won and lost".into(), body: documents_bodies(dir, record, &docs) });
     }
     sections.push(Section { title: "Fitness by generation".into(), body: vec![svg("history.svg")?] });
+    if let Some(r) = &record.fidelity {
+        sections.push(super::fidelity::section(r));
+    }
     let mut bars: Vec<(String, f64)> = imp.iter().map(|i| (i.name.clone(), i.eta2)).collect();
     bars.sort_by(|a, b| b.1.total_cmp(&a.1));
     sections.push(Section {

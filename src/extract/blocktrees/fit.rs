@@ -65,6 +65,15 @@ impl fit::Fit for Fitting {
     fn fitter(&self) -> Box<dyn fit::Fitter> {
         Box::new(Fits::default())
     }
+
+    /// Whole folds, except for a stacked setting: its second stage reads every page's context in
+    /// the first-stage trees of the page's own fold, so any fold needs all first stages.
+    fn fidelity(&self, s: &Setting) -> fit::Fidelity {
+        match folds(s) {
+            Ok(k) if !stacked(s) => fit::Fidelity::Folds(k),
+            _ => fit::Fidelity::Documents,
+        }
+    }
 }
 
 /// The training rows of one page: its candidate blocks with at least one token.
@@ -257,12 +266,13 @@ pub fn fit_all(pages: &[&dyn Page], s: &Setting) -> Result<Model> {
     Ok(Model { forest, stack, fit: fit_key(s) })
 }
 
-/// The boostings of one setting without its tree count, one per fold.
-type FoldBoosts = Arc<Vec<Boosted>>;
+/// The boostings of one setting without its tree count, one per fold (`None`: not fitted yet).
+type FoldBoosts = Arc<Vec<Option<Boosted>>>;
 
 /// The fitted models of the settings a search has tried, and the labelled pages they share.
 /// A setting that differs from a fitted one only in `trees` is cut from it or grown on from it
-/// ([`Boosted`]), so a search over `trees` costs no more than its largest value.
+/// ([`Boosted`]), so a search over `trees` costs no more than its largest value; a fold is fitted
+/// the first time a page of it is scored (a multi-fidelity search scores a few folds first).
 #[derive(Default)]
 pub struct Fits {
     labelled: Mutex<HashMap<String, Arc<Labelled>>>,
@@ -287,34 +297,48 @@ impl Fits {
         Ok(l)
     }
 
-    /// The first-stage boostings of `s`, one per fold of `pages` (fitted on the other folds);
-    /// with `source`, one on all of `source`. Cached without the tree count: a setting with
-    /// fewer trees than a cached one is cut from it, one with more grown on from it.
+    /// The first-stage boostings of `s`, one per fold of `pages` (fitted on the other folds) for
+    /// the folds `need` says; with `source`, one on all of `source`. Cached without the tree
+    /// count: a setting with fewer trees than a cached one is cut from it, one with more grown on
+    /// from it.
     fn boosts(
         &self,
         pages: &[&dyn Page],
         s: &Setting,
         source: Option<&[&dyn Page]>,
         folds: &[usize],
+        need: &[bool],
     ) -> Result<FoldBoosts> {
         let (h, _) = hyper(s)?;
         let key = format!("{}|{}", boost_key(s), source.is_some());
         let cached = self.boosts.lock().ok().and_then(|v| v.iter().find(|(c, _)| *c == key).map(|(_, b)| b.clone()));
+        let ready = |b: &Option<Boosted>| b.as_ref().is_some_and(|x| x.trees.len() >= h.trees);
+        let k = match source {
+            Some(_) => 1,
+            None => folds.iter().max().map_or(1, |m| m + 1),
+        };
+        let wanted = |j: usize| source.is_some() || need.get(j).copied().unwrap_or(true);
         if let Some(b) = &cached
-            && b.iter().all(|x| x.trees.len() >= h.trees)
+            && (0..k).all(|j| !wanted(j) || b.get(j).is_some_and(ready))
         {
             return Ok(b.clone());
         }
-        let from = |j: usize| cached.as_ref().map(|b| &b[j]);
-        let fitted: Vec<Boosted> = match source {
+        let old = |j: usize| cached.as_ref().and_then(|b| b.get(j).cloned().flatten());
+        let fitted: Vec<Option<Boosted>> = match source {
             Some(src) => {
                 let all: Vec<usize> = (0..src.len()).collect();
-                vec![self.labelled(src, s, true)?.boost(&all, &h, from(0))]
+                vec![Some(self.labelled(src, s, true)?.boost(&all, &h, old(0).as_ref()))]
             }
             None => {
                 let labelled = self.labelled(pages, s, false)?;
-                let k = folds.iter().max().map_or(1, |m| m + 1);
-                (0..k).into_par_iter().map(|j| labelled.boost(&outside(folds, j), &h, from(j))).collect()
+                (0..k)
+                    .into_par_iter()
+                    .map(|j| match old(j) {
+                        Some(b) if !wanted(j) || ready(&Some(b.clone())) => Some(b),
+                        from if wanted(j) => Some(labelled.boost(&outside(folds, j), &h, from.as_ref())),
+                        from => from,
+                    })
+                    .collect()
             }
         };
         let fitted = Arc::new(fitted);
@@ -335,6 +359,7 @@ impl fit::Fitter for Fits {
         pages: &[&dyn Page],
         s: &Setting,
         source: Option<&[&dyn Page]>,
+        need: &[usize],
     ) -> Result<(Vec<usize>, FoldModels)> {
         let k = folds(s)?;
         let (h, hidden) = hyper(s)?;
@@ -351,21 +376,41 @@ impl fit::Fitter for Fits {
         {
             return Ok((folds, m));
         }
-        let forests: Vec<Forest> = match (source, stacked(s)) {
+        // The folds the pages `need` are in; a stacked setting needs every first stage.
+        let mut wanted = vec![stacked(s); k];
+        for &p in need {
+            if let Some(w) = folds.get(p).and_then(|&j| wanted.get_mut(j)) {
+                *w = true;
+            }
+        }
+        let forests: Vec<Option<Forest>> = match (source, stacked(s)) {
             // A stacked model fitted on other pages needs their folds: fitted whole below.
             (Some(_), true) => Vec::new(),
             _ => {
                 let rows = self.labelled(source.unwrap_or(pages), s, source.is_some())?;
-                self.boosts(pages, s, source, &folds)?.iter().map(|b| rows.finish(b, h.trees)).collect()
+                let boosts = self.boosts(pages, s, source, &folds, &wanted)?;
+                let take = |j: usize| source.is_some() || wanted[j];
+                boosts
+                    .iter()
+                    .enumerate()
+                    .map(|(j, b)| b.as_ref().filter(|_| take(j)).map(|b| rows.finish(b, h.trees)))
+                    .collect()
             }
         };
-        let models: Vec<Arc<dyn fit::Model>> = match (source, stacked(s)) {
+        let models: Vec<Option<Arc<dyn fit::Model>>> = match (source, stacked(s)) {
             (_, false) => forests
                 .into_iter()
-                .map(|forest| Arc::new(Model { forest, stack: None, fit: fit.clone() }) as Arc<dyn fit::Model>)
+                .map(|forest| {
+                    forest
+                        .map(|forest| Arc::new(Model { forest, stack: None, fit: fit.clone() }) as Arc<dyn fit::Model>)
+                })
                 .collect(),
-            (Some(src), true) => vec![Arc::new(fit_all(src, s)?)],
+            (Some(src), true) => vec![Some(Arc::new(fit_all(src, s)?))],
             (None, true) => {
+                let forests: Vec<Forest> = forests
+                    .into_iter()
+                    .map(|f| f.ok_or_else(|| Error::bug("a stacked setting's first stage lacks a fold")))
+                    .collect::<Result<_>>()?;
                 let ctx = Labelled::context(pages, hidden, &folds, &forests);
                 let h2 = stage_two(&h);
                 let seconds: Vec<Forest> =
@@ -374,7 +419,7 @@ impl fit::Fitter for Fits {
                     .into_iter()
                     .zip(seconds)
                     .map(|(forest, second)| {
-                        Arc::new(Model { forest, stack: Some(second), fit: fit.clone() }) as Arc<dyn fit::Model>
+                        Some(Arc::new(Model { forest, stack: Some(second), fit: fit.clone() }) as Arc<dyn fit::Model>)
                     })
                     .collect()
             }
