@@ -8,6 +8,18 @@ use super::trial::Trial;
 use crate::error::{Error, Result};
 use std::collections::{HashMap, HashSet};
 
+/// The index of the first occurrence of each key of `keys` that `known` does not know, in order:
+/// the genomes of a generation to evaluate (racing's and a multi-fidelity strategy's).
+pub fn first_unknown(keys: &[String], known: impl Fn(&str) -> bool) -> Vec<usize> {
+    let mut fresh: Vec<usize> = Vec::new();
+    for (i, k) in keys.iter().enumerate() {
+        if !known(k) && !fresh.iter().any(|&j| keys[j] == *k) {
+            fresh.push(i);
+        }
+    }
+    fresh
+}
+
 /// Fitness by genome key.
 #[derive(Debug, Clone, Default)]
 pub struct Cache {
@@ -26,11 +38,9 @@ impl Cache {
             let k = key(space, &t.genome);
             // The first full fitness wins; a partial one only replaces a smaller partial one
             // (a multi-fidelity strategy's promotion).
-            let newer = match (cache.known(&k).map(|f| f.partial), t.fitness.partial) {
-                (None, _) => true,
-                (Some(Some(_)), None) => true,
-                (Some(Some(old)), Some(new)) => new > old,
-                (Some(None), _) => false,
+            let newer = match cache.known(&k) {
+                None => true,
+                Some(old) => old.partial.is_some_and(|o| t.fitness.partial.is_none_or(|p| p > o)),
             };
             if newer {
                 cache.insert(k, t.fitness);

@@ -166,9 +166,7 @@ pub fn run(
     loop {
         let exhausted = size.is_some_and(|n| cache.len() >= n);
         let late = config.time_limit.is_some_and(|t| started.elapsed().as_secs_f64() >= t);
-        if let Some(reason) = termination(&state, config, strategy.as_ref(), exhausted, observer)
-            .or(late.then_some(TerminationReason::TimeLimit))
-        {
+        if let Some(reason) = termination(&state, config, strategy.as_ref(), exhausted, late, observer) {
             return Ok(Outcome { trials, reason, best: state.best.clone(), state });
         }
         let g = state.generation + 1;
@@ -239,12 +237,7 @@ fn evaluate_at(
     let space = problem.space().clone();
     let keys: Vec<String> = genomes.iter().map(|g| super::genome::key(&space, g)).collect();
     let known = |cache: &Cache, k: &str| cache.known(k).filter(|f| f.partial.is_none_or(|p| p >= size));
-    let mut fresh: Vec<usize> = Vec::new();
-    for (i, k) in keys.iter().enumerate() {
-        if known(cache, k).is_none() && !fresh.iter().any(|&j| keys[j] == *k) {
-            fresh.push(i);
-        }
-    }
+    let fresh = super::cache::first_unknown(&keys, |k| known(cache, k).is_some());
     // Only this rung's genomes can go on: per-instance results of the others may go.
     problem.forget(&genomes);
     let mut documents = 0;
@@ -314,6 +307,7 @@ fn termination(
     config: &Config,
     strategy: &dyn Strategy,
     exhausted: bool,
+    late: bool,
     observer: &dyn Observer,
 ) -> Option<TerminationReason> {
     if strategy.exhausted() {
@@ -326,6 +320,8 @@ fn termination(
         Some(TerminationReason::Patience)
     } else if observer.should_stop() {
         Some(TerminationReason::Interrupted)
+    } else if late {
+        Some(TerminationReason::TimeLimit)
     } else {
         None
     }

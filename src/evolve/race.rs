@@ -217,12 +217,7 @@ pub fn evaluate(
     let alpha = plan.alpha;
     let space = problem.space().clone();
     let keys: Vec<String> = genomes.iter().map(|g| key(&space, g)).collect();
-    let mut fresh: Vec<usize> = Vec::new();
-    for (i, k) in keys.iter().enumerate() {
-        if cache.known(k).is_none() && !fresh.iter().any(|&j| keys[j] == *k) {
-            fresh.push(i);
-        }
-    }
+    let fresh = super::cache::first_unknown(&keys, |k| cache.known(k).is_some());
     let mut alive = fresh.clone();
     let mut result: HashMap<usize, Fitness> = HashMap::new();
     let mut documents = 0;

@@ -243,7 +243,7 @@ fn split_of(set: &GoldSet, config: &Config) -> Result<(Vec<usize>, Vec<usize>)> 
     }
 }
 
-/// The `documents` column of a racing run's journal: the training documents.
+/// The `documents` column of a racing or multi-fidelity run's journal: the training documents.
 fn journal_documents(set: &GoldSet, config: &Config) -> Result<Option<usize>> {
     Ok(if config.staged() { Some(split_of(set, config)?.0.len()) } else { None })
 }

@@ -334,7 +334,7 @@ impl Fits {
                 (0..k)
                     .into_par_iter()
                     .map(|j| match old(j) {
-                        Some(b) if !wanted(j) || ready(&Some(b.clone())) => Some(b),
+                        Some(b) if !wanted(j) || b.trees.len() >= h.trees => Some(b),
                         from if wanted(j) => Some(labelled.boost(&outside(folds, j), &h, from.as_ref())),
                         from => from,
                     })
