@@ -98,8 +98,11 @@ for run in "${runs[@]}"; do
         exit 2
     fi
     line=$(command_of "$run/run.yaml")
-    # Words as the shell reads them, $CETUNE_SCRATCH expanded.
+    # Words as the shell reads them, $CETUNE_SCRATCH expanded; leading NAME=VALUE words (a run
+    # started with CETUNE_GENERAL_MODEL records it so) are the run's environment.
     eval "set -- $line"
+    vars=()
+    while [ $# -gt 0 ] && [[ $1 == CETUNE_*=* ]]; do vars+=("$1"); shift; done
     shift
     # Built in the scratch folder (a committed run folder may hold files cetune did not list as
     # its own, which --force will not clear), then, unless --check, copied over the run's files.
@@ -116,13 +119,13 @@ for run in "${runs[@]}"; do
     done
     [ "$force" = 1 ] || args+=(--force)
     echo "== $run"
-    echo "   cetune ${args[*]}"
+    echo "   ${vars[*]}${vars[*]:+ }cetune ${args[*]}"
     [ "$list" = 1 ] && continue
     case "$gs" in
         "$CETUNE_SCRATCH"/*) name=${gs#"$CETUNE_SCRATCH"/}; goldset "${name%%/*}" || { failed+=("$run (gold set)"); continue; } ;;
     esac
     start=$SECONDS
-    if ! "$CETUNE" "${args[@]}"; then
+    if ! env "${vars[@]}" "$CETUNE" "${args[@]}"; then
         failed+=("$run")
         continue
     fi

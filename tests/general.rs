@@ -204,4 +204,37 @@ fn a_fit_started_from_the_general_model_holds_its_trees_and_needs_nothing_else()
     assert_eq!(o.status.code(), Some(2), "{o:?}");
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("CETUNE_GENERAL_MODEL") && err.lines().count() == 1, "{err}");
+    // A run started from a stand-in records it in its command (results/reproduce.sh sets it
+    // again) and resumes only under the same one.
+    // Beside the gold set, so that the resume finds it (recorded as `$CETUNE_SCRATCH/NAME`).
+    let adapted = set.with_extension("adapted");
+    let optimise = |args: &[&str], env: Option<&Path>| {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_cetune"));
+        c.args(args).env_remove("CETUNE_GENERAL_MODEL");
+        if let Some(dir) = env {
+            c.env("CETUNE_GENERAL_MODEL", dir);
+        }
+        c.output().unwrap()
+    };
+    let args = ["optimise", "-e", "blocktrees", "--set", "start=general", "--set", "trees=20", "--goldset"];
+    let args = [&args[..], &[set.to_str().unwrap(), "--population", "2", "--max-generations", "1", "-q"]].concat();
+    let o = optimise(&[&args[..], &["--out", adapted.to_str().unwrap()]].concat(), Some(&built));
+    assert!(o.status.success(), "{o:?}");
+    let record = std::fs::read_to_string(adapted.join("run.yaml")).unwrap();
+    // One line, or a folded block (`>-`) of indented lines.
+    let mut lines = record.lines().skip_while(|l| !l.starts_with("command: "));
+    let first = lines.next().unwrap().trim_start_matches("command: ");
+    let folded: Vec<&str> = lines.take_while(|l| l.starts_with("  ")).map(str::trim).collect();
+    let command = if first == ">-" { folded.join(" ") } else { first.to_string() };
+    assert!(command.starts_with("CETUNE_GENERAL_MODEL=$CETUNE_SCRATCH/m cetune optimise"), "{command}");
+    let resume = ["optimise", "--resume", adapted.to_str().unwrap(), "--max-generations", "2", "-q"];
+    let o = optimise(&resume, None);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("started with CETUNE_GENERAL_MODEL=") && err.contains("unset") && err.lines().count() == 1,
+        "{err}"
+    );
+    let o = optimise(&resume, Some(&built));
+    assert!(o.status.success(), "the same stand-in resumes: {o:?}");
 }

@@ -219,6 +219,7 @@ pub fn run(a: Args, engine: &crate::extract::Engine) -> Result<()> {
                     "--resume continues a run in its own folder: it takes neither --out, --force nor --warm-start",
                 ));
             }
+            same_general_model(dir)?;
             let extend = study::Extend { max_generations: a.max_generations, patience: a.patience };
             study::resume_extended(dir, a.threads, &opts, extend)?
         }
@@ -302,6 +303,44 @@ pub fn run(a: Args, engine: &crate::extract::Engine) -> Result<()> {
 }
 
 /// The new run the arguments describe.
+/// The command line as the run records it, led by `CETUNE_GENERAL_MODEL=FOLDER` when that
+/// variable names a stand-in general model: a fit with `start: general` (and any extractor that
+/// reads the general model) depends on it, so `run.yaml` says which model a run started from and
+/// `results/reproduce.sh` sets it again.
+fn recorded_command() -> String {
+    let command = crate::paths::recorded_command(&std::env::args().collect::<Vec<_>>());
+    match general_model() {
+        Some(env) => format!("{env} {command}"),
+        None => command,
+    }
+}
+
+/// `CETUNE_GENERAL_MODEL=FOLDER` as a run records it, if the variable is set.
+fn general_model() -> Option<String> {
+    let dir = std::env::var_os(crate::extract::general::ENV).filter(|d| !d.is_empty())?;
+    Some(format!("{}={}", crate::extract::general::ENV, crate::paths::recorded(std::path::Path::new(&dir))))
+}
+
+/// Refuses to resume a run under another general model than the one it started from (its
+/// recorded command's `CETUNE_GENERAL_MODEL=…`, or none): the settings already scored would not
+/// be comparable with the new ones.
+fn same_general_model(dir: &std::path::Path) -> Result<()> {
+    let path = crate::store::path(dir, crate::store::files::RUN);
+    let Ok(record) = crate::store::read_yaml::<crate::store::RunRecord>(&path) else {
+        return Ok(()); // the resume itself says what is wrong with run.yaml
+    };
+    let env = crate::extract::general::ENV;
+    let started =
+        record.command.split_whitespace().next().filter(|w| w.starts_with(&format!("{env}="))).map(str::to_string);
+    let now = general_model();
+    if started == now {
+        return Ok(());
+    }
+    let was = started.map_or_else(|| format!("without {env} (the compiled-in general model)"), |s| format!("with {s}"));
+    let is = now.map_or_else(|| "it is unset now".to_string(), |s| format!("now {s}"));
+    Err(Error::config(format!("cannot resume: the run started {was}, {is}; resume it with the same")).with_path(&path))
+}
+
 fn plan(a: &Args, engine: &crate::extract::Engine) -> Result<study::Plan> {
     let (space, base) = a.setting.resolve(engine)?;
     let params_yaml = match &a.setting.params {
@@ -339,7 +378,7 @@ fn plan(a: &Args, engine: &crate::extract::Engine) -> Result<study::Plan> {
         threads: a.threads,
         out: a.out.clone(),
         force: a.force,
-        command: crate::paths::recorded_command(&std::env::args().collect::<Vec<_>>()),
+        command: recorded_command(),
         warm_start: a.warm_start.clone(),
         warm_top: a.warm_top,
         space,
