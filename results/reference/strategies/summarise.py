@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tables and the fitness-vs-evaluations plot of the strategy comparison (README, "Strategies at
+"""Tables and the fitness-vs-evaluations plot of the strategy study at equal budget, by sample fitness (README, "Strategies at
 equal budget"), from the run folders alone (standard library only).
 
     python3 results/reference/strategies/summarise.py results/reference/strategies [OUT_STEM]
@@ -56,7 +56,7 @@ def reach(c, target):
 
 def main():
     root = sys.argv[1]
-    stem = sys.argv[2] if len(sys.argv) > 2 else os.path.join(root, "comparison")
+    stem = sys.argv[2] if len(sys.argv) > 2 else os.path.join(root, "sample-fitness")
     found = runs(root)
     md = []
     for (space, sample), by in sorted(found.items()):
