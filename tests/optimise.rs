@@ -252,8 +252,9 @@ fn soak_kill_nine_with_cmaes_tpe_and_adaptive_mutation() {
 }
 
 /// `optimise -e blocktrees` with no search flag runs the family's own search (its YAML's
-/// `search:`: Hyperband, scoring whole folds first), stops by itself, says how much of its budget
-/// it used, and resumes after `kill -9` to the uninterrupted run's result.
+/// `search:`: the GA with a small population and a fixed budget), stops by itself, says how much
+/// of its budget it used, and resumes after `kill -9` to the uninterrupted run's result; a flag
+/// chooses another search (Hyperband here, whose rungs score whole folds first).
 #[test]
 fn blocktrees_runs_its_own_search_which_stops_by_itself_and_survives_kill_nine() {
     let set = linky_set("trees-own", 90);
@@ -262,21 +263,26 @@ fn blocktrees_runs_its_own_search_which_stops_by_itself_and_survives_kill_nine()
         cetune(&["optimise", "-e", "blocktrees", "--goldset", set.to_str().unwrap(), "--out", run.to_str().unwrap()]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(
-        out.stderr.contains(
-            "blocktrees's own search (its YAML's `search:`): hyperband, population 27, at most 6 generations"
-        ),
+        out.stderr.contains("blocktrees's own search (its YAML's `search:`): ga, population 10, at most 6 generations"),
         "{}",
         out.stderr
     );
     assert!(
         out.stdout.contains(
-            "budget used: 6 of 6 generations (hyperband, population 27); stopped: maximum number of generations reached"
+            "budget used: 6 of 6 generations (ga, population 10); stopped: maximum number of generations reached"
         ),
         "{}",
         out.stdout
     );
-    assert!(out.stdout.contains("fidelities: 66 evaluations, 16 of them on every document"), "{}", out.stdout);
-    let rows = read_csv(&run.join("individuals.csv"));
+    // A flag chooses another search: the family's budget is taken whole or not at all.
+    let other = beside(&set, "other");
+    let args = ["optimise", "-e", "blocktrees", "--goldset", set.to_str().unwrap(), "--out"];
+    let flags = ["--strategy", "hyperband", "--population", "27", "--max-generations", "3", "-q"];
+    let out = cetune(&[&args[..], &[other.to_str().unwrap()], &flags[..]].concat());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("budget used: 3 of 3 generations (hyperband, population 27)"), "{}", out.stdout);
+    assert!(out.stdout.contains("fidelities: 39 evaluations, 3 of them on every document"), "{}", out.stdout);
+    let rows = read_csv(&other.join("individuals.csv"));
     let col = rows[0].iter().position(|c| c == "fidelity").expect("a fidelity column");
     let docs = rows[0].iter().position(|c| c == "documents").unwrap();
     // Five folds of 18 pages: the first rung scores one fold (0.2), the next two (0.4).
@@ -286,27 +292,14 @@ fn blocktrees_runs_its_own_search_which_stops_by_itself_and_survives_kill_nine()
     assert_eq!(rung("0"), vec![("18".to_string(), "0.2".to_string()); 27]);
     assert_eq!(rung("1"), vec![("36".to_string(), "0.4".to_string()); 9]);
     assert_eq!(rung("2"), vec![("90".to_string(), "1".to_string()); 3]);
-    let html = std::fs::read_to_string(run.join("report.html")).unwrap();
+    let html = std::fs::read_to_string(other.join("report.html")).unwrap();
     assert!(html.contains("Fidelities and promotions"));
-    // A flag chooses another search: the family's budget is taken whole or not at all.
-    let other = beside(&set, "other");
-    let out = cetune(&[
-        "optimise",
-        "-e",
-        "blocktrees",
-        "--goldset",
-        set.to_str().unwrap(),
-        "--out",
-        other.to_str().unwrap(),
-        "--max-generations",
-        "1",
-        "--population",
-        "2",
-        "-q",
-    ]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    assert!(out.stdout.contains("budget used: 1 of 1 generations (ga, population 2)"), "{}", out.stdout);
     soak_with("soak-trees", &["-e", "blocktrees"], &[]);
+    soak_with(
+        "soak-trees-hyperband",
+        &["-e", "blocktrees"],
+        &["--strategy", "hyperband", "--population", "9", "--max-generations", "3"],
+    );
 }
 
 #[test]

@@ -46,8 +46,8 @@ pub struct Args {
 
     /// Search strategy [default: ga, or the family's own]: the flags under "GA and NSGA-II"
     /// apply to ga and nsga2 only; every strategy reads --population, --seed and the limits. A
-    /// family may declare its default search in its YAML (`search:`; blocktrees: hyperband with
-    /// population 27 and 6 generations); it applies when none of --strategy, --population,
+    /// family may declare its default search in its YAML (`search:`; blocktrees: the GA with
+    /// population 10 for 6 generations); it applies when none of --strategy, --population,
     /// --max-generations, --patience, --racing is given.
     #[arg(long, value_parser = values::strategy(), help_heading = SEARCH)]
     strategy: Option<StrategyKind>,
