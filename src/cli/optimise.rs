@@ -302,7 +302,6 @@ pub fn run(a: Args, engine: &crate::extract::Engine) -> Result<()> {
     Ok(())
 }
 
-/// The new run the arguments describe.
 /// The command line as the run records it, led by `CETUNE_GENERAL_MODEL=FOLDER` when that
 /// variable names a stand-in general model: a fit with `start: general` (and any extractor that
 /// reads the general model) depends on it, so `run.yaml` says which model a run started from and
@@ -341,6 +340,7 @@ fn same_general_model(dir: &std::path::Path) -> Result<()> {
     Err(Error::config(format!("cannot resume: the run started {was}, {is}; resume it with the same")).with_path(&path))
 }
 
+/// The new run the arguments describe.
 fn plan(a: &Args, engine: &crate::extract::Engine) -> Result<study::Plan> {
     let (space, base) = a.setting.resolve(engine)?;
     let params_yaml = match &a.setting.params {

@@ -312,14 +312,14 @@ impl Fits {
         let (h, _) = hyper(s)?;
         let key = format!("{}|{}", boost_key(s), source.is_some());
         let cached = self.boosts.lock().ok().and_then(|v| v.iter().find(|(c, _)| *c == key).map(|(_, b)| b.clone()));
-        let ready = |b: &Option<Boosted>| b.as_ref().is_some_and(|x| x.trees.len() >= h.trees);
+        let ready = |b: &Boosted| b.trees.len() >= h.trees;
         let k = match source {
             Some(_) => 1,
             None => folds.iter().max().map_or(1, |m| m + 1),
         };
         let wanted = |j: usize| source.is_some() || need.get(j).copied().unwrap_or(true);
         if let Some(b) = &cached
-            && (0..k).all(|j| !wanted(j) || b.get(j).is_some_and(ready))
+            && (0..k).all(|j| !wanted(j) || b.get(j).is_some_and(|x| x.as_ref().is_some_and(ready)))
         {
             return Ok(b.clone());
         }
@@ -334,7 +334,7 @@ impl Fits {
                 (0..k)
                     .into_par_iter()
                     .map(|j| match old(j) {
-                        Some(b) if !wanted(j) || b.trees.len() >= h.trees => Some(b),
+                        Some(b) if !wanted(j) || ready(&b) => Some(b),
                         from if wanted(j) => Some(labelled.boost(&outside(folds, j), &h, from.as_ref())),
                         from => from,
                     })
