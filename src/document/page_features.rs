@@ -297,8 +297,8 @@ fn dense_sections(dom: &Dom, min_chars: u64) -> usize {
     chars.iter().filter(|&&c| c >= min_chars).count()
 }
 
-/// Whether a text holds a price: a currency sign or code next to a digit.
-fn has_price(text: &str) -> bool {
+/// Whether a text holds a price: a currency sign or code next to a digit (also a block feature).
+pub(super) fn has_price(text: &str) -> bool {
     const SIGNS: &[char] = &['$', '€', '£', '¥', '₹', '₽'];
     let b: Vec<char> = text.chars().collect();
     for (i, c) in b.iter().enumerate() {

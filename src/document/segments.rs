@@ -168,6 +168,20 @@ pub const FEATURES: &[(&str, &str)] = &[
     ("sec_share", "section"),
     ("sec_links", "section"),
     ("sec_block_share", "section"),
+    ("grp_records", "lists"),
+    ("grp_share", "lists"),
+    ("grp_words", "lists"),
+    ("grp_links", "lists"),
+    ("grp_top", "lists"),
+    ("grp_rank", "lists"),
+    ("grp_twins", "lists"),
+    ("grp_price", "lists"),
+    ("grp_img", "lists"),
+    ("grp_heading", "lists"),
+    ("grp_head_above", "lists"),
+    ("grp_even", "lists"),
+    ("grp_level", "lists"),
+    ("grp_first", "lists"),
 ];
 
 /// The features the linear `blocks` family weighs (the first ones; the rest are read by the
@@ -211,6 +225,9 @@ pub struct Segments {
     pub around: Vec<[(u32, u32); 4]>,
     /// The features, `N_FEATURES` per block.
     pub features: Vec<f32>,
+    /// Per block, the record group it belongs to (the `lists` features describe it; numbered
+    /// per page; [`NO_GROUP`] outside any), so that a decision can be taken per group.
+    pub group: Vec<u32>,
     /// For each block, the DOM text units it holds (`dom_units[dom_starts[b]..dom_starts[b+1]]`).
     dom_units: Vec<u32>,
     dom_starts: Vec<u32>,
@@ -237,6 +254,9 @@ impl Segments {
         }
     }
 }
+
+/// [`Segments::group`] of a block in no record group.
+pub const NO_GROUP: u32 = u32::MAX;
 
 /// Which hidden blocks an extractor of the block view lets in (the `hidden_text` gene).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -287,6 +307,10 @@ struct Elem {
     depth: u32,
     words: u32,
     link_words: u32,
+    /// In its subtree: images, heading blocks and blocks holding a price.
+    imgs: u32,
+    heads: u32,
+    prices: u32,
 }
 
 /// An open element of the walk.
@@ -431,6 +455,12 @@ impl Builder {
         }
         if lower == "br" {
             self.cur.text.push(' ');
+        }
+        if lower == "img"
+            && !skip
+            && let Some(e) = self.boundary.last().and_then(|&e| self.elems.get_mut(e as usize))
+        {
+            e.imgs += 1;
         }
         if boundary {
             self.flush();
@@ -614,14 +644,26 @@ fn features(mut elems: Vec<Elem>, raws: Vec<Raw>, jsonld: bool) -> Segments {
     // consecutive, since blocks follow the text order).
     let mut span = vec![(u32::MAX, 0u32); elems.len()];
     for (b, (r, (s, lw))) in raws.iter().zip(stats.iter().zip(&link_words)).enumerate() {
+        let head = elems.get(r.elem as usize).is_some_and(|e| heading(e.tag) > 0);
+        let price = super::page_features::has_price(&r.text);
         let mut e = r.elem;
         while let Some(el) = elems.get_mut(e as usize) {
             el.words += s.0;
             el.link_words += lw;
+            el.heads += u32::from(head);
+            el.prices += u32::from(price);
             span[e as usize] = (span[e as usize].0.min(b as u32), b as u32);
             e = el.parent;
         }
     }
+    // Images counted on their block element, summed up the tree (a parent precedes its children).
+    for e in (0..elems.len()).rev() {
+        let (p, imgs) = (elems[e].parent as usize, elems[e].imgs);
+        if let Some(parent) = elems.get_mut(p) {
+            parent.imgs += imgs;
+        }
+    }
+    let lists = Lists::of(&elems, &raws, &span);
     let region = Region::of(&elems, &raws, &stats, &link_words, &span);
     let total: f64 = stats.iter().map(|s| f64::from(s.0)).sum();
     let total_links: f64 = link_words.iter().map(|&w| f64::from(w)).sum();
@@ -743,7 +785,11 @@ fn features(mut elems: Vec<Elem>, raws: Vec<Raw>, jsonld: bool) -> Segments {
         f[k..k + 3].copy_from_slice(&[rec(1), rec(2), rec(3)]);
         k += 3;
         f[k..k + 4].copy_from_slice(&region.section(b, words));
-        debug_assert_eq!(k + 4, N_FEATURES);
+        k += 4;
+        let more = lists.features(b, total);
+        f[k..k + more.len()].copy_from_slice(&more);
+        debug_assert_eq!(k + more.len(), N_FEATURES);
+        seg.group.push(lists.of[b].map_or(NO_GROUP, |(g, _, _)| g));
         before += words;
         seg.texts.push(&r.text, sep::NEWLINE);
         seg.hidden.push(r.hidden);
@@ -823,13 +869,7 @@ impl Region {
         let long_at: Vec<usize> =
             (0..n).filter(|&b| stats[b].0 >= LONG_RUN && 2 * link_words[b] < stats[b].0).collect();
         let long = long_at.first().zip(long_at.last()).map(|(a, z)| (*a, *z));
-        let level = |b: usize| -> u8 {
-            let t = elems.get(raws[b].elem as usize).map_or("", |e| e.tag);
-            match t.as_bytes() {
-                [b'h', d @ b'1'..=b'6'] => d - b'0',
-                _ => 0,
-            }
-        };
+        let level = |b: usize| heading(elems.get(raws[b].elem as usize).map_or("", |e| e.tag));
         let h1 = (0..n).find(|&b| level(b) == 1);
         // A heading's section runs to the next heading of its level or higher.
         let heads: Vec<(usize, u8)> = (0..n).map(|b| (b, level(b))).filter(|x| x.1 > 0).collect();
@@ -885,6 +925,155 @@ impl Region {
             ratio(sec, self.cum[self.cum.len() - 1]),
             ratio(self.cum_links[end] - self.cum_links[start], sec),
             ratio(words, sec),
+        ]
+    }
+}
+
+/// The level of a heading tag (`h1`–`h6`), 0 for any other.
+fn heading(tag: &str) -> u8 {
+    match tag.as_bytes() {
+        [b'h', d @ b'1'..=b'6'] => d - b'0',
+        _ => 0,
+    }
+}
+
+/// Fewest records (siblings of one tag and first class, each holding words) of a record group.
+const MIN_RECORDS: u32 = 3;
+
+/// Levels above a block's element searched for the record it belongs to.
+const RECORD_LEVELS: u8 = 8;
+
+/// One record group: element children of one block element with one tag and first class, at
+/// least [`MIN_RECORDS`] of them holding words (the data-record regions of MDR, Liu, Grossman
+/// and Zhai, KDD 2003, found from the block tree's sibling structure).
+#[derive(Debug, Clone, Default)]
+struct Group {
+    sig: u64,
+    records: u32,
+    words: f64,
+    links: f64,
+    /// Records holding a price, an image, a heading.
+    prices: u32,
+    imgs: u32,
+    heads: u32,
+    /// Sum of the records' words squared (for the spread of their sizes).
+    words_sq: f64,
+    /// The first and last block of its records.
+    first: usize,
+    last: usize,
+    /// Rank by words on the page (0: the largest) and other groups of the same record signature.
+    rank: u32,
+    twins: u32,
+}
+
+/// The page's record groups and each block's group (the `lists` feature group).
+struct Lists {
+    groups: Vec<Group>,
+    /// Per block: its group, the level of its record above the block's element and the
+    /// record's first block. A block within several nested groups belongs to the one with the
+    /// most records (the inner one on a tie): the cards of a grid, not the three lines of a card.
+    of: Vec<Option<(u32, u8, usize)>>,
+    /// Words of the largest group.
+    top: f64,
+    /// Per block, whether a heading block comes right before its group.
+    head_above: Vec<bool>,
+}
+
+impl Lists {
+    fn of(elems: &[Elem], raws: &[Raw], span: &[(u32, u32)]) -> Lists {
+        let mut index: std::collections::HashMap<(u32, u64), usize> = std::collections::HashMap::new();
+        let mut groups: Vec<Group> = Vec::new();
+        for (e, el) in elems.iter().enumerate() {
+            if el.words == 0 || el.parent as usize >= elems.len() {
+                continue;
+            }
+            let g = *index.entry((el.parent, el.sig)).or_insert_with(|| {
+                groups.push(Group { sig: el.sig, first: usize::MAX, ..Group::default() });
+                groups.len() - 1
+            });
+            let w = f64::from(el.words);
+            let gr = &mut groups[g];
+            gr.records += 1;
+            gr.words += w;
+            gr.words_sq += w * w;
+            gr.links += f64::from(el.link_words);
+            gr.prices += u32::from(el.prices > 0);
+            gr.imgs += u32::from(el.imgs > 0);
+            gr.heads += u32::from(el.heads > 0);
+            gr.first = gr.first.min(span[e].0 as usize);
+            gr.last = gr.last.max(span[e].1 as usize);
+        }
+        // Keep the groups with enough records, renumbered.
+        let mut keep = vec![u32::MAX; groups.len()];
+        let mut kept = Vec::new();
+        for (g, gr) in groups.into_iter().enumerate() {
+            if gr.records >= MIN_RECORDS {
+                keep[g] = kept.len() as u32;
+                kept.push(gr);
+            }
+        }
+        let mut order: Vec<usize> = (0..kept.len()).collect();
+        order.sort_by(|&a, &b| kept[b].words.total_cmp(&kept[a].words).then(a.cmp(&b)));
+        for (r, &g) in order.iter().enumerate() {
+            kept[g].rank = r as u32;
+        }
+        for g in 0..kept.len() {
+            kept[g].twins = kept.iter().filter(|o| o.sig == kept[g].sig).count() as u32 - 1;
+        }
+        let top = order.first().map_or(0.0, |&g| kept[g].words);
+        let of: Vec<Option<(u32, u8, usize)>> = raws
+            .iter()
+            .map(|r| {
+                let (mut e, mut best) = (r.elem, None::<(u32, u8, usize)>);
+                for level in 0..RECORD_LEVELS {
+                    let Some(el) = elems.get(e as usize) else { break };
+                    if let Some(&g) = index.get(&(el.parent, el.sig))
+                        && keep[g] != u32::MAX
+                        && best.is_none_or(|(b, _, _)| kept[keep[g] as usize].records > kept[b as usize].records)
+                    {
+                        best = Some((keep[g], level, span[e as usize].0 as usize));
+                    }
+                    e = el.parent;
+                }
+                best
+            })
+            .collect();
+        let head_above = of
+            .iter()
+            .map(|x| {
+                x.is_some_and(|(g, _, _)| {
+                    let first = kept[g as usize].first;
+                    first > 0 && heading(elems.get(raws[first - 1].elem as usize).map_or("", |e| e.tag)) > 0
+                })
+            })
+            .collect();
+        Lists { groups: kept, of, top, head_above }
+    }
+
+    /// The `lists` group of block `b` on a page of `total` words (all 0 outside any group).
+    fn features(&self, b: usize, total: f64) -> [f32; 14] {
+        let Some((g, level, first)) = self.of[b] else { return [0.0; 14] };
+        let gr = &self.groups[g as usize];
+        let n = f64::from(gr.records);
+        let mean = gr.words / n;
+        // Coefficient of variation of the records' words: 0 for records of one size.
+        let cv = ((gr.words_sq / n - mean * mean).max(0.0)).sqrt() / mean.max(1.0);
+        let share = |k: u32| ratio(f64::from(k), n);
+        [
+            log_scaled(n - 1.0, 4.0),
+            ratio(gr.words, total),
+            log_scaled(mean, 6.0),
+            ratio(gr.links, gr.words),
+            ratio(gr.words, self.top),
+            1.0 / (1.0 + gr.rank as f32),
+            log_scaled(f64::from(gr.twins), 2.0),
+            share(gr.prices),
+            share(gr.imgs),
+            share(gr.heads),
+            f32::from(u8::from(self.head_above[b])),
+            (1.0 - cv.min(1.0)) as f32,
+            f32::from(level) / f32::from(RECORD_LEVELS),
+            f32::from(u8::from(first == b)),
         ]
     }
 }
@@ -949,6 +1138,101 @@ mod tests {
         assert_eq!((f(last, "in_nav"), f(last, "in_article"), f(last, "ends_sentence")), (0.0, 1.0, 1.0));
         assert!(f(last, "path_repeat").abs() < 1e-9);
         assert!(f(last, "position") > 0.5);
+    }
+
+    #[test]
+    fn a_product_grid_is_the_largest_group_of_priced_records_beside_facet_lists() {
+        let facet = |name: &str| -> String {
+            let items: String =
+                (0..5).map(|i| format!("<li class=opt><a href=/f/{name}/{i}>{name} {i} (12)</a></li>")).collect();
+            format!("<h4>Refine by {name}</h4><ul class=facet>{items}</ul>")
+        };
+        let cards: String = (0..12)
+            .map(|i| {
+                format!(
+                    "<div class=card><img src=/p{i}.jpg><a href=/p/{i}>Walking boot model {i} in brown leather</a>\
+                     <div class=price>$ {i}9.99</div></div>"
+                )
+            })
+            .collect();
+        let s = of(&format!(
+            "<body><aside>{}{}{}</aside><main><h1>Boots</h1><div class=grid>{cards}</div></main></body>",
+            facet("brand"),
+            facet("size"),
+            facet("colour")
+        ));
+        let f = |b: usize, name: &str| s.row(b)[FEATURES.iter().position(|(n, _)| *n == name).unwrap()];
+        let find = |t: &str| (0..s.len()).find(|&b| s.texts.get(b).starts_with(t)).unwrap();
+        let (name, price, option) = (find("Walking boot model 3"), find("$ 39.99"), find("size 2"));
+        // A card's name and price belong to the cards' group (not to a three-line group of one
+        // card): twelve records, each with a price and an image, the page's largest group.
+        assert_eq!(s.group[name], s.group[price]);
+        assert!(s.group[name] != NO_GROUP && s.group[option] != NO_GROUP && s.group[name] != s.group[option]);
+        assert!((f(name, "grp_records") - (11f32).ln_1p() / 4.0).abs() < 1e-6);
+        assert_eq!(
+            (f(name, "grp_price"), f(name, "grp_img"), f(name, "grp_top"), f(name, "grp_rank")),
+            (1.0, 1.0, 1.0, 1.0)
+        );
+        assert_eq!((f(name, "grp_first"), f(price, "grp_first")), (1.0, 0.0));
+        // The name is the card's own text; the price sits one level down, in its own div.
+        assert_eq!((f(name, "grp_level"), f(name, "grp_head_above")), (0.0, 1.0));
+        assert!(f(price, "grp_level") > 0.0);
+        // A facet option: a linked list of three of the same shape, no price, smaller.
+        assert_eq!((f(option, "grp_price"), f(option, "grp_links")), (0.0, 1.0));
+        assert!(f(option, "grp_twins") > 0.0 && f(name, "grp_twins") == 0.0);
+        assert!(f(option, "grp_top") < 0.5 && f(option, "grp_rank") < 1.0);
+        assert!(f(option, "grp_head_above") > 0.5 && f(option, "grp_even") > 0.8);
+    }
+
+    #[test]
+    fn two_lists_of_one_shape_differ_in_size_and_rank() {
+        let list = |n: usize, what: &str| -> String {
+            let items: String = (0..n)
+                .map(|i| {
+                    format!(
+                        "<li class=event><a href=/e/{i}>{what} night {i}</a><span>Sat 12 May, 8pm, the Hall</span></li>"
+                    )
+                })
+                .collect();
+            format!("<ul class=events>{items}</ul>")
+        };
+        let s = of(&format!(
+            "<body><h2>Popular tickets</h2>{}<h1>Upcoming concerts</h1>{}</body>",
+            list(4, "Teaser"),
+            list(20, "Main")
+        ));
+        let f = |b: usize, name: &str| s.row(b)[FEATURES.iter().position(|(n, _)| *n == name).unwrap()];
+        let find = |t: &str| (0..s.len()).find(|&b| s.texts.get(b).starts_with(t)).unwrap();
+        let (teaser, main) = (find("Teaser night 1"), find("Main night 1"));
+        assert!(s.group[teaser] != s.group[main]);
+        // Each has a twin; the main one is the larger, ranked first.
+        assert!(f(teaser, "grp_twins") > 0.0 && f(main, "grp_twins") > 0.0);
+        assert_eq!((f(main, "grp_top"), f(main, "grp_rank"), f(teaser, "grp_rank")), (1.0, 1.0, 0.5));
+        assert!((f(teaser, "grp_top") - 0.2).abs() < 1e-6);
+        assert!(f(main, "grp_share") > 0.7 && f(teaser, "grp_share") < 0.2);
+    }
+
+    #[test]
+    fn a_service_page_of_headed_sections_is_one_group_of_headed_records() {
+        let sections: String = ["Planning", "Design", "Building", "Support"]
+            .iter()
+            .map(|h| {
+                format!(
+                    "<section class=service><h2>{h}</h2><p>We help with {h} from the first call to the end.</p>\
+                     <p>Our team of experts has done {h} for years.</p></section>"
+                )
+            })
+            .collect();
+        let s = of(&format!("<body><nav><a href=/>Home</a></nav><div class=services>{sections}</div></body>"));
+        let f = |b: usize, name: &str| s.row(b)[FEATURES.iter().position(|(n, _)| *n == name).unwrap()];
+        let find = |t: &str| (0..s.len()).find(|&b| s.texts.get(b).starts_with(t)).unwrap();
+        let (first, last, heading) =
+            (find("We help with Planning"), find("Our team of experts has done Support"), find("Building"));
+        // The four sections are one group, each record led by its heading.
+        assert!(s.group[first] == s.group[last] && s.group[first] == s.group[heading] && s.group[first] != NO_GROUP);
+        assert_eq!((f(first, "grp_heading"), f(heading, "grp_first"), f(first, "grp_first")), (1.0, 1.0, 0.0));
+        assert!(f(first, "grp_share") > 0.9 && f(first, "grp_links") == 0.0);
+        assert_eq!(s.group[find("Home")], NO_GROUP);
     }
 
     #[test]

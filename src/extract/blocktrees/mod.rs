@@ -33,7 +33,9 @@
 //! - `trees`, `depth`, `learning_rate`, `min_leaf`: the boosting's hyperparameters;
 //! - `stack`: a second stage of trees reads each block's first-stage score in its context
 //!   ([`context`]);
-//! - `group_<group>`: the trees may split on the group's features;
+//! - `group_<group>`: the trees may split on the group's features (`group_lists`, the record
+//!   groups, off by default);
+//! - `vote`: share of a block's probability taken from its record group's mean ([`voted`]);
 //! - `folds`: k of the k-fold out-of-fold fitness (not a gene).
 //!
 //! ## Interpretation
@@ -54,7 +56,7 @@ use crate::params::{Setting, SettingReader};
 use std::sync::Arc;
 
 /// Parameters that do not change a fit (applied to a fitted model's scores, or the fold count).
-pub const NOT_FIT: &[&str] = &["t", "t_rel", "smooth", "folds"];
+pub const NOT_FIT: &[&str] = &["t", "t_rel", "smooth", "vote", "folds"];
 
 /// A fitted block model: the forest and the setting it was fitted with.
 #[derive(Debug, Clone, PartialEq)]
@@ -74,6 +76,7 @@ pub struct Blocktrees {
     t: f64,
     t_rel: f64,
     smooth: f64,
+    vote: f64,
     scorer: Scorer,
 }
 
@@ -85,10 +88,13 @@ enum Scorer {
     Prior(Box<dyn Extractor>),
 }
 
-/// True for a value that is left out of a fit's key: `start: none` (the key of a model fitted
-/// before `start` existed is the key of the same setting now).
+/// Parameters added after models were written, with the value that fits as before them: left
+/// out of a fit's key at that value, so an earlier model's key is the key of the same setting now.
+const UNKEYED: &[(&str, &str)] = &[("start", "none"), ("group_lists", "false")];
+
+/// True for a value that is left out of a fit's key ([`UNKEYED`]).
 fn unkeyed(n: &str, v: &crate::params::Value) -> bool {
-    n == "start" && matches!(v, crate::params::Value::Cat(c) if c == "none")
+    UNKEYED.iter().any(|(name, value)| n == *name && v.to_string() == *value)
 }
 
 /// The parameters of `s` that decide a fit, as `name=value,…`.
@@ -182,8 +188,8 @@ impl Blocktrees {
                 Scorer::Prior(super::build(&super::Engine::default(), &prior)?)
             }
         };
-        let (t, t_rel, smooth) = (r.float("t")?, r.float("t_rel")?, r.float("smooth")?);
-        Ok(Box::new(Blocktrees { hidden_text, t, t_rel, smooth, scorer }))
+        let (t, t_rel, smooth, vote) = (r.float("t")?, r.float("t_rel")?, r.float("smooth")?, r.float("vote")?);
+        Ok(Box::new(Blocktrees { hidden_text, t, t_rel, smooth, vote, scorer }))
     }
 
     /// The probability a block needs on a page whose blocks score `p`: `t`, or with `t_rel`
@@ -212,7 +218,9 @@ impl Blocktrees {
                 })
                 .collect();
         }
-        (cand, crate::extract::blocks::smoothed(&z, self.smooth))
+        let p = crate::extract::blocks::smoothed(&z, self.smooth);
+        let p = voted(&p, &cand, s, self.vote);
+        (cand, p)
     }
 }
 
@@ -256,20 +264,60 @@ impl Extractor for Blocktrees {
     }
 }
 
+/// `vote`: each candidate block's probability `p` moved to `(1 - vote) · p + vote · m`, where
+/// `m` is the mean over its record group's candidate blocks weighted by their words, so that a
+/// list's records are kept or dropped together (a card alone looks like boilerplate: short, a
+/// link, a number). Blocks in no group keep theirs.
+fn voted(p: &[f64], cand: &[u32], s: &crate::document::segments::Segments, vote: f64) -> Vec<f64> {
+    use crate::document::segments::NO_GROUP;
+    if vote <= 0.0 {
+        return p.to_vec();
+    }
+    let groups =
+        cand.iter().map(|&b| s.group[b as usize]).filter(|&g| g != NO_GROUP).max().map_or(0, |g| g as usize + 1);
+    let mut sum = vec![(0.0, 0.0); groups];
+    for (&b, &x) in cand.iter().zip(p) {
+        if let Some(slot) = sum.get_mut(s.group[b as usize] as usize) {
+            let w = f64::from(s.words[b as usize].max(1));
+            slot.0 += w * x;
+            slot.1 += w;
+        }
+    }
+    cand.iter()
+        .zip(p)
+        .map(|(&b, &x)| match sum.get(s.group[b as usize] as usize) {
+            Some(&(a, w)) if w > 0.0 => (1.0 - vote) * x + vote * a / w,
+            _ => x,
+        })
+        .collect()
+}
+
 /// The first line of a model file.
 const MAGIC: &str = "cetune blocktrees model 1";
 
 /// A fingerprint of the feature table (names and order): a model is only read by the feature
-/// version it was fitted on.
+/// version it was fitted on, or by a later one that appended features ([`block_features_of`]).
 pub fn feature_version() -> String {
+    version_of(N_FEATURES)
+}
+
+/// The fingerprint of the table cut after its first `k` block features (the context's follow).
+fn version_of(k: usize) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let table = FEATURES.iter().copied().chain(context::CONTEXT.iter().map(|n| (*n, "context")));
+    let table = FEATURES[..k].iter().copied().chain(context::CONTEXT.iter().map(|n| (*n, "context")));
     for (n, g) in table {
         for b in n.bytes().chain([b'/']).chain(g.bytes()).chain([b';']) {
             h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
         }
     }
-    format!("{}:{h:016x}", N_FEATURES + context::N_CONTEXT)
+    format!("{}:{h:016x}", k + context::N_CONTEXT)
+}
+
+/// The block features a model file's `features` line was fitted on: every feature table is the
+/// one before it with features appended, so a model of an earlier table reads the first `k`
+/// (its trees never split on the later ones, which the reader maps its context features past).
+pub fn block_features_of(version: &str) -> Option<usize> {
+    (1..=N_FEATURES).rev().find(|&k| version_of(k) == version)
 }
 
 impl Model {
@@ -306,14 +354,14 @@ impl Model {
                 .ok_or_else(|| bad(i, format!("expected '{key} …', got '{}'", cut(&l))))
         };
         let (i, v) = field(next("features")?, "features")?;
-        if v != feature_version() {
+        let Some(k) = block_features_of(&v) else {
             return Err(bad(i, format!("fitted on another feature set ({v}; this cetune has {})", feature_version())));
-        }
+        };
         let (_, fit) = field(next("fit")?, "fit")?;
-        let forest = read_forest(&mut next, N_FEATURES)?;
+        let forest = widen(read_forest(&mut next, k)?, k);
         let (i, l) = next("'end' or 'stack'")?;
         let (stack, (i, l)) = match l.as_str() {
-            "stack" => (Some(read_forest(&mut next, N_FEATURES + context::N_CONTEXT)?), next("'end'")?),
+            "stack" => (Some(widen(read_forest(&mut next, k + context::N_CONTEXT)?, k)), next("'end'")?),
             _ => (None, (i, l)),
         };
         if l != "end" {
@@ -321,6 +369,28 @@ impl Model {
         }
         Ok(Model { forest, stack, fit })
     }
+}
+
+/// A forest fitted on the first `k` block features, read on today's rows: its context features
+/// (from index `k`) move past the features appended since, whose gains are 0.
+fn widen(mut forest: Forest, k: usize) -> Forest {
+    let more = N_FEATURES - k;
+    if more == 0 {
+        return forest;
+    }
+    for t in &mut forest.trees {
+        for n in t.iter_mut() {
+            if let Node::Split { feature, .. } = n
+                && usize::from(*feature) >= k
+            {
+                *feature += more as u16;
+            }
+        }
+    }
+    let tail = forest.gain.split_off(k.min(forest.gain.len()));
+    forest.gain.extend(std::iter::repeat_n(0.0, more));
+    forest.gain.extend(tail);
+    forest
 }
 
 /// The feature names of a forest's rows: the block's, then (`stacked`) its context's.

@@ -193,3 +193,65 @@ fn a_model_file_of_places_reads_back_and_is_checked_place_by_place() {
     assert!(e.exit_code() == 2 && e.to_string().contains("none.model"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_model_of_an_earlier_feature_table_reads_on_todays_rows() {
+    // A stacked model written when the table ended before the `lists` group: its context
+    // features follow its last block feature, and its gains cover those features only.
+    let k = FEATURES.iter().position(|(_, g)| *g == "lists").unwrap();
+    let gains = |n: usize| (0..n).map(|j| format!("f{j}=0.5")).collect::<Vec<_>>().join(",");
+    let text = format!(
+        "cetune blocktrees model 1\nfeatures {}\nfit trees=1\nbase -1\ngain {}\ntrees 1\ntree 3\ns 0 0.5 1 2\nl -1\nl 1\n\
+         stack\nbase 0\ngain {}\ntrees 1\ntree 3\ns {} 0.5 1 2\nl -2\nl 2\nend\n",
+        version_of(k),
+        gains(k),
+        gains(k + context::N_CONTEXT),
+        k + 1
+    );
+    assert_eq!(block_features_of(&version_of(k)), Some(k));
+    let m = Model::read(&text).unwrap();
+    assert_eq!(m.forest.gain.len(), N_FEATURES);
+    assert!(m.forest.gain[k..].iter().all(|g| *g == 0.0));
+    let second = m.stack.unwrap();
+    assert_eq!(second.gain.len(), N_FEATURES + context::N_CONTEXT);
+    // The context feature it split on is the same one, now past the appended features.
+    assert!(matches!(second.trees[0][0], Node::Split { feature, .. } if usize::from(feature) == N_FEATURES + 1));
+    assert!((second.gain[N_FEATURES + 1] - 0.5).abs() < 1e-12);
+    // A table that is not an earlier cut of today's is still refused.
+    assert_eq!(block_features_of("3:0000000000000000"), None);
+}
+
+#[test]
+fn vote_keeps_or_drops_a_record_group_as_a_whole() {
+    // Long blocks score p 0.73, short ones p 0.05; of four list records two are long.
+    let at = FEATURES.iter().position(|(n, _)| *n == "log_words").unwrap();
+    let forest = Forest {
+        base: -3.0,
+        trees: vec![vec![
+            Node::Split { feature: at as u16, threshold: 0.5, left: 1, right: 2 },
+            Node::Leaf(0.0),
+            Node::Leaf(4.0),
+        ]],
+        gain: vec![0.0; N_FEATURES],
+    };
+    let m = Arc::new(Model { forest, stack: None, fit: String::new() });
+    let long = "many words in this record that describe the item at some length for a reader to see, \
+        and then some more of them, since a long block needs at least twenty words to score high";
+    let page = format!(
+        "<body><p>alone</p><ul><li>{long}</li><li>short item</li><li>{long}</li><li>short one</li></ul></body>"
+    );
+    let doc = Document::parse(&page);
+    let kept = |vote: &str| {
+        let space = super::super::space("blocktrees").unwrap();
+        let v = vec!["t=0.5".to_string(), "t_rel=0".to_string(), format!("vote={vote}")];
+        let s = space.with_assignments(&space.defaults(), &v).unwrap();
+        let ex = Blocktrees::from_model(&s, m.clone()).unwrap();
+        let mut sel = Selection::new(View::Blocks);
+        ex.extract(&doc, &mut sel).unwrap();
+        sel.units.iter().map(|&b| doc.segments.texts.get(b as usize).to_string()).collect::<Vec<_>>()
+    };
+    assert_eq!(kept("0"), [long, long]);
+    // The group's word-weighted mean is the long records': every record is kept, the lone
+    // short paragraph (in no group) is not.
+    assert_eq!(kept("1"), [long, "short item", long, "short one"]);
+}
