@@ -184,3 +184,31 @@ fn report_pick_refits_the_model_of_the_picked_setting() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("cannot fit the model of the picked setting"), "{}", r.stderr);
 }
+
+/// The record-group features end to end: a fit with `group_lists` and `vote` records both in
+/// best.yaml, its model applies on pages it has not seen, and the same model under a setting
+/// without the group is refused (the trees may split on features that setting leaves out).
+#[test]
+fn a_model_fitted_with_the_record_groups_records_them_and_refuses_a_setting_without() {
+    let set = table_set("blocktrees-lists", 10, 0);
+    let out = beside(&set, "run");
+    let (s, o) = (set.to_str().unwrap(), out.to_str().unwrap());
+    let fit = ["--individual", "trees=40,depth=2,min_leaf=2,t=0.5", "--set", "group_lists=true,vote=0.5,whole=0.5"];
+    let args = ["optimise", "-e", "blocktrees", "--goldset", s, "--out", o, "--seed", "3", "--population", "4"];
+    let r = cetune(&[&args[..], &fit[..], &["--max-generations", "1", "-q"]].concat());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let best = std::fs::read_to_string(out.join("best.yaml")).unwrap();
+    for want in ["group_lists: true", "vote: 0.5", "whole: 0.5"] {
+        assert!(best.contains(want), "{want} missing from {best}");
+    }
+    let held = table_set("blocktrees-lists-held", 6, 4);
+    let ev = beside(&held, "fitted");
+    let (h, b, e) = (held.to_str().unwrap(), out.join("best.yaml"), ev.to_str().unwrap());
+    let b = b.to_str().unwrap();
+    let r = cetune(&["evaluate", "--goldset", h, "--params", b, "--out", e, "-q"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(mean_f1(&ev) > 0.9, "fitted {}", mean_f1(&ev));
+    let r = cetune(&["extract", "--params", b, "--set", "group_lists=false", "-"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("group_lists=true"), "{}", r.stderr);
+}

@@ -228,6 +228,8 @@ pub struct Segments {
     /// Per block, the record group it belongs to (the `lists` features describe it; numbered
     /// per page; [`NO_GROUP`] outside any), so that a decision can be taken per group.
     pub group: Vec<u32>,
+    /// Per block, the first block of its record in that group ([`NO_GROUP`] outside any).
+    pub record: Vec<u32>,
     /// For each block, the DOM text units it holds (`dom_units[dom_starts[b]..dom_starts[b+1]]`).
     dom_units: Vec<u32>,
     dom_starts: Vec<u32>,
@@ -790,6 +792,7 @@ fn features(mut elems: Vec<Elem>, raws: Vec<Raw>, jsonld: bool) -> Segments {
         f[k..k + more.len()].copy_from_slice(&more);
         debug_assert_eq!(k + more.len(), N_FEATURES);
         seg.group.push(lists.of[b].map_or(NO_GROUP, |(g, _, _)| g));
+        seg.record.push(lists.of[b].map_or(NO_GROUP, |(_, _, first)| first as u32));
         before += words;
         seg.texts.push(&r.text, sep::NEWLINE);
         seg.hidden.push(r.hidden);

@@ -36,6 +36,8 @@
 //! - `group_<group>`: the trees may split on the group's features (`group_lists`, the record
 //!   groups, off by default);
 //! - `vote`: share of a block's probability taken from its record group's mean ([`voted`]);
+//! - `whole`: a block's probability raised towards its record's best block's ([`wholes`]);
+//! - `focus`: blocks outside the region of the best expected F1 weakened ([`focused`]);
 //! - `folds`: k of the k-fold out-of-fold fitness (not a gene).
 //!
 //! ## Interpretation
@@ -56,7 +58,7 @@ use crate::params::{Setting, SettingReader};
 use std::sync::Arc;
 
 /// Parameters that do not change a fit (applied to a fitted model's scores, or the fold count).
-pub const NOT_FIT: &[&str] = &["t", "t_rel", "smooth", "vote", "folds"];
+pub const NOT_FIT: &[&str] = &["t", "t_rel", "smooth", "vote", "whole", "focus", "folds"];
 
 /// A fitted block model: the forest and the setting it was fitted with.
 #[derive(Debug, Clone, PartialEq)]
@@ -77,6 +79,8 @@ pub struct Blocktrees {
     t_rel: f64,
     smooth: f64,
     vote: f64,
+    whole: f64,
+    focus: f64,
     scorer: Scorer,
 }
 
@@ -188,8 +192,9 @@ impl Blocktrees {
                 Scorer::Prior(super::build(&super::Engine::default(), &prior)?)
             }
         };
-        let (t, t_rel, smooth, vote) = (r.float("t")?, r.float("t_rel")?, r.float("smooth")?, r.float("vote")?);
-        Ok(Box::new(Blocktrees { hidden_text, t, t_rel, smooth, vote, scorer }))
+        let (t, t_rel, smooth) = (r.float("t")?, r.float("t_rel")?, r.float("smooth")?);
+        let (vote, whole, focus) = (r.float("vote")?, r.float("whole")?, r.float("focus")?);
+        Ok(Box::new(Blocktrees { hidden_text, t, t_rel, smooth, vote, whole, focus, scorer }))
     }
 
     /// The probability a block needs on a page whose blocks score `p`: `t`, or with `t_rel`
@@ -219,7 +224,8 @@ impl Blocktrees {
                 .collect();
         }
         let p = crate::extract::blocks::smoothed(&z, self.smooth);
-        let p = voted(&p, &cand, s, self.vote);
+        let p = voted(&wholes(&p, &cand, s, self.whole), &cand, s, self.vote);
+        let p = focused(&p, &cand, s, self.focus);
         (cand, p)
     }
 }
@@ -290,6 +296,70 @@ fn voted(p: &[f64], cand: &[u32], s: &crate::document::segments::Segments, vote:
             _ => x,
         })
         .collect()
+}
+
+/// `whole`: each candidate block's probability raised to at least `whole` times the best of its
+/// record's blocks, so that a record is kept whole (a product card's name, price and tags with its
+/// description; a service section's heading with its prose). Blocks in no group keep theirs.
+fn wholes(p: &[f64], cand: &[u32], s: &crate::document::segments::Segments, whole: f64) -> Vec<f64> {
+    use crate::document::segments::NO_GROUP;
+    if whole <= 0.0 {
+        return p.to_vec();
+    }
+    let key = |b: u32| (s.group[b as usize], s.record[b as usize]);
+    let mut best: std::collections::HashMap<(u32, u32), f64> = std::collections::HashMap::new();
+    for (&b, &x) in cand.iter().zip(p) {
+        if s.group[b as usize] != NO_GROUP {
+            let e = best.entry(key(b)).or_insert(x);
+            *e = e.max(x);
+        }
+    }
+    cand.iter().zip(p).map(|(&b, &x)| best.get(&key(b)).map_or(x, |m| x.max(whole * m))).collect()
+}
+
+/// `focus`: the region decision. The candidate regions are the blocks under each block's parent,
+/// grandparent and great-grandparent block element and its heading section, and the whole page;
+/// the chosen one has the best expected F1 under the blocks' probabilities (expected kept words
+/// inside it against its words and against the page's expected words). Blocks outside it have
+/// their probability multiplied by `1 − focus`.
+fn focused(p: &[f64], cand: &[u32], s: &crate::document::segments::Segments, focus: f64) -> Vec<f64> {
+    if focus <= 0.0 || cand.is_empty() {
+        return p.to_vec();
+    }
+    // Prefix sums over the page's blocks of words and expected kept words (candidates only).
+    let n = s.len();
+    let (mut words, mut kept) = (vec![0.0; n + 1], vec![0.0; n + 1]);
+    let mut at = vec![None; n];
+    for (k, &b) in cand.iter().enumerate() {
+        at[b as usize] = Some(k);
+    }
+    for b in 0..n {
+        let (w, x) = match at[b] {
+            Some(k) => (f64::from(s.words[b]), p[k] * f64::from(s.words[b])),
+            None => (0.0, 0.0),
+        };
+        words[b + 1] = words[b] + w;
+        kept[b + 1] = kept[b] + x;
+    }
+    if kept[n] <= 0.0 {
+        return p.to_vec();
+    }
+    let f1 = |(a, z): (u32, u32)| {
+        let (a, z) = (a as usize, (z as usize).min(n - 1));
+        let (inside, size) = (kept[z + 1] - kept[a], words[z + 1] - words[a]);
+        if inside <= 0.0 || size <= 0.0 { 0.0 } else { 2.0 * inside / (size + kept[n]) }
+    };
+    let mut best = ((0u32, (n - 1) as u32), f1((0, (n - 1) as u32)));
+    for &b in cand {
+        for &span in &s.around[b as usize] {
+            let f = f1(span);
+            if f > best.1 {
+                best = (span, f);
+            }
+        }
+    }
+    let (a, z) = best.0;
+    cand.iter().zip(p).map(|(&b, &x)| if b >= a && b <= z { x } else { x * (1.0 - focus) }).collect()
 }
 
 /// The first line of a model file.

@@ -89,32 +89,41 @@ fn a_stacked_model_file_reads_back_as_the_model_it_was_written_from() {
     assert!(Model::read(&bad).unwrap_err().to_string().contains("out of range"));
 }
 
-#[test]
-fn a_page_the_model_is_unsure_of_keeps_its_best_blocks_with_t_rel() {
-    // Long blocks score log-odds -2 (p 0.12), short ones -3 (p 0.05): none reaches t = 0.5.
+/// A model of one split on `log_words`: short blocks (under about 20 words) score log-odds −3
+/// (p 0.05), long ones −3 + `long`.
+fn by_length(long: f32) -> Arc<Model> {
     let at = FEATURES.iter().position(|(n, _)| *n == "log_words").unwrap();
     let forest = Forest {
         base: -3.0,
         trees: vec![vec![
             Node::Split { feature: at as u16, threshold: 0.5, left: 1, right: 2 },
             Node::Leaf(0.0),
-            Node::Leaf(1.0),
+            Node::Leaf(long),
         ]],
         gain: vec![0.0; N_FEATURES],
     };
-    let m = Arc::new(Model { forest, stack: None, fit: String::new() });
+    Arc::new(Model { forest, stack: None, fit: String::new() })
+}
+
+/// The texts of the blocks `m` keeps on `doc` under the defaults with `assignments`.
+fn kept(doc: &Document, m: &Arc<Model>, assignments: &[&str]) -> Vec<String> {
+    let space = super::super::space("blocktrees").unwrap();
+    let v: Vec<String> = assignments.iter().map(|a| a.to_string()).collect();
+    let s = space.with_assignments(&space.defaults(), &v).unwrap();
+    let ex = Blocktrees::from_model(&s, m.clone()).unwrap();
+    let mut sel = Selection::new(View::Blocks);
+    ex.extract(doc, &mut sel).unwrap();
+    sel.units.iter().map(|&b| doc.segments.texts.get(b as usize).to_string()).collect()
+}
+
+#[test]
+fn a_page_the_model_is_unsure_of_keeps_its_best_blocks_with_t_rel() {
+    // Long blocks score log-odds -2 (p 0.12), short ones -3 (p 0.05): none reaches t = 0.5.
+    let m = by_length(1.0);
     let page = "<body><p>short one</p><p>a long paragraph of many words that goes on and on for quite a \
         while longer than the others, many more words than any other block on this small page here</p></body>";
     let doc = Document::parse(page);
-    let text = |t_rel: &str| {
-        let space = super::super::space("blocktrees").unwrap();
-        let v = vec![format!("t=0.5"), format!("t_rel={t_rel}")];
-        let s = space.with_assignments(&space.defaults(), &v).unwrap();
-        let ex = Blocktrees::from_model(&s, m.clone()).unwrap();
-        let mut sel = Selection::new(View::Blocks);
-        ex.extract(&doc, &mut sel).unwrap();
-        sel.units.len()
-    };
+    let text = |t_rel: &str| kept(&doc, &m, &["t=0.5", &format!("t_rel={t_rel}")]).len();
     assert_eq!(text("0"), 0);
     assert_eq!(text("0.5"), 1);
     assert_eq!(text("0.3"), 2);
@@ -224,34 +233,58 @@ fn a_model_of_an_earlier_feature_table_reads_on_todays_rows() {
 #[test]
 fn vote_keeps_or_drops_a_record_group_as_a_whole() {
     // Long blocks score p 0.73, short ones p 0.05; of four list records two are long.
-    let at = FEATURES.iter().position(|(n, _)| *n == "log_words").unwrap();
-    let forest = Forest {
-        base: -3.0,
-        trees: vec![vec![
-            Node::Split { feature: at as u16, threshold: 0.5, left: 1, right: 2 },
-            Node::Leaf(0.0),
-            Node::Leaf(4.0),
-        ]],
-        gain: vec![0.0; N_FEATURES],
-    };
-    let m = Arc::new(Model { forest, stack: None, fit: String::new() });
+    let m = by_length(4.0);
     let long = "many words in this record that describe the item at some length for a reader to see, \
         and then some more of them, since a long block needs at least twenty words to score high";
     let page = format!(
         "<body><p>alone</p><ul><li>{long}</li><li>short item</li><li>{long}</li><li>short one</li></ul></body>"
     );
     let doc = Document::parse(&page);
-    let kept = |vote: &str| {
-        let space = super::super::space("blocktrees").unwrap();
-        let v = vec!["t=0.5".to_string(), "t_rel=0".to_string(), format!("vote={vote}")];
-        let s = space.with_assignments(&space.defaults(), &v).unwrap();
-        let ex = Blocktrees::from_model(&s, m.clone()).unwrap();
-        let mut sel = Selection::new(View::Blocks);
-        ex.extract(&doc, &mut sel).unwrap();
-        sel.units.iter().map(|&b| doc.segments.texts.get(b as usize).to_string()).collect::<Vec<_>>()
-    };
-    assert_eq!(kept("0"), [long, long]);
+    let by_vote = |vote: &str| kept(&doc, &m, &["t=0.5", "t_rel=0", &format!("vote={vote}")]);
+    assert_eq!(by_vote("0"), [long, long]);
     // The group's word-weighted mean is the long records': every record is kept, the lone
     // short paragraph (in no group) is not.
-    assert_eq!(kept("1"), [long, "short item", long, "short one"]);
+    assert_eq!(by_vote("1"), [long, "short item", long, "short one"]);
+}
+
+#[test]
+fn whole_keeps_a_record_whole_when_its_best_block_is_kept() {
+    // Cards of a title (short: p 0.05) and a description (long: p 0.73).
+    let m = by_length(4.0);
+    let long = "a description of the game at some length, with enough words in it for the model to \
+        score it high, about twenty five words or a few more than that";
+    let cards: String =
+        (0..3).map(|i| format!("<div class=card><h3>Game {i}</h3><p>{long}</p><span>Tag</span></div>")).collect();
+    let page = format!("<body><p>alone</p><div class=grid>{cards}</div></body>");
+    let doc = Document::parse(&page);
+    let by_whole = |whole: &str| kept(&doc, &m, &["t=0.5", "t_rel=0", &format!("whole={whole}")]);
+    assert_eq!(by_whole("0"), [long, long, long]);
+    let all = by_whole("1");
+    assert_eq!(all.len(), 9, "{all:?}");
+    assert!(all[0] == "Game 0" && all[2] == "Tag" && !all.iter().any(|t| t == "alone"));
+}
+
+#[test]
+fn focus_drops_what_lies_outside_the_region_of_the_best_expected_f1() {
+    // Long blocks p 0.73, short ones p 0.05: an article of three long paragraphs, and a sidebar
+    // whose one long block sits among twenty short links.
+    let m = by_length(4.0);
+    let long = |w: &str| format!("{w} ").repeat(30);
+    let links: String = (0..20).map(|i| format!("<li><a href=/{i}>short link {i}</a></li>")).collect();
+    let page = format!(
+        "<body><article><p>{}</p><p>{}</p><p>{}</p></article><aside><div>{}</div><ul>{links}</ul></aside></body>",
+        long("story"),
+        long("more"),
+        long("end"),
+        long("promo")
+    );
+    let doc = Document::parse(&page);
+    let first_words = |focus: &str| -> Vec<String> {
+        let texts = kept(&doc, &m, &["t=0.5", "t_rel=0", &format!("focus={focus}")]);
+        texts.iter().map(|t| t.split(' ').next().unwrap().to_string()).collect()
+    };
+    assert_eq!(first_words("0"), ["story", "more", "end", "promo"]);
+    // The article's expected F1 (0.73) beats the page's (0.67): the promo is outside it.
+    assert_eq!(first_words("1"), ["story", "more", "end"]);
+    assert_eq!(first_words("0.2"), ["story", "more", "end", "promo"]);
 }
