@@ -314,8 +314,9 @@ fn ctrl_c_leaves_complete_output_up_to_the_last_page_written() {
     let v = lines(&text);
     assert!(text.ends_with('\n'));
     if done.status.code() == Some(1) {
+        // Usually fewer than all pages; on a loaded machine this thread may wake so late that the
+        // signal lands after the last page was written, and the run still says it was stopped.
         assert!(stderr.contains("interrupted: the output is complete up to the last page written"), "{stderr}");
-        assert!(v.len() < 200_000, "{}", v.len());
     } else {
         assert_eq!(done.status.code(), Some(0), "{stderr}"); // finished before the signal arrived
     }
