@@ -66,7 +66,11 @@ pub fn create_run_dir(dir: &Path, force: bool, reads: &Reads) -> Result<RunLock>
     reads.refuse(dir)?;
     refuse_cwd_or_ancestor(dir)?;
     if is_non_empty_dir(dir) {
-        if !dir.join(super::files::RUN).is_file() {
+        let run = dir.join(super::files::RUN).is_file();
+        // A run killed as it started, after taking its lock and before writing run.yaml, leaves
+        // its lock (only run folders have one) and at most its own listed files.
+        let started = !run && dir.join(LOCK).is_file();
+        if !run && !started {
             return Err(Error::config(
                 "this folder is not empty and is not a cetune run folder (it has no run.yaml); choose a new --out",
             )
@@ -75,13 +79,15 @@ pub fn create_run_dir(dir: &Path, force: bool, reads: &Reads) -> Result<RunLock>
         // The lock first: a live run is reported as such, with or without --force.
         let lock = RunLock::acquire(dir)?;
         if !force {
-            return Err(Error::config(format!(
-                "a run folder already exists here; continue it with --resume {0} or replace it with --force",
-                dir.display()
-            ))
-            .with_path(dir));
+            let what = match run {
+                true => format!("a run folder already exists here; continue it with --resume {0} or", dir.display()),
+                false => "a run stopped before it wrote run.yaml left this folder (nothing to resume);".into(),
+            };
+            return Err(Error::config(format!("{what} replace it with --force")).with_path(dir));
         }
-        clear_run_files(dir)?;
+        if run || dir.join(crate::paths::WRITTEN).is_file() {
+            clear_run_files(dir)?;
+        }
         crate::paths::start_list(dir)?;
         return Ok(lock);
     }
@@ -233,6 +239,26 @@ mod tests {
         assert!(run.join("run.yaml").exists());
         drop(held);
         drop(RunLock::acquire(&run).unwrap());
+        std::fs::remove_dir_all(&base).unwrap();
+    }
+
+    #[test]
+    fn a_run_killed_before_its_run_yaml_is_replaced_with_force_and_a_user_folder_is_not() {
+        let base = tmp("started");
+        let run = base.join("run");
+        // The start of a run: its lock and list, then a kill before run.yaml.
+        drop(create_run_dir(&run, false, &reads(&base.join("gs"))).unwrap());
+        assert!(run.join(LOCK).exists() && !run.join("run.yaml").exists());
+        let e = create_run_dir(&run, false, &reads(&base.join("gs"))).unwrap_err();
+        assert!(e.to_string().contains("stopped before it wrote run.yaml") && e.to_string().contains("--force"), "{e}");
+        drop(create_run_dir(&run, true, &reads(&base.join("gs"))).unwrap());
+        // A folder of the user's (no lock, no run.yaml) is still refused, with --force too.
+        let mine = base.join("mine");
+        std::fs::create_dir_all(&mine).unwrap();
+        std::fs::write(mine.join("notes.txt"), "mine").unwrap();
+        let e = create_run_dir(&mine, true, &reads(&base.join("gs"))).unwrap_err();
+        assert!(e.to_string().contains("not a cetune run folder"), "{e}");
+        assert!(mine.join("notes.txt").exists());
         std::fs::remove_dir_all(&base).unwrap();
     }
 
