@@ -26,25 +26,33 @@ pub const CONTEXT: &[&str] = &[
 /// Number of context features.
 pub const N_CONTEXT: usize = CONTEXT.len();
 
-/// The context features of the candidate blocks `cand` (block indices, in order) whose
-/// first-stage raw scores (log-odds) are `raw`.
-pub fn context(seg: &Segments, cand: &[u32], raw: &[f64]) -> Vec<[f32; N_CONTEXT]> {
+/// Prefix sums over all of a page's blocks of the candidates' words (at least `min_words` each)
+/// and of those words times the candidate's probability `p` (a block that is no candidate
+/// weighing 0): entry `b` sums the blocks before `b`, so `[a, z]` sums as `s[z + 1] - s[a]`.
+pub fn prefix_sums(seg: &Segments, cand: &[u32], p: &[f64], min_words: u32) -> (Vec<f64>, Vec<f64>) {
     let n = seg.len();
-    let p: Vec<f64> = raw.iter().map(|z| 1.0 / (1.0 + (-z).exp())).collect();
-    // Prefix sums over all blocks, a block that is no candidate weighing 0.
-    let (mut cw, mut cpw) = (vec![0.0f64; n + 1], vec![0.0f64; n + 1]);
+    let (mut w, mut pw) = (vec![0.0f64; n + 1], vec![0.0f64; n + 1]);
     let mut at = vec![None; n];
     for (k, &b) in cand.iter().enumerate() {
         at[b as usize] = Some(k);
     }
     for b in 0..n {
-        let (w, pw) = match at[b] {
-            Some(k) => (f64::from(seg.words[b].max(1)), f64::from(seg.words[b].max(1)) * p[k]),
+        let (x, px) = match at[b] {
+            Some(k) => (f64::from(seg.words[b].max(min_words)), f64::from(seg.words[b].max(min_words)) * p[k]),
             None => (0.0, 0.0),
         };
-        cw[b + 1] = cw[b] + w;
-        cpw[b + 1] = cpw[b] + pw;
+        w[b + 1] = w[b] + x;
+        pw[b + 1] = pw[b] + px;
     }
+    (w, pw)
+}
+
+/// The context features of the candidate blocks `cand` (block indices, in order) whose
+/// first-stage raw scores (log-odds) are `raw`.
+pub fn context(seg: &Segments, cand: &[u32], raw: &[f64]) -> Vec<[f32; N_CONTEXT]> {
+    let n = seg.len();
+    let p: Vec<f64> = raw.iter().map(|z| 1.0 / (1.0 + (-z).exp())).collect();
+    let (cw, cpw) = prefix_sums(seg, cand, &p, 1);
     let mean = |(a, z): (u32, u32)| {
         let (a, z) = (a as usize, (z as usize + 1).min(n));
         let w = cw[z] - cw[a.min(z)];

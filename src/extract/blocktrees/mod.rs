@@ -35,9 +35,9 @@
 //!   ([`context`]);
 //! - `group_<group>`: the trees may split on the group's features (`group_lists`, the record
 //!   groups, off by default);
-//! - `vote`: share of a block's probability taken from its record group's mean ([`voted`]);
-//! - `whole`: a block's probability raised towards its record's best block's ([`wholes`]);
-//! - `focus`: blocks outside the region of the best expected F1 weakened ([`focused`]);
+//! - `vote`: share of a block's probability taken from its record group's mean ([`vote`]);
+//! - `whole`: a block's probability raised towards its record's best block's ([`whole`]);
+//! - `focus`: blocks outside the region of the best expected F1 weakened ([`focus`]);
 //! - `folds`: k of the k-fold out-of-fold fitness (not a gene).
 //!
 //! ## Interpretation
@@ -51,7 +51,7 @@ pub mod fit;
 
 use super::Extractor;
 use super::trees::{Forest, Hyper, Node};
-use crate::document::segments::{FEATURES, HiddenText, N_FEATURES, groups};
+use crate::document::segments::{FEATURES, HiddenText, N_FEATURES, NO_GROUP, Segments, groups};
 use crate::document::{Document, Selection, View};
 use crate::error::{Error, Result};
 use crate::params::{Setting, SettingReader};
@@ -223,9 +223,10 @@ impl Blocktrees {
                 })
                 .collect();
         }
-        let p = crate::extract::blocks::smoothed(&z, self.smooth);
-        let p = voted(&wholes(&p, &cand, s, self.whole), &cand, s, self.vote);
-        let p = focused(&p, &cand, s, self.focus);
+        let mut p = crate::extract::blocks::smoothed(&z, self.smooth);
+        whole(&mut p, &cand, s, self.whole);
+        vote(&mut p, &cand, s, self.vote);
+        focus(&mut p, &cand, s, self.focus);
         (cand, p)
     }
 }
@@ -274,47 +275,49 @@ impl Extractor for Blocktrees {
 /// `m` is the mean over its record group's candidate blocks weighted by their words, so that a
 /// list's records are kept or dropped together (a card alone looks like boilerplate: short, a
 /// link, a number). Blocks in no group keep theirs.
-fn voted(p: &[f64], cand: &[u32], s: &crate::document::segments::Segments, vote: f64) -> Vec<f64> {
-    use crate::document::segments::NO_GROUP;
+fn vote(p: &mut [f64], cand: &[u32], s: &Segments, vote: f64) {
     if vote <= 0.0 {
-        return p.to_vec();
+        return;
     }
     let groups =
         cand.iter().map(|&b| s.group[b as usize]).filter(|&g| g != NO_GROUP).max().map_or(0, |g| g as usize + 1);
     let mut sum = vec![(0.0, 0.0); groups];
-    for (&b, &x) in cand.iter().zip(p) {
+    for (&b, &x) in cand.iter().zip(p.iter()) {
         if let Some(slot) = sum.get_mut(s.group[b as usize] as usize) {
             let w = f64::from(s.words[b as usize].max(1));
             slot.0 += w * x;
             slot.1 += w;
         }
     }
-    cand.iter()
-        .zip(p)
-        .map(|(&b, &x)| match sum.get(s.group[b as usize] as usize) {
-            Some(&(a, w)) if w > 0.0 => (1.0 - vote) * x + vote * a / w,
-            _ => x,
-        })
-        .collect()
+    for (&b, x) in cand.iter().zip(p.iter_mut()) {
+        if let Some(&(a, w)) = sum.get(s.group[b as usize] as usize)
+            && w > 0.0
+        {
+            *x = (1.0 - vote) * *x + vote * a / w;
+        }
+    }
 }
 
 /// `whole`: each candidate block's probability raised to at least `whole` times the best of its
 /// record's blocks, so that a record is kept whole (a product card's name, price and tags with its
 /// description; a service section's heading with its prose). Blocks in no group keep theirs.
-fn wholes(p: &[f64], cand: &[u32], s: &crate::document::segments::Segments, whole: f64) -> Vec<f64> {
-    use crate::document::segments::NO_GROUP;
+fn whole(p: &mut [f64], cand: &[u32], s: &Segments, whole: f64) {
     if whole <= 0.0 {
-        return p.to_vec();
+        return;
     }
     let key = |b: u32| (s.group[b as usize], s.record[b as usize]);
     let mut best: std::collections::HashMap<(u32, u32), f64> = std::collections::HashMap::new();
-    for (&b, &x) in cand.iter().zip(p) {
+    for (&b, &x) in cand.iter().zip(p.iter()) {
         if s.group[b as usize] != NO_GROUP {
             let e = best.entry(key(b)).or_insert(x);
             *e = e.max(x);
         }
     }
-    cand.iter().zip(p).map(|(&b, &x)| best.get(&key(b)).map_or(x, |m| x.max(whole * m))).collect()
+    for (&b, x) in cand.iter().zip(p.iter_mut()) {
+        if let Some(m) = best.get(&key(b)) {
+            *x = x.max(whole * m);
+        }
+    }
 }
 
 /// `focus`: the region decision. The candidate regions are the blocks under each block's parent,
@@ -322,27 +325,14 @@ fn wholes(p: &[f64], cand: &[u32], s: &crate::document::segments::Segments, whol
 /// the chosen one has the best expected F1 under the blocks' probabilities (expected kept words
 /// inside it against its words and against the page's expected words). Blocks outside it have
 /// their probability multiplied by `1 − focus`.
-fn focused(p: &[f64], cand: &[u32], s: &crate::document::segments::Segments, focus: f64) -> Vec<f64> {
+fn focus(p: &mut [f64], cand: &[u32], s: &Segments, focus: f64) {
     if focus <= 0.0 || cand.is_empty() {
-        return p.to_vec();
+        return;
     }
-    // Prefix sums over the page's blocks of words and expected kept words (candidates only).
     let n = s.len();
-    let (mut words, mut kept) = (vec![0.0; n + 1], vec![0.0; n + 1]);
-    let mut at = vec![None; n];
-    for (k, &b) in cand.iter().enumerate() {
-        at[b as usize] = Some(k);
-    }
-    for b in 0..n {
-        let (w, x) = match at[b] {
-            Some(k) => (f64::from(s.words[b]), p[k] * f64::from(s.words[b])),
-            None => (0.0, 0.0),
-        };
-        words[b + 1] = words[b] + w;
-        kept[b + 1] = kept[b] + x;
-    }
+    let (words, kept) = context::prefix_sums(s, cand, p, 0);
     if kept[n] <= 0.0 {
-        return p.to_vec();
+        return;
     }
     let f1 = |(a, z): (u32, u32)| {
         let (a, z) = (a as usize, (z as usize).min(n - 1));
@@ -359,7 +349,11 @@ fn focused(p: &[f64], cand: &[u32], s: &crate::document::segments::Segments, foc
         }
     }
     let (a, z) = best.0;
-    cand.iter().zip(p).map(|(&b, &x)| if b >= a && b <= z { x } else { x * (1.0 - focus) }).collect()
+    for (&b, x) in cand.iter().zip(p.iter_mut()) {
+        if b < a || b > z {
+            *x *= 1.0 - focus;
+        }
+    }
 }
 
 /// The first line of a model file.
@@ -386,7 +380,7 @@ fn version_of(k: usize) -> String {
 /// The block features a model file's `features` line was fitted on: every feature table is the
 /// one before it with features appended, so a model of an earlier table reads the first `k`
 /// (its trees never split on the later ones, which the reader maps its context features past).
-pub fn block_features_of(version: &str) -> Option<usize> {
+fn block_features_of(version: &str) -> Option<usize> {
     (1..=N_FEATURES).rev().find(|&k| version_of(k) == version)
 }
 
