@@ -961,12 +961,13 @@ struct Group {
     heads: u32,
     /// Sum of the records' words squared (for the spread of their sizes).
     words_sq: f64,
-    /// The first and last block of its records.
+    /// The first block of its records.
     first: usize,
-    last: usize,
     /// Rank by words on the page (0: the largest) and other groups of the same record signature.
     rank: u32,
     twins: u32,
+    /// A heading block comes right before its first record.
+    head_above: bool,
 }
 
 /// The page's record groups and each block's group (the `lists` feature group).
@@ -978,8 +979,6 @@ struct Lists {
     of: Vec<Option<(u32, u8, usize)>>,
     /// Words of the largest group.
     top: f64,
-    /// Per block, whether a heading block comes right before its group.
-    head_above: Vec<bool>,
 }
 
 impl Lists {
@@ -1004,14 +1003,17 @@ impl Lists {
             gr.imgs += u32::from(el.imgs > 0);
             gr.heads += u32::from(el.heads > 0);
             gr.first = gr.first.min(span[e].0 as usize);
-            gr.last = gr.last.max(span[e].1 as usize);
         }
         // Keep the groups with enough records, renumbered.
         let mut keep = vec![u32::MAX; groups.len()];
         let mut kept = Vec::new();
-        for (g, gr) in groups.into_iter().enumerate() {
+        let mut sigs: std::collections::HashMap<u64, u32> = std::collections::HashMap::new();
+        for (g, mut gr) in groups.into_iter().enumerate() {
             if gr.records >= MIN_RECORDS {
                 keep[g] = kept.len() as u32;
+                *sigs.entry(gr.sig).or_default() += 1;
+                let before = gr.first.checked_sub(1).and_then(|b| raws.get(b));
+                gr.head_above = before.is_some_and(|r| heading(elems.get(r.elem as usize).map_or("", |e| e.tag)) > 0);
                 kept.push(gr);
             }
         }
@@ -1020,8 +1022,8 @@ impl Lists {
         for (r, &g) in order.iter().enumerate() {
             kept[g].rank = r as u32;
         }
-        for g in 0..kept.len() {
-            kept[g].twins = kept.iter().filter(|o| o.sig == kept[g].sig).count() as u32 - 1;
+        for gr in &mut kept {
+            gr.twins = sigs[&gr.sig] - 1;
         }
         let top = order.first().map_or(0.0, |&g| kept[g].words);
         let of: Vec<Option<(u32, u8, usize)>> = raws
@@ -1041,16 +1043,7 @@ impl Lists {
                 best
             })
             .collect();
-        let head_above = of
-            .iter()
-            .map(|x| {
-                x.is_some_and(|(g, _, _)| {
-                    let first = kept[g as usize].first;
-                    first > 0 && heading(elems.get(raws[first - 1].elem as usize).map_or("", |e| e.tag)) > 0
-                })
-            })
-            .collect();
-        Lists { groups: kept, of, top, head_above }
+        Lists { groups: kept, of, top }
     }
 
     /// The `lists` group of block `b` on a page of `total` words (all 0 outside any group).
@@ -1073,7 +1066,7 @@ impl Lists {
             share(gr.prices),
             share(gr.imgs),
             share(gr.heads),
-            f32::from(u8::from(self.head_above[b])),
+            f32::from(u8::from(gr.head_above)),
             (1.0 - cv.min(1.0)) as f32,
             f32::from(level) / f32::from(RECORD_LEVELS),
             f32::from(u8::from(first == b)),
