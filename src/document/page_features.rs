@@ -300,7 +300,8 @@ fn dense_sections(dom: &Dom, min_chars: u64) -> usize {
 /// Whether a text holds a price: a currency sign or code next to a digit (also a block feature).
 pub(super) fn has_price(text: &str) -> bool {
     const SIGNS: &[char] = &['$', '€', '£', '¥', '₹', '₽'];
-    let b: Vec<char> = text.chars().collect();
+    // Most texts (every block of a page) hold no sign: no char vector for them.
+    let b: Vec<char> = if text.contains(SIGNS) { text.chars().collect() } else { Vec::new() };
     for (i, c) in b.iter().enumerate() {
         let digit_near = |j: Option<usize>| j.and_then(|j| b.get(j)).is_some_and(|c| c.is_ascii_digit());
         let sign = SIGNS.contains(c);
