@@ -4,36 +4,29 @@ the held-out mean F1 per set and their macro mean. Standard library only.
 
     grid.py LABEL=DIR/means.csv ... [--out FILE.md]
 """
-import csv, sys
+import sys
+
+from tables import emit, flag, rows
 
 args = sys.argv[1:]
-out = None
-if "--out" in args:
-    i = args.index("--out")
-    out = args[i + 1]
-    del args[i : i + 2]
+out = flag(args, "--out")
 if not args:
     sys.exit(__doc__)
-rows, sets = [], []
+table, sets = [], []
 for arg in args:
     label, path = arg.split("=", 1)
     points = {}
-    with open(path, newline="") as f:
-        for r in csv.DictReader(f):
-            points.setdefault(r["grid"], {})[r["set"]] = float(r["f1"])
-            if r["set"] not in sets:
-                sets.append(r["set"])
+    for r in rows(path):
+        points.setdefault(r["grid"], {})[r["set"]] = float(r["f1"])
+        if r["set"] not in sets:
+            sets.append(r["set"])
     for grid, by_set in points.items():
-        rows.append((label, grid, by_set))
+        table.append((label, grid, by_set))
 lines = [
     "| build | grid point | " + " | ".join(sets) + " | macro |",
     "|---|---|" + "---:|" * (len(sets) + 1),
 ]
-for label, grid, by_set in rows:
+for label, grid, by_set in table:
     macro = sum(by_set[s] for s in sets) / len(sets)
     lines.append(f"| {label} | {grid} | " + " | ".join(f"{by_set[s]:.3f}" for s in sets) + f" | {macro:.4f} |")
-text = "\n".join(lines) + "\n"
-if out:
-    with open(out, "w") as f:
-        f.write(text)
-sys.stdout.write(text)
+emit(lines, out)

@@ -6,15 +6,14 @@ below F1 0.25. Standard library only.
 
     paired.py BASE NEW [--out FILE.md]
 """
-import csv, gzip, random, sys
+import random, sys
+
+from tables import emit, flag, rows
 
 
 def read(path):
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt", newline="") as f:
-        rows = list(csv.DictReader(f))
     out = {}
-    for r in rows:
+    for r in rows(path):
         if r.get("error"):
             continue
         # pages.csv: set, package (set/kind), id; per-document.csv: package (kind), id
@@ -32,11 +31,7 @@ def interval(d, rng):
 
 def main():
     args = sys.argv[1:]
-    out = None
-    if "--out" in args:
-        i = args.index("--out")
-        out = args[i + 1]
-        del args[i : i + 2]
+    out = flag(args, "--out")
     if len(args) != 2:
         sys.exit("usage: paired.py BASE NEW [--out FILE.md]")
     base, new = read(args[0]), read(args[1])
@@ -66,11 +61,7 @@ def main():
             f"| {s or '-'} | {kind} | {len(ks)} | {sum(b)/len(b):.3f} | {sum(n)/len(n):.3f} | "
             f"{sum(d)/len(d):+.3f} [{lo:+.3f}, {hi:+.3f}] | {sum(x < 0.25 for x in b)} | {sum(x < 0.25 for x in n)} |"
         )
-    text = "\n".join(lines) + "\n"
-    if out:
-        with open(out, "w") as f:
-            f.write(text)
-    sys.stdout.write(text)
+    emit(lines, out)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,9 @@ the gold, a failure class, and the start of the longest run of extra (kept, not 
 missed (gold, not kept) words. Words are aligned with difflib's matching blocks: an approximate
 reading for a person, not the measure (the scores are cetune's). Standard library only.
 """
-import csv, difflib, gzip, os, sys
+import difflib, os, sys
+
+from tables import emit, flag, rows
 
 
 def words(path):
@@ -46,32 +48,22 @@ def kind_of(p, r, kept):
 
 def main():
     args = sys.argv[1:]
-    kinds, n = ["collection", "listing", "product", "service"], 30
-    for flag in ("--kinds", "--n"):
-        if flag in args:
-            i = args.index(flag)
-            v = args[i + 1]
-            del args[i : i + 2]
-            if flag == "--kinds":
-                kinds = v.split(",")
-            else:
-                n = int(v)
+    kinds = flag(args, "--kinds", "collection,listing,product,service").split(",")
+    n = int(flag(args, "--n", "30"))
     if len(args) != 3:
         sys.exit(__doc__)
     table, dump, gold = args
-    opener = gzip.open if table.endswith(".gz") else open
-    with opener(table, "rt", newline="") as f:
-        rows = [r for r in csv.DictReader(f) if r["package"] in kinds and not r.get("error")]
-    rows.sort(key=lambda r: float(r["f1"]))
+    pages = [r for r in rows(table) if r["package"] in kinds and not r.get("error")]
+    pages.sort(key=lambda r: float(r["f1"]))
     out = [
-        f"The {n} pages of {', '.join(kinds)} with the lowest F1 ({len(rows)} such pages; "
-        f"{sum(float(r['f1']) < 0.25 for r in rows)} below 0.25).",
+        f"The {n} pages of {', '.join(kinds)} with the lowest F1 ({len(pages)} such pages; "
+        f"{sum(float(r['f1']) < 0.25 for r in pages)} below 0.25).",
         "",
         "| kind | id | P | R | F1 | kept | gold | failure | longest extra run (kept, not gold) | longest missed run (gold, not kept) |",
         "|---|---|---:|---:|---:|---:|---:|---|---|---|",
     ]
     counts = {}
-    for r in rows[:n]:
+    for r in pages[:n]:
         k, i = r["package"], r["id"]
         got, want = words(os.path.join(dump, k, i + ".txt")), words(os.path.join(gold, k, i + ".txt"))
         blocks = difflib.SequenceMatcher(None, got, want, autojunk=False).get_matching_blocks()
@@ -86,7 +78,7 @@ def main():
             f"{ne} words: {esc(extra)} | {nm} words: {esc(missed)} |"
         )
     out += ["", "Failure classes: " + ", ".join(f"{c} {k}" for k, c in sorted(counts.items(), key=lambda x: -x[1])) + "."]
-    print("\n".join(out))
+    emit(out)
 
 
 if __name__ == "__main__":
