@@ -350,3 +350,139 @@ fn the_worker_gets_the_page_url_from_the_gold_set_the_record_or_the_page_head() 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
+
+/// A worker that keeps the paragraphs whose first word is `alpha` (what the gold holds below).
+const ALPHA: &str = r#"import json, re, sys
+print(json.dumps({"name": "alpha", "version": "0"}), flush=True)
+for line in sys.stdin:
+    req = json.loads(line)
+    ps = re.findall(r"<p>(.*?)</p>", req["html"])
+    print(json.dumps({"id": req["id"], "text": "\n".join(p for p in ps if p.startswith("alpha"))}), flush=True)
+"#;
+
+/// The built-in block model's description with `member1` and `member2` set to `one` and `two`
+/// (one choice each besides `none`), written as `name` in `dir`.
+fn stacked_description(dir: &Path, name: &str, one: &str, two: &str) -> PathBuf {
+    let own = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("params/blocktrees.yaml")).unwrap();
+    let slot = |k: usize| {
+        let at = own.find(&format!("  - name: member{k}\n")).unwrap();
+        let end = at + own[at..].find("    default: none\n").unwrap() + "    default: none\n".len();
+        (at, end)
+    };
+    let (a1, e1) = slot(1);
+    let (a2, e2) = slot(2);
+    let text = format!(
+        "{}  - name: member1\n    type: categorical\n    choices: [none, \"{one}\"]\n    default: \"{one}\"\n{}  - name: member2\n    type: categorical\n    choices: [none, {two}]\n    default: {two}\n{}",
+        &own[..a1],
+        &own[e1..a2],
+        &own[e2..]
+    );
+    let p = dir.join(name);
+    write(&p, text);
+    p
+}
+
+/// The fitness a run's best.yaml records.
+fn fitness(run: &Path) -> f64 {
+    let best = std::fs::read_to_string(run.join("best.yaml")).unwrap();
+    let line = best.lines().find(|l| l.trim_start().starts_with("fitness:")).expect("a fitness line");
+    line.split(':').nth(1).unwrap().trim().parse().unwrap()
+}
+
+/// Issue 38: the block model reads, for each block, whether stacked members keep it: an
+/// external worker and a cetune family, named in the description. On pages whose three
+/// paragraphs look alike and whose main one moves, the trees alone cannot tell it (about 0.5
+/// out of fold); trusting the worker's vote they can (out of fold: the worker depends on no
+/// gold, the trees' folds are as always). The run's best.yaml and model extract with the
+/// members; a member fitted on gold is refused with one line.
+#[test]
+fn a_block_model_stacks_an_external_worker_and_a_family_as_members() {
+    let dir = tmp("external-stacked");
+    let command = worker(&dir, "alpha.py", ALPHA);
+    let member = dir.join("alpha.yaml");
+    write(&member, format!("extractor: external\ncommand: {command}\ntimeout: 20\n"));
+    // Forty pages of three paragraphs of twelve words from one vocabulary; the main one (gold)
+    // starts with `alpha` and sits first, second or third.
+    let words = ["river", "stone", "market", "bridge", "winter", "garden", "letter", "harbour", "engine", "silver"];
+    let mut seed = 7u64;
+    let mut word = || {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        words[(seed >> 33) as usize % words.len()]
+    };
+    let set = dir.join("set");
+    for i in 0..40 {
+        let paras: Vec<String> = (0..3)
+            .map(|k| {
+                let first = if k == i % 3 { "alpha" } else { "beta" };
+                let rest: Vec<&str> = (0..11).map(|_| word()).collect();
+                format!("{first} {}", rest.join(" "))
+            })
+            .collect();
+        let body: String = paras.iter().map(|p| format!("<p>{p}</p>")).collect();
+        write(&set.join(format!("p/{i:02}.html")), format!("<html><body><div>{body}</div></body></html>"));
+        write(&set.join(format!("p/{i:02}.txt")), &paras[i % 3]);
+    }
+    let s = set.to_str().unwrap();
+    let run = |params: &Path, out: &str, extra: &[&str]| {
+        let out = dir.join(out);
+        let mut args = vec!["optimise", "--params", params.to_str().unwrap(), "--goldset", s];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--population", "1", "--elites", "0", "--max-generations", "1"]);
+        args.extend_from_slice(&["--seed", "1", "--out", out.to_str().unwrap(), "-q"]);
+        cetune(&args).ok();
+        out
+    };
+    let stacked = stacked_description(&dir, "stacked.yaml", member.to_str().unwrap(), "full");
+    let with = run(&stacked, "with", &[]);
+    let without = run(&stacked, "without", &["--set", "member1=none", "--set", "member2=none"]);
+    let (a, b) = (fitness(&with), fitness(&without));
+    assert!(a > 0.95, "stacked on the worker's votes: {a}");
+    assert!(b < 0.8, "the trees alone cannot tell the main paragraph: {b}");
+    // The model reads two members' votes; the run's best.yaml carries its description (the
+    // member file is not a built-in choice) and extracts with both members.
+    let model = std::fs::read_to_string(with.join("best.model")).unwrap();
+    assert!(model.lines().any(|l| l == "members 2"), "{model}");
+    let page = set.join("p/04.html");
+    let text = cetune(&["extract", "--params", with.join("best.yaml").to_str().unwrap(), page.to_str().unwrap()]).ok();
+    assert_eq!(text.trim(), std::fs::read_to_string(set.join("p/04.txt")).unwrap().trim());
+    // A member fitted on gold: its votes on the tuning pages would be in-sample.
+    let fitted = stacked_description(&dir, "fitted.yaml", with.join("best.yaml").to_str().unwrap(), "full");
+    let r = cetune(&[
+        "optimise",
+        "--params",
+        fitted.to_str().unwrap(),
+        "--goldset",
+        s,
+        "--out",
+        dir.join("no").to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(last_line(&r.stderr).contains("it is fitted on gold"), "{}", r.stderr);
+    // A member that fails on every page is one clear error, not a feature of zeros.
+    let refuser = worker(&dir, "refuser.py", REFUSER);
+    let bad = dir.join("refuser.yaml");
+    write(&bad, format!("extractor: external\ncommand: {refuser}\ntimeout: 20\n"));
+    let failing = stacked_description(&dir, "failing.yaml", bad.to_str().unwrap(), "full");
+    let r = cetune(&[
+        "optimise",
+        "--params",
+        failing.to_str().unwrap(),
+        "--goldset",
+        s,
+        "--out",
+        dir.join("no2").to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        last_line(&r.stderr).contains("failed on every page") && r.stderr.contains("no article here"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// A worker that refuses every page.
+const REFUSER: &str = r#"import json, sys
+print(json.dumps({"name": "refuser", "version": "0"}), flush=True)
+for line in sys.stdin:
+    print(json.dumps({"id": json.loads(line)["id"], "error": "no article here"}), flush=True)
+"#;

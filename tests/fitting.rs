@@ -133,7 +133,7 @@ fn the_fitted_model_finds_the_feature_only_content_carries() {
     // The whole-sample fit of a stacked setting has both stages.
     let space = space(FAMILY).unwrap();
     let s = space.with_assignments(&space.defaults(), &["stack=true".to_string()]).unwrap();
-    let m = fit_all(&pages(&corpus), &s).unwrap();
+    let m = fit_all(&cetune::extract::Engine::default(), &pages(&corpus), &s).unwrap();
     assert!(m.stack.is_some() && !m.forest.trees.is_empty());
     std::fs::remove_dir_all(dir).unwrap();
 }

@@ -100,7 +100,8 @@ fn build(a: BuildArgs, engine: &crate::extract::Engine) -> Result<()> {
     }
     crate::store::prepare_out(&a.out, a.force, &reads)?;
 
-    let needs = crate::extract::build(engine, &base)?.needs();
+    // Every grid point's needs: a block model's stacked members may be any of its slots' choices.
+    let needs = crate::extract::build(engine, &base)?.needs() | crate::extract::space_needs(engine, &space);
     let total = sets.iter().map(|s| s.docs.len()).sum::<usize>();
     let bar = Progress::new(total as u64, "parse", a.quiet);
     let mut parts = Vec::new();
@@ -123,7 +124,7 @@ fn build(a: BuildArgs, engine: &crate::extract::Engine) -> Result<()> {
             labels.len()
         );
     }
-    let prf = held_out(&pool, &fold, labels.len(), &grid, crate::eval::Measure::Lcs)?;
+    let prf = held_out(engine, &pool, &fold, labels.len(), &grid, crate::eval::Measure::Lcs)?;
     let means: Vec<Vec<f64>> = prf.iter().map(|p| set_means(&pool, |i| p[i].f1)).collect();
     let chosen = choose(&means, None);
     // Each set's figure: the grid point chosen on the other sets, on this set's held-out pages.
@@ -159,7 +160,7 @@ fn build(a: BuildArgs, engine: &crate::extract::Engine) -> Result<()> {
     }
 
     let best = grid[chosen].clone();
-    let model = fit_all(&pool.corpus, &best)?;
+    let model = fit_all(engine, &pool.corpus, &best)?;
     let macro_of = |f: &dyn Fn(usize) -> f64| {
         let m = set_means(&pool, f);
         m.iter().sum::<f64>() / m.len() as f64

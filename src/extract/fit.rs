@@ -46,13 +46,14 @@ pub trait Fit: Sync + std::fmt::Debug {
     fn key(&self, s: &Setting) -> String;
     /// Reads a model file's text; an error names the line (the caller adds the file).
     fn read(&self, text: &str) -> Result<Arc<dyn Model>>;
-    /// The extractor of `s` applying `model` (fitted with `s`'s key).
-    fn apply(&self, s: &Setting, model: Arc<dyn Model>) -> Result<Box<dyn Extractor>>;
+    /// The extractor of `s` applying `model` (fitted with `s`'s key); `engine` builds what it
+    /// runs besides the model (a block model's stacked members).
+    fn apply(&self, engine: &super::Engine, s: &Setting, model: Arc<dyn Model>) -> Result<Box<dyn Extractor>>;
     /// The model of `s` fitted on every page of `pages` (what a run writes beside its
     /// `best.yaml`).
-    fn fit_all(&self, pages: &[&dyn Page], s: &Setting) -> Result<Arc<dyn Model>>;
+    fn fit_all(&self, engine: &super::Engine, pages: &[&dyn Page], s: &Setting) -> Result<Arc<dyn Model>>;
     /// A fitter for one page set, with its caches (a search keeps one for its corpus).
-    fn fitter(&self) -> Box<dyn Fitter>;
+    fn fitter(&self, engine: &super::Engine) -> Box<dyn Fitter>;
     /// What a cheaper evaluation of `s` can leave out: a multi-fidelity search or racing scores
     /// whole folds (each fits one model), or single pages when the family says so.
     fn fidelity(&self, s: &Setting) -> Fidelity;

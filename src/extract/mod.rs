@@ -316,6 +316,12 @@ pub fn load_file(engine: &Engine, path: &Path) -> Result<ParamsFile> {
             }
         }
     }
+    // A block model's stacked members declared in files of their own.
+    for member in blocktrees::members::files(&f.space) {
+        if let Ok(text) = params::read_file(Path::new(&member)) {
+            engine.trust().trust_named(&text, Path::new(&member));
+        }
+    }
     // A parameter the family does not read (an unknown feature group, a misspelt name) is
     // found when the extractor is built: say where the file declares it.
     match build(engine, &f.setting) {
@@ -463,11 +469,11 @@ pub fn build_with(engine: &Engine, setting: &Setting, models: &fitted::Models) -
     }
     if let Some(fit) = fit_of(&setting.extractor) {
         if let Some(m) = models.here() {
-            return fit.apply(setting, m.model.clone());
+            return fit.apply(engine, setting, m.model.clone());
         }
         // A fitted family's setting naming its model file: the engine reads it once.
         if let Some(path) = &setting.model {
-            return fit.apply(setting, engine.models().load(fit, path, &fit.key(setting))?);
+            return fit.apply(engine, setting, engine.models().load(fit, path, &fit.key(setting))?);
         }
     }
     let f = family(&setting.extractor)?;
@@ -512,7 +518,9 @@ fn space_reads(engine: &Engine, space: &ParamSpace) -> Option<Needs> {
         });
     }
     if space.members.is_empty() {
-        return build(engine, &space.defaults()).ok().map(|ex| ex.needs());
+        // A block model's stacked members may be any of its slots' choices.
+        let members = blocktrees::members::space_needs(engine, space).ok()?;
+        return build(engine, &space.defaults()).ok().map(|ex| ex.needs() | members);
     }
     space.members.iter().try_fold(Needs::SOURCE, |n, m| Some(n | member(m)?))
 }

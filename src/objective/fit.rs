@@ -70,13 +70,13 @@ pub struct Fits {
 
 impl Fits {
     /// The fitter of the family of `own`, made the first time it is asked for.
-    fn fitter(&self, own: &Setting) -> Result<Arc<dyn Fitter>> {
+    fn fitter(&self, engine: &crate::extract::Engine, own: &Setting) -> Result<Arc<dyn Fitter>> {
         let fit = fit_of(own)?;
         let mut v = self.fitters.lock().map_err(|_| Error::config("a fit failed in another thread"))?;
         if let Some((_, f)) = v.iter().find(|(n, _)| *n == own.extractor) {
             return Ok(f.clone());
         }
-        let f: Arc<dyn Fitter> = Arc::from(fit.fitter());
+        let f: Arc<dyn Fitter> = Arc::from(fit.fitter(engine));
         v.push((own.extractor.clone(), f.clone()));
         Ok(f)
     }
@@ -86,13 +86,14 @@ impl Fits {
     /// the fold of each entry; with `source`, one model fitted on all of `source` for every entry.
     pub fn models(
         &self,
+        engine: &crate::extract::Engine,
         corpus: &Corpus,
         own: &Setting,
         source: Option<&Corpus>,
         need: &[usize],
     ) -> Result<(Vec<usize>, FoldModels)> {
         let src = source.map(pages);
-        self.fitter(own)?.models(&pages(corpus), own, src.as_deref(), need)
+        self.fitter(engine, own)?.models(&pages(corpus), own, src.as_deref(), need)
     }
 
     /// The scores of `s` on `subset` (in that order), each page scored by the models of its fold
@@ -114,7 +115,7 @@ impl Fits {
         use crate::extract::fitted::{Models, Placed, places};
         let places = places(s)?;
         let fitted: Vec<(Vec<usize>, FoldModels)> =
-            places.iter().map(|(_, own)| self.models(corpus, own, source, subset)).collect::<Result<_>>()?;
+            places.iter().map(|(_, own)| self.models(engine, corpus, own, source, subset)).collect::<Result<_>>()?;
         // The pages that share a fold at every place are scored by one extractor.
         let mut groups: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
         for (p, &d) in subset.iter().enumerate() {
@@ -174,20 +175,21 @@ pub fn groups(corpus: &Corpus, s: &Setting) -> Option<Vec<usize>> {
 }
 
 /// The model of `own` (a fitted place's setting) fitted on every page of `corpus`.
-pub fn fit_all(corpus: &Corpus, own: &Setting) -> Result<Arc<dyn Model>> {
-    fit_of(own)?.fit_all(&pages(corpus), own)
+pub fn fit_all(engine: &crate::extract::Engine, corpus: &Corpus, own: &Setting) -> Result<Arc<dyn Model>> {
+    fit_of(own)?.fit_all(engine, &pages(corpus), own)
 }
 
 /// The model file of `s` fitted on every page of `corpus` (what a run writes as `best.model`):
 /// the family's own file for the family alone, a model per place for a route or a combination
 /// ([`crate::extract::fitted::write`]).
-pub fn fit_file(corpus: &Corpus, s: &Setting) -> Result<String> {
+pub fn fit_file(engine: &crate::extract::Engine, corpus: &Corpus, s: &Setting) -> Result<String> {
     let places = crate::extract::fitted::places(s)?;
     if let [(place, own)] = places.as_slice()
         && place.is_empty()
     {
-        return Ok(fit_all(corpus, own)?.write());
+        return Ok(fit_all(engine, corpus, own)?.write());
     }
-    let models = places.into_iter().map(|(p, own)| Ok((p, fit_all(corpus, &own)?))).collect::<Result<Vec<_>>>()?;
+    let models =
+        places.into_iter().map(|(p, own)| Ok((p, fit_all(engine, corpus, &own)?))).collect::<Result<Vec<_>>>()?;
     Ok(crate::extract::fitted::write(&models))
 }

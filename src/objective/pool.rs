@@ -100,6 +100,7 @@ fn fnv(s: &str) -> u64 {
 /// fitted on gold): `prf[g][entry]`, each page scored by a model fitted on the pages of the other
 /// folds. Settings that share a fit (the same [`crate::extract::fit::Fit::key`]) share its model.
 pub fn held_out(
+    engine: &crate::extract::Engine,
     pool: &Pool,
     fold: &[usize],
     n_folds: usize,
@@ -120,7 +121,7 @@ pub fn held_out(
         }
     }
     let pages = super::fit::pages(corpus);
-    let fitter = fit.fitter();
+    let fitter = fit.fitter(engine);
     for (_, gs) in &by_fit {
         for j in 0..n_folds {
             let test: Vec<usize> = (0..fold.len()).filter(|&i| fold[i] == j).collect();
@@ -130,7 +131,7 @@ pub fn held_out(
             let train: Vec<usize> = (0..fold.len()).filter(|&i| fold[i] != j).collect();
             let model = fitter.fit_on(&pages, &grid[gs[0]], &train)?;
             for &g in gs {
-                let ex = fit.apply(&grid[g], model.clone())?;
+                let ex = fit.apply(engine, &grid[g], model.clone())?;
                 let scores = score_subset(corpus, ex.as_ref(), measure, &test);
                 for (&i, s) in test.iter().zip(&scores) {
                     prf[g][i] = s.prf;

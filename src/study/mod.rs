@@ -703,7 +703,7 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
     // fitted on the whole sample.
     let written = best_written(&s.record, &s.space, &s.base, &trials).unwrap_or_else(|| best.clone());
     if crate::objective::fit::needs_fit(&written) {
-        let model = crate::objective::fit::fit_file(&corpus, &written)?;
+        let model = crate::objective::fit::fit_file(&opts.engine, &corpus, &written)?;
         crate::paths::write_atomic(&s.dir.join(reports::MODEL), model.as_bytes())?;
     }
     store::write_yaml(&s.dir.join(files::RUN), &s.record)?;
@@ -834,7 +834,7 @@ pub fn refit_best(
     if crate::extract::fitted::fits(engine, &path, &s).unwrap_or(false) {
         return Ok(false);
     }
-    let model = crate::objective::fit::fit_file(corpus, &s)?;
+    let model = crate::objective::fit::fit_file(engine, corpus, &s)?;
     crate::paths::write_atomic(&path, model.as_bytes())?;
     engine.models().forget(&path);
     Ok(true)

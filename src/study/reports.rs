@@ -101,8 +101,11 @@ pub fn write_reports(
         // An external extractor has no compiled-in description at all.
         let external =
             space.kind == crate::params::Kind::External || !crate::params::Member::workers(&space.members).is_empty();
-        let own = (!space.members.is_empty() || external)
-            && crate::extract::space(&space.extractor).ok().as_ref() != Some(space);
+        // So does a family's description whose values its built-in one refuses (a block
+        // model's member named by a file).
+        let builtin = crate::extract::space(&space.extractor).ok();
+        let foreign = builtin.as_ref().is_none_or(|b| b.check_setting(&s).is_err());
+        let own = (!space.members.is_empty() || external || foreign) && builtin.as_ref() != Some(space);
         let text = format!(
             "# The best individual of this run; use it with `cetune evaluate --params` or `cetune extract --params`.\n{}{}",
             if space.members.is_empty() {

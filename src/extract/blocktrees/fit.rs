@@ -9,13 +9,14 @@
 //! not depend on the seed or the number of threads.
 
 use super::context::{N_CONTEXT, context};
+use super::members::{self, Member};
 use super::{Blocktrees, Model, boost_key, fit_key, hyper, stacked, stage_two};
 use crate::document::View;
 use crate::document::segments::{HiddenText, N_FEATURES};
 use crate::error::{Error, Result};
-use crate::extract::Extractor;
 use crate::extract::fit::{self, FoldModels, Page, folds_of};
 use crate::extract::trees::{self, Boosted, Forest, Rows};
+use crate::extract::{Engine, Extractor};
 use crate::params::Setting;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -54,16 +55,16 @@ impl fit::Fit for Fitting {
         Ok(Arc::new(Model::read(text)?))
     }
 
-    fn apply(&self, s: &Setting, model: Arc<dyn fit::Model>) -> Result<Box<dyn Extractor>> {
-        Blocktrees::from_model(s, fit::take(model)?)
+    fn apply(&self, engine: &Engine, s: &Setting, model: Arc<dyn fit::Model>) -> Result<Box<dyn Extractor>> {
+        Blocktrees::from_model(engine, s, fit::take(model)?)
     }
 
-    fn fit_all(&self, pages: &[&dyn Page], s: &Setting) -> Result<Arc<dyn fit::Model>> {
-        Ok(Arc::new(fit_all(pages, s)?))
+    fn fit_all(&self, engine: &Engine, pages: &[&dyn Page], s: &Setting) -> Result<Arc<dyn fit::Model>> {
+        Ok(Arc::new(fit_all(engine, pages, s)?))
     }
 
-    fn fitter(&self) -> Box<dyn fit::Fitter> {
-        Box::new(Fits::default())
+    fn fitter(&self, engine: &Engine) -> Box<dyn fit::Fitter> {
+        Box::new(Fits { engine: engine.clone(), ..Fits::default() })
     }
 
     /// Whole folds, except for a stacked setting: its second stage reads every page's context in
@@ -78,7 +79,7 @@ impl fit::Fit for Fitting {
 
 /// The training rows of one page: its candidate blocks with at least one token.
 pub fn page_rows(page: &dyn Page, hidden: HiddenText) -> Rows {
-    let p = page_labels(page, hidden, None);
+    let p = page_labels(page, hidden, None, &[]);
     let mut r = Rows { f: N_FEATURES, y: p.y, w: p.w, ..Rows::default() };
     if let Some(doc) = page.doc() {
         p.blocks.iter().for_each(|&b| r.x.extend_from_slice(doc.segments.row(b as usize)));
@@ -87,25 +88,39 @@ pub fn page_rows(page: &dyn Page, hidden: HiddenText) -> Rows {
 }
 
 /// One page's training rows without their features (which the page's block view holds): the
-/// candidate blocks with at least one token, their labels and weights and, for a second stage,
-/// their context.
+/// candidate blocks with at least one token, their labels and weights, the stacked members'
+/// votes ([`members`], one per member) and, for a second stage, their context.
 #[derive(Default)]
 struct PageLabels {
     blocks: Vec<u32>,
     y: Vec<f32>,
     w: Vec<f32>,
+    votes: Vec<f32>,
+    /// Each member's failure on the page (a page it failed on holds no vote of it).
+    failed: Vec<Option<String>>,
     ctx: Vec<[f32; N_CONTEXT]>,
 }
 
-/// The training rows of one page; with `first`, each row's context in that forest's scores (a
-/// second stage's rows, [`context`]).
-fn page_labels(page: &dyn Page, hidden: HiddenText, first: Option<&Forest>) -> PageLabels {
+/// The training rows of one page with the votes of `members`; with `first`, each row's context
+/// in that forest's scores (a second stage's rows, [`context`]).
+fn page_labels(page: &dyn Page, hidden: HiddenText, first: Option<&Forest>, members: &[Member]) -> PageLabels {
     let mut r = PageLabels::default();
     let Some(doc) = page.doc() else { return r };
     let seg = &doc.segments;
     let cand: Vec<u32> = (0..seg.len() as u32).filter(|&b| hidden.admits(seg.hidden[b as usize])).collect();
+    let m = members.len();
+    let (votes, failed) = if m > 0 { members::votes_or_none(doc, &cand, members) } else { Default::default() };
+    r.failed = failed;
     let ctx = first.map(|forest| {
-        let raw: Vec<f64> = cand.iter().map(|&b| forest.raw(seg.row(b as usize))).collect();
+        let mut row = Vec::with_capacity(N_FEATURES + m);
+        let raw: Vec<f64> = (0..cand.len())
+            .map(|k| {
+                row.clear();
+                row.extend_from_slice(seg.row(cand[k] as usize));
+                row.extend_from_slice(&votes[k * m..(k + 1) * m]);
+                forest.raw(&row)
+            })
+            .collect();
         context(seg, &cand, &raw)
     });
     let kept = page.kept(View::Blocks);
@@ -115,6 +130,7 @@ fn page_labels(page: &dyn Page, hidden: HiddenText, first: Option<&Forest>) -> P
             continue;
         }
         r.blocks.push(b);
+        r.votes.extend_from_slice(&votes[k * m..(k + 1) * m]);
         if let Some(c) = &ctx {
             r.ctx.push(c[k]);
         }
@@ -141,13 +157,25 @@ pub struct Labelled {
     pub binned: trees::Binned,
     /// With `start=general`, the forest fits continue from and its raw score of every row.
     start: Option<(Arc<Forest>, Vec<f64>)>,
+    /// The stacked members whose votes follow each row's block features.
+    members: usize,
 }
 
 impl Labelled {
     /// The labelled rows of every page of `pages`; with `start`, fits on them continue from
     /// that forest's scores ([`start_of`]).
-    pub fn of(pages: &[&dyn Page], hidden: HiddenText, start: Option<Arc<Forest>>) -> Labelled {
-        let labels: Vec<PageLabels> = pages.par_iter().map(|e| page_labels(*e, hidden, None)).collect();
+    /// A member that fails on every page is an error.
+    pub fn of(
+        s: &Setting,
+        pages: &[&dyn Page],
+        hidden: HiddenText,
+        start: Option<Arc<Forest>>,
+        members: &[Member],
+    ) -> Result<Labelled> {
+        let labels: Vec<PageLabels> = pages.par_iter().map(|e| page_labels(*e, hidden, None, members)).collect();
+        let failed: Vec<&[Option<String>]> =
+            labels.iter().zip(pages).filter(|(_, p)| p.doc().is_some()).map(|(l, _)| l.failed.as_slice()).collect();
+        members::check_failures(s, &failed)?;
         let init = start.as_ref().map(|forest| {
             let raw: Vec<Vec<f64>> = pages
                 .par_iter()
@@ -159,23 +187,33 @@ impl Labelled {
                 .collect();
             raw.concat()
         });
-        let mut l = Labelled::from_pages(pages, labels, N_FEATURES);
+        let mut l = Labelled::from_pages(pages, labels, members.len(), false);
         l.start = start.zip(init);
-        l
+        Ok(l)
     }
 
     /// The second-stage rows of every page of `pages`: page `p`'s blocks in the context of the
     /// first-stage scores of `forests[fold[p]]` (out of fold: a page's context comes from trees
     /// that did not see it).
-    fn context(pages: &[&dyn Page], hidden: HiddenText, fold: &[usize], forests: &[Forest]) -> Labelled {
-        let labels =
-            pages.par_iter().enumerate().map(|(p, e)| page_labels(*e, hidden, Some(&forests[fold[p]]))).collect();
-        Labelled::from_pages(pages, labels, N_FEATURES + N_CONTEXT)
+    fn context(
+        pages: &[&dyn Page],
+        hidden: HiddenText,
+        fold: &[usize],
+        forests: &[Forest],
+        members: &[Member],
+    ) -> Labelled {
+        let labels = pages
+            .par_iter()
+            .enumerate()
+            .map(|(p, e)| page_labels(*e, hidden, Some(&forests[fold[p]]), members))
+            .collect();
+        Labelled::from_pages(pages, labels, members.len(), true)
     }
 
     /// Bins the pages' rows, their features read from each page's block view and context where
     /// they lie: the raw features of a whole sample are never copied (four times the bins).
-    fn from_pages(pages: &[&dyn Page], labels: Vec<PageLabels>, f: usize) -> Labelled {
+    fn from_pages(pages: &[&dyn Page], labels: Vec<PageLabels>, m: usize, ctx: bool) -> Labelled {
+        let f = N_FEATURES + m + if ctx { N_CONTEXT } else { 0 };
         let mut rows = Rows { f, ..Rows::default() };
         let mut starts = vec![0u32];
         for r in &labels {
@@ -186,11 +224,12 @@ impl Labelled {
         let sizes: Vec<usize> = labels.iter().map(|r| r.blocks.len()).collect();
         let segs: Vec<Option<&crate::document::segments::Segments>> =
             pages.iter().map(|e| e.doc().map(|d| &*d.segments)).collect();
-        let binned = trees::Binned::of_rows(&sizes, f, |p, k, j| match j < N_FEATURES {
-            true => segs[p].map_or(0.0, |s| s.row(labels[p].blocks[k] as usize)[j]),
-            false => labels[p].ctx[k][j - N_FEATURES],
+        let binned = trees::Binned::of_rows(&sizes, f, |p, k, j| match j {
+            j if j < N_FEATURES => segs[p].map_or(0.0, |s| s.row(labels[p].blocks[k] as usize)[j]),
+            j if j < N_FEATURES + m => labels[p].votes[k * m + j - N_FEATURES],
+            j => labels[p].ctx[k][j - N_FEATURES - m],
         });
-        Labelled { rows, starts, binned, start: None }
+        Labelled { rows, starts, binned, start: None, members: m }
     }
 
     /// The rows of the pages `pages`.
@@ -250,20 +289,21 @@ fn folds(s: &Setting) -> Result<usize> {
 /// Fits the model of `s` on every page of `pages` (what a run writes as `best.model`). A
 /// stacked setting's second stage is fitted on every page's context in the scores of the
 /// first-stage trees of the other folds (as while tuning), its first stage on every page.
-pub fn fit_all(pages: &[&dyn Page], s: &Setting) -> Result<Model> {
+pub fn fit_all(engine: &Engine, pages: &[&dyn Page], s: &Setting) -> Result<Model> {
     let (h, hidden) = hyper(s)?;
     let all: Vec<usize> = (0..pages.len()).collect();
-    let labelled = Labelled::of(pages, hidden, start_of(s)?);
+    let members = members::build(engine, s)?;
+    let labelled = Labelled::of(s, pages, hidden, start_of(s)?, &members)?;
     let forest = labelled.forest(&all, &h);
     let stack = if stacked(s) {
         let fold = folds_of(&packages(pages), folds(s)?);
         let k = folds(s)?;
         let firsts: Vec<Forest> = (0..k).into_par_iter().map(|j| labelled.forest(&outside(&fold, j), &h)).collect();
-        Some(Labelled::context(pages, hidden, &fold, &firsts).forest(&all, &stage_two(&h)))
+        Some(Labelled::context(pages, hidden, &fold, &firsts, &members).forest(&all, &stage_two(&h)))
     } else {
         None
     };
-    Ok(Model { forest, stack, fit: fit_key(s) })
+    Ok(Model { forest, stack, fit: fit_key(s), members: members.len() })
 }
 
 /// The boostings of one setting without its tree count, one per fold (`None`: not fitted yet).
@@ -275,6 +315,8 @@ type FoldBoosts = Arc<Vec<Option<Boosted>>>;
 /// the first time a page of it is scored (a multi-fidelity search scores a few folds first).
 #[derive(Default)]
 pub struct Fits {
+    /// Builds the settings' stacked members.
+    engine: Engine,
     labelled: Mutex<HashMap<String, Arc<Labelled>>>,
     boosts: Mutex<Vec<(String, FoldBoosts)>>,
     stacked: Mutex<Vec<(String, FoldModels)>>,
@@ -286,11 +328,11 @@ impl Fits {
     fn labelled(&self, pages: &[&dyn Page], s: &Setting, source: bool) -> Result<Arc<Labelled>> {
         let (_, hidden) = hyper(s)?;
         let start = start_of(s)?;
-        let key = format!("{hidden:?}|{source}|{}", start.is_some());
+        let key = format!("{hidden:?}|{source}|{}|{}", start.is_some(), members::names(s).join(";"));
         if let Some(l) = self.labelled.lock().ok().and_then(|m| m.get(&key).cloned()) {
             return Ok(l);
         }
-        let l = Arc::new(Labelled::of(pages, hidden, start));
+        let l = Arc::new(Labelled::of(s, pages, hidden, start, &members::build(&self.engine, s)?)?);
         if let Ok(mut m) = self.labelled.lock() {
             m.insert(key, l.clone());
         }
@@ -368,6 +410,7 @@ impl fit::Fitter for Fits {
             None => folds_of(&packages(pages), k),
         };
         let fit = fit_key(s);
+        let m = members::names(s).len();
         let key = format!("{fit}|{}", source.is_some());
         let cached =
             || self.stacked.lock().ok().and_then(|v| v.iter().find(|(c, _)| *c == key).map(|(_, m)| m.clone()));
@@ -401,17 +444,18 @@ impl fit::Fitter for Fits {
             (_, false) => forests
                 .into_iter()
                 .map(|forest| {
-                    forest
-                        .map(|forest| Arc::new(Model { forest, stack: None, fit: fit.clone() }) as Arc<dyn fit::Model>)
+                    forest.map(|forest| {
+                        Arc::new(Model { forest, stack: None, fit: fit.clone(), members: m }) as Arc<dyn fit::Model>
+                    })
                 })
                 .collect(),
-            (Some(src), true) => vec![Some(Arc::new(fit_all(src, s)?))],
+            (Some(src), true) => vec![Some(Arc::new(fit_all(&self.engine, src, s)?))],
             (None, true) => {
                 let forests: Vec<Forest> = forests
                     .into_iter()
                     .map(|f| f.ok_or_else(|| Error::bug("a stacked setting's first stage lacks a fold")))
                     .collect::<Result<_>>()?;
-                let ctx = Labelled::context(pages, hidden, &folds, &forests);
+                let ctx = Labelled::context(pages, hidden, &folds, &forests, &members::build(&self.engine, s)?);
                 let h2 = stage_two(&h);
                 let seconds: Vec<Forest> =
                     (0..k).into_par_iter().map(|j| ctx.forest(&outside(&folds, j), &h2)).collect();
@@ -419,7 +463,8 @@ impl fit::Fitter for Fits {
                     .into_iter()
                     .zip(seconds)
                     .map(|(forest, second)| {
-                        Some(Arc::new(Model { forest, stack: Some(second), fit: fit.clone() }) as Arc<dyn fit::Model>)
+                        Some(Arc::new(Model { forest, stack: Some(second), fit: fit.clone(), members: m })
+                            as Arc<dyn fit::Model>)
                     })
                     .collect()
             }
@@ -444,6 +489,6 @@ impl fit::Fitter for Fits {
         }
         let (h, _) = hyper(s)?;
         let rows = self.labelled(pages, s, false)?;
-        Ok(Arc::new(Model { forest: rows.forest(train, &h), stack: None, fit: fit_key(s) }))
+        Ok(Arc::new(Model { forest: rows.forest(train, &h), stack: None, fit: fit_key(s), members: rows.members }))
     }
 }

@@ -38,6 +38,8 @@
 //! - `vote`: share of a block's probability taken from its record group's mean ([`vote`]);
 //! - `whole`: a block's probability raised towards its record's best block's ([`whole`]);
 //! - `focus`: blocks outside the region of the best expected F1 weakened ([`focus`]);
+//! - `member1`…`member3`: stacked members, other extractors whose keep-masks the trees read
+//!   as one feature each ([`members`]; `none`: the slot is empty);
 //! - `folds`: k of the k-fold out-of-fold fitness (not a gene).
 //!
 //! ## Interpretation
@@ -48,6 +50,7 @@
 
 pub mod context;
 pub mod fit;
+pub mod members;
 
 use super::Extractor;
 use super::trees::{Forest, Hyper, Node};
@@ -70,6 +73,8 @@ pub struct Model {
     pub stack: Option<Forest>,
     /// [`fit_key`] of the setting it was fitted with.
     pub fit: String,
+    /// The stacked members' votes its rows hold after the block features ([`members`]).
+    pub members: usize,
 }
 
 /// A configured block scorer.
@@ -82,6 +87,7 @@ pub struct Blocktrees {
     whole: f64,
     focus: f64,
     scorer: Scorer,
+    members: Vec<members::Member>,
 }
 
 /// What turns a block's features into a raw score.
@@ -94,7 +100,13 @@ enum Scorer {
 
 /// Parameters added after models were written, with the value that fits as before them: left
 /// out of a fit's key at that value, so an earlier model's key is the key of the same setting now.
-const UNKEYED: &[(&str, &str)] = &[("start", "none"), ("group_lists", "false")];
+const UNKEYED: &[(&str, &str)] = &[
+    ("start", "none"),
+    ("group_lists", "false"),
+    ("member1", members::NONE),
+    ("member2", members::NONE),
+    ("member3", members::NONE),
+];
 
 /// True for a value that is left out of a fit's key ([`UNKEYED`]).
 fn unkeyed(n: &str, v: &crate::params::Value) -> bool {
@@ -140,7 +152,9 @@ pub fn hyper(s: &Setting) -> Result<(Hyper, HiddenText)> {
     let hidden: HiddenText = r.choice("hidden_text")?;
     let on: Vec<bool> = groups().iter().map(|g| r.bool(&format!("group_{g}"))).collect::<Result<_>>()?;
     let gs = groups();
-    let allowed = FEATURES.iter().map(|(_, g)| on[gs.iter().position(|x| x == g).unwrap_or(0)]).collect();
+    let mut allowed: Vec<bool> =
+        FEATURES.iter().map(|(_, g)| on[gs.iter().position(|x| x == g).unwrap_or(0)]).collect();
+    allowed.extend(std::iter::repeat_n(true, members::names(s).len()));
     let h = Hyper {
         trees: r.int("trees")?.max(0) as usize,
         depth: r.int("depth")?.max(0) as usize,
@@ -155,18 +169,32 @@ impl Blocktrees {
     /// Registry constructor: the prior. A setting that names a model file is applied by the
     /// family's [`fit::FIT`] with the model its engine read ([`super::build_with`]).
     pub fn build(r: &mut SettingReader) -> Result<Box<dyn Extractor>> {
-        Self::with_model(r, None)
+        Ok(Self::with_model(r, None)?)
     }
 
-    /// A scorer of `s` that applies `model` (fitted with `s`'s fit parameters).
-    pub fn from_model(s: &Setting, model: Arc<Model>) -> Result<Box<dyn Extractor>> {
+    /// A scorer of `s` that applies `model` (fitted with `s`'s fit parameters); `engine` builds
+    /// its stacked members.
+    pub fn from_model(engine: &super::Engine, s: &Setting, model: Arc<Model>) -> Result<Box<dyn Extractor>> {
+        let n = members::names(s).len();
+        if model.members != n {
+            return Err(Error::config(format!(
+                "the block model reads {} stacked members' votes, the setting names {n}",
+                model.members
+            )));
+        }
         let mut r = s.reader();
-        let ex = Self::with_model(&mut r, Some(model))?;
+        let mut ex = Self::with_model(&mut r, Some(model))?;
         r.finish()?;
+        ex.members = members::build(engine, s)?;
         Ok(ex)
     }
 
-    fn with_model(r: &mut SettingReader, model: Option<Arc<Model>>) -> Result<Box<dyn Extractor>> {
+    fn with_model(r: &mut SettingReader, model: Option<Arc<Model>>) -> Result<Box<Blocktrees>> {
+        // The stacked members are built by the caller that has an engine (without a model the
+        // prior reads none).
+        for slot in members::SLOTS {
+            r.cat(slot)?;
+        }
         // The fit's parameters, read here so that none goes unread (`hyper` reads a copy).
         hyper(r.setting())?;
         let hidden = r.cat("hidden_text")?;
@@ -194,7 +222,7 @@ impl Blocktrees {
         };
         let (t, t_rel, smooth) = (r.float("t")?, r.float("t_rel")?, r.float("smooth")?);
         let (vote, whole, focus) = (r.float("vote")?, r.float("whole")?, r.float("focus")?);
-        Ok(Box::new(Blocktrees { hidden_text, t, t_rel, smooth, vote, whole, focus, scorer }))
+        Ok(Box::new(Blocktrees { hidden_text, t, t_rel, smooth, vote, whole, focus, scorer, members: Vec::new() }))
     }
 
     /// The probability a block needs on a page whose blocks score `p`: `t`, or with `t_rel`
@@ -205,20 +233,31 @@ impl Blocktrees {
     }
 
     /// The candidate blocks and their (smoothed) probabilities.
-    fn scores(&self, doc: &Document, m: &Model) -> (Vec<u32>, Vec<f64>) {
+    fn scores(&self, doc: &Document, m: &Model) -> crate::extract::Fallible<(Vec<u32>, Vec<f64>)> {
         let s = &doc.segments;
         let cand: Vec<u32> = (0..s.len() as u32).filter(|&b| self.hidden_text.admits(s.hidden[b as usize])).collect();
-        let mut z: Vec<f64> = cand.iter().map(|&b| m.forest.raw(s.row(b as usize))).collect();
+        let k = self.members.len();
+        let votes = if k > 0 { members::votes(doc, &cand, &self.members)? } else { Vec::new() };
+        let mut row = Vec::with_capacity(N_FEATURES + k + context::N_CONTEXT);
+        let mut z: Vec<f64> = match k {
+            0 => cand.iter().map(|&b| m.forest.raw(s.row(b as usize))).collect(),
+            _ => (0..cand.len())
+                .map(|i| {
+                    row.clear();
+                    row.extend_from_slice(s.row(cand[i] as usize));
+                    row.extend_from_slice(&votes[i * k..(i + 1) * k]);
+                    m.forest.raw(&row)
+                })
+                .collect(),
+        };
         if let Some(second) = &m.stack {
             let ctx = context::context(s, &cand, &z);
-            let mut row = Vec::with_capacity(N_FEATURES + context::N_CONTEXT);
-            z = cand
-                .iter()
-                .zip(&ctx)
-                .map(|(&b, c)| {
+            z = (0..cand.len())
+                .map(|i| {
                     row.clear();
-                    row.extend_from_slice(s.row(b as usize));
-                    row.extend_from_slice(c);
+                    row.extend_from_slice(s.row(cand[i] as usize));
+                    row.extend_from_slice(&votes[i * k..(i + 1) * k]);
+                    row.extend_from_slice(&ctx[i]);
                     second.raw(&row)
                 })
                 .collect();
@@ -227,7 +266,7 @@ impl Blocktrees {
         whole(&mut p, &cand, s, self.whole);
         vote(&mut p, &cand, s, self.vote);
         focus(&mut p, &cand, s, self.focus);
-        (cand, p)
+        Ok((cand, p))
     }
 }
 
@@ -238,14 +277,14 @@ impl Extractor for Blocktrees {
 
     // The block view carries every feature the trees (and blocks' prior) read.
     fn needs(&self) -> crate::document::Needs {
-        crate::document::Needs::SEGMENTS
+        crate::document::Needs::SEGMENTS | members::needs(&self.members)
     }
 
     fn extract(&self, doc: &Document, out: &mut Selection) -> crate::extract::Fallible {
         match &self.scorer {
             Scorer::Prior(p) => return p.extract(doc, out),
             Scorer::Trees(m) => {
-                let (cand, p) = self.scores(doc, m);
+                let (cand, p) = self.scores(doc, m)?;
                 let cut = self.cut(&p);
                 out.units.extend(cand.iter().zip(&p).filter(|(_, p)| **p >= cut).map(|(b, _)| *b));
             }
@@ -259,9 +298,9 @@ impl Extractor for Blocktrees {
             Scorer::Prior(p) => return p.confidence(doc, out),
             Scorer::Trees(m) => m,
         };
+        let Ok((cand, p)) = self.scores(doc, m) else { return false };
         out.clear();
         out.resize(doc.source.words.len(), 0.0);
-        let (cand, p) = self.scores(doc, m);
         for (&b, &p) in cand.iter().zip(&p) {
             for &u in doc.segments.dom_units(b as usize) {
                 doc.words.words_of(u as usize).iter().for_each(|&w| out[w as usize] = p as f32);
@@ -389,10 +428,13 @@ impl Model {
     /// `stack` and the second forest (whose features are the block's then its context's).
     pub fn write(&self) -> String {
         let mut s = format!("{MAGIC}\nfeatures {}\nfit {}\n", feature_version(), self.fit);
-        write_forest(&mut s, &self.forest, &feature_names(false));
+        if self.members > 0 {
+            s.push_str(&format!("members {}\n", self.members));
+        }
+        write_forest(&mut s, &self.forest, &feature_names(self.members, false));
         if let Some(second) = &self.stack {
             s.push_str("stack\n");
-            write_forest(&mut s, second, &feature_names(true));
+            write_forest(&mut s, second, &feature_names(self.members, true));
         }
         s.push_str("end\n");
         s
@@ -400,7 +442,7 @@ impl Model {
 
     /// Reads a model file's text; an error names the line (the caller adds the file).
     pub fn read(text: &str) -> Result<Model> {
-        let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
+        let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l)).peekable();
         let bad = |line: usize, what: String| Error::config(what).with_line(line, None);
         let mut next = |want: &str| -> Result<(usize, String)> {
             match lines.next() {
@@ -422,16 +464,33 @@ impl Model {
             return Err(bad(i, format!("fitted on another feature set ({v}; this cetune has {})", feature_version())));
         };
         let (_, fit) = field(next("fit")?, "fit")?;
-        let forest = widen(read_forest(&mut next, k)?, k);
+        // Stacked members' votes follow the block features (a model of today's table only).
+        let members = match lines.peek().and_then(|(i, l)| Some((*i, l.strip_prefix("members ")?))) {
+            Some((i, m)) => {
+                lines.next();
+                if k != N_FEATURES {
+                    return Err(bad(i, "stacked members in a model of an earlier feature table".into()));
+                }
+                num::<usize>(m, i)?
+            }
+            None => 0,
+        };
+        let mut next = |want: &str| -> Result<(usize, String)> {
+            match lines.next() {
+                Some((i, l)) => Ok((i, l.to_string())),
+                None => Err(Error::config(format!("the model file is truncated: expected {want}"))),
+            }
+        };
+        let forest = widen(read_forest(&mut next, k + members)?, k);
         let (i, l) = next("'end' or 'stack'")?;
         let (stack, (i, l)) = match l.as_str() {
-            "stack" => (Some(widen(read_forest(&mut next, k + context::N_CONTEXT)?, k)), next("'end'")?),
+            "stack" => (Some(widen(read_forest(&mut next, k + members + context::N_CONTEXT)?, k)), next("'end'")?),
             _ => (None, (i, l)),
         };
         if l != "end" {
             return Err(bad(i, format!("expected 'end', got '{}'", cut(&l))));
         }
-        Ok(Model { forest, stack, fit })
+        Ok(Model { forest, stack, fit, members })
     }
 }
 
@@ -457,14 +516,17 @@ fn widen(mut forest: Forest, k: usize) -> Forest {
     forest
 }
 
-/// The feature names of a forest's rows: the block's, then (`stacked`) its context's.
-fn feature_names(stacked: bool) -> Vec<&'static str> {
-    let own = FEATURES.iter().map(|(n, _)| *n);
-    if stacked { own.chain(context::CONTEXT.iter().copied()).collect() } else { own.collect() }
+/// The feature names of a forest's rows: the block's, the `members` stacked members' votes
+/// (`member1`…), then (`stacked`) its context's.
+fn feature_names(members: usize, stacked: bool) -> Vec<String> {
+    let own = FEATURES.iter().map(|(n, _)| n.to_string());
+    let votes = (1..=members).map(|j| format!("member{j}"));
+    let ctx = context::CONTEXT.iter().filter(|_| stacked).map(|n| n.to_string());
+    own.chain(votes).chain(ctx).collect()
 }
 
 /// Appends a forest (its base, split gain per feature and trees) to a model file's text.
-fn write_forest(s: &mut String, forest: &Forest, names: &[&str]) {
+fn write_forest(s: &mut String, forest: &Forest, names: &[String]) {
     s.push_str(&format!("base {}\n", forest.base));
     let gain: Vec<String> = names.iter().zip(&forest.gain).map(|(n, g)| format!("{n}={g}")).collect();
     s.push_str(&format!("gain {}\ntrees {}\n", gain.join(","), forest.trees.len()));

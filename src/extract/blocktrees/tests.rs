@@ -16,7 +16,7 @@ fn model() -> Model {
         w: vec![1.0; 40],
     };
     let h = Hyper { trees: 3, depth: 2, learning_rate: 0.3, min_leaf: 2, allowed: vec![true; N_FEATURES] };
-    Model { forest: trees::fit(&rows, &h), stack: None, fit: "trees=3".into() }
+    Model { forest: trees::fit(&rows, &h), stack: None, fit: "trees=3".into(), members: 0 }
 }
 
 #[test]
@@ -102,7 +102,7 @@ fn by_length(long: f32) -> Arc<Model> {
         ]],
         gain: vec![0.0; N_FEATURES],
     };
-    Arc::new(Model { forest, stack: None, fit: String::new() })
+    Arc::new(Model { forest, stack: None, fit: String::new(), members: 0 })
 }
 
 /// The texts of the blocks `m` keeps on `doc` under the defaults with `assignments`.
@@ -110,7 +110,7 @@ fn kept(doc: &Document, m: &Arc<Model>, assignments: &[&str]) -> Vec<String> {
     let space = super::super::space("blocktrees").unwrap();
     let v: Vec<String> = assignments.iter().map(|a| a.to_string()).collect();
     let s = space.with_assignments(&space.defaults(), &v).unwrap();
-    let ex = Blocktrees::from_model(&s, m.clone()).unwrap();
+    let ex = Blocktrees::from_model(&crate::extract::Engine::default(), &s, m.clone()).unwrap();
     let mut sel = Selection::new(View::Blocks);
     ex.extract(doc, &mut sel).unwrap();
     sel.units.iter().map(|&b| doc.segments.texts.get(b as usize).to_string()).collect()
@@ -287,4 +287,74 @@ fn focus_drops_what_lies_outside_the_region_of_the_best_expected_f1() {
     // The article's expected F1 (0.73) beats the page's (0.67): the promo is outside it.
     assert_eq!(first_words("1"), ["story", "more", "end"]);
     assert_eq!(first_words("0.2"), ["story", "more", "end", "promo"]);
+}
+
+/// The defaults with `member1` set to `name` (any family: the built-in choices are a few).
+fn with_member(name: &str) -> Setting {
+    let mut s = super::super::space("blocktrees").unwrap().defaults();
+    s.values.iter_mut().find(|(n, _)| n == "member1").unwrap().1 = crate::params::Value::Cat(name.into());
+    s
+}
+
+/// A forest over the block features and `members` stacked votes that splits on the first vote.
+fn voting(members: usize) -> Model {
+    let f = N_FEATURES + members;
+    let forest = Forest {
+        base: 0.0,
+        trees: vec![vec![
+            Node::Split { feature: N_FEATURES as u16, threshold: 0.5, left: 1, right: 2 },
+            Node::Leaf(-5.0),
+            Node::Leaf(5.0),
+        ]],
+        gain: (0..f).map(|j| if j == N_FEATURES { 1.0 } else { 0.0 }).collect(),
+    };
+    Model { forest, stack: None, fit: "member1=lqf".into(), members }
+}
+
+#[test]
+fn a_model_of_stacked_members_reads_back_and_needs_as_many_members() {
+    let m = voting(2);
+    let text = m.write();
+    assert!(text.contains("\nmembers 2\n") && text.contains("member1=1,member2=0"), "{text}");
+    assert_eq!(Model::read(&text).unwrap(), m);
+    // A model without members writes no such line (the files of earlier versions read as before).
+    assert!(!model().write().contains("members"));
+    let s = with_member("full");
+    let e = Blocktrees::from_model(&crate::extract::Engine::default(), &s, Arc::new(m)).err().unwrap();
+    assert!(e.to_string().contains("reads 2 stacked members' votes, the setting names 1"), "{e}");
+}
+
+#[test]
+fn a_member_votes_with_the_share_of_each_block_it_keeps() {
+    let engine = crate::extract::Engine::default();
+    let s = with_member("full");
+    assert_eq!(members::names(&s), ["full"]);
+    let ms = members::build(&engine, &s).unwrap();
+    let doc = Document::parse(
+        "<body><p>one two three</p><noscript><p>hidden words here</p></noscript><p>four five</p></body>",
+    );
+    let cand: Vec<u32> = (0..doc.segments.len() as u32).collect();
+    let v = members::votes(&doc, &cand, &ms).unwrap();
+    // `full` keeps every visible word; a hidden block holds no canonical word, so no vote.
+    let want: Vec<f32> = cand.iter().map(|&b| if doc.segments.hidden[b as usize] == 0 { 1.0 } else { 0.0 }).collect();
+    assert_eq!(v, want);
+    assert!(want.contains(&0.0) && want.contains(&1.0), "{want:?}");
+    // The model trusts the member: every block it keeps is kept, the hidden one is not.
+    let ex = Blocktrees::from_model(&engine, &s, Arc::new(voting(1))).unwrap();
+    let mut sel = Selection::new(View::Blocks);
+    ex.extract(&doc, &mut sel).unwrap();
+    let texts: Vec<&str> = sel.units.iter().map(|&b| doc.segments.texts.get(b as usize)).collect();
+    assert_eq!(texts, ["one two three", "four five"]);
+}
+
+#[test]
+fn a_member_fitted_on_gold_is_refused_and_an_unknown_one_named() {
+    let engine = crate::extract::Engine::default();
+    let e = members::setting_of(&engine, "blocktrees").unwrap_err();
+    assert!(e.to_string().contains("member 'blocktrees': it is fitted on gold"), "{e}");
+    let e = members::setting_of(&engine, "nosuch").unwrap_err();
+    assert!(e.to_string().starts_with("blocktrees member 'nosuch':"), "{e}");
+    let e = members::setting_of(&engine, "missing/file.yaml").unwrap_err();
+    assert!(e.to_string().contains("missing/file.yaml"), "{e}");
+    assert!(members::setting_of(&engine, "general").is_ok());
 }
