@@ -446,38 +446,22 @@ fn a_block_model_stacks_an_external_worker_and_a_family_as_members() {
     let text = cetune(&["extract", "--params", with.join("best.yaml").to_str().unwrap(), page.to_str().unwrap()]).ok();
     assert_eq!(text.trim(), std::fs::read_to_string(set.join("p/04.txt")).unwrap().trim());
     // A member fitted on gold: its votes on the tuning pages would be in-sample.
-    let fitted = stacked_description(&dir, "fitted.yaml", with.join("best.yaml").to_str().unwrap(), "full");
-    let r = cetune(&[
-        "optimise",
-        "--params",
-        fitted.to_str().unwrap(),
-        "--goldset",
-        s,
-        "--out",
-        dir.join("no").to_str().unwrap(),
-    ]);
-    assert_eq!(r.code, 2, "{}", r.stderr);
-    assert!(last_line(&r.stderr).contains("it is fitted on gold"), "{}", r.stderr);
+    let refused = |member: &Path, name: &str| {
+        let params = stacked_description(&dir, name, member.to_str().unwrap(), "full");
+        let out = dir.join(format!("{name}-run"));
+        let r =
+            cetune(&["optimise", "--params", params.to_str().unwrap(), "--goldset", s, "--out", out.to_str().unwrap()]);
+        assert_eq!(r.code, 2, "{}", r.stderr);
+        r.stderr
+    };
+    let e = refused(&with.join("best.yaml"), "fitted.yaml");
+    assert!(last_line(&e).contains("it is fitted on gold"), "{e}");
     // A member that fails on every page is one clear error, not a feature of zeros.
     let refuser = worker(&dir, "refuser.py", REFUSER);
     let bad = dir.join("refuser.yaml");
     write(&bad, format!("extractor: external\ncommand: {refuser}\ntimeout: 20\n"));
-    let failing = stacked_description(&dir, "failing.yaml", bad.to_str().unwrap(), "full");
-    let r = cetune(&[
-        "optimise",
-        "--params",
-        failing.to_str().unwrap(),
-        "--goldset",
-        s,
-        "--out",
-        dir.join("no2").to_str().unwrap(),
-    ]);
-    assert_eq!(r.code, 2, "{}", r.stderr);
-    assert!(
-        last_line(&r.stderr).contains("failed on every page") && r.stderr.contains("no article here"),
-        "{}",
-        r.stderr
-    );
+    let e = refused(&bad, "failing.yaml");
+    assert!(last_line(&e).contains("failed on every page") && e.contains("no article here"), "{e}");
 }
 
 /// A worker that refuses every page.
