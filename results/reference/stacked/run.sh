@@ -35,3 +35,11 @@ $CETUNE model build --params params/external/blocktrees-stacked.yaml --grid memb
 # The model is not kept: fitted on every page, it measures nothing here.
 rm -f $R/general/general.model
 python3 $L/paired.py results/reference/general/pages.csv $R/general/pages.csv --out $R/general/paired.md
+# jusText and readability stacked with the record groups and the steps after the trees (lists
+# section): do the gains add?
+$CETUNE model build -e blocktrees --set member1=justext --set member2=readability --set group_lists=true \
+    --grid vote=0,0.5 --grid focus=0,0.25 \
+    --goldset gs/cleaneval-dev --goldset gs/cleanportaleval --goldset gs/l3s-gn1 --goldset gs/wcxb-dev --host-folds wcxb-dev=2 \
+    --out $R/general-lists --force -q
+rm -f $R/general-lists/general.model
+python3 $L/paired.py results/reference/general/pages.csv $R/general-lists/pages.csv --out $R/general-lists/paired.md
