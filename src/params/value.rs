@@ -17,6 +17,17 @@ pub enum Value {
     Cat(String),
 }
 
+impl Value {
+    /// The value a text writes: `true`/`false` a switch, a number a real, anything else a choice
+    /// (a late parameter's default, [`SettingReader::with_late`]).
+    pub fn of_text(text: &str) -> Value {
+        match text {
+            "true" | "false" => Value::Bool(text == "true"),
+            _ => text.parse().map_or_else(|_| Value::Cat(text.to_string()), Value::Float),
+        }
+    }
+}
+
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -135,7 +146,7 @@ impl Setting {
 
     /// A reader that checks each parameter is read once and none is left unread.
     pub fn reader(&self) -> SettingReader<'_> {
-        SettingReader { setting: self, read: BTreeSet::new() }
+        SettingReader { setting: self, read: BTreeSet::new(), late: &[] }
     }
 }
 
@@ -144,17 +155,29 @@ impl Setting {
 pub struct SettingReader<'a> {
     setting: &'a Setting,
     read: BTreeSet<String>,
+    late: &'static [(&'static str, &'static str)],
 }
 
 impl SettingReader<'_> {
-    fn value(&mut self, name: &str) -> Result<&Value> {
+    /// Parameters the family gained after descriptions of it were written, each with the value
+    /// that behaves as before it: a description that does not declare one reads that value, so
+    /// a user's copy of an earlier `params/<family>.yaml` still loads.
+    pub fn late(&mut self, late: &'static [(&'static str, &'static str)]) {
+        self.late = late;
+    }
+
+    fn value(&mut self, name: &str) -> Result<Value> {
         self.read.insert(name.to_string());
-        self.setting.get(name).ok_or_else(|| {
-            Error::config(format!(
+        if let Some(v) = self.setting.get(name) {
+            return Ok(v.clone());
+        }
+        match self.late.iter().find(|(n, _)| *n == name) {
+            Some((_, text)) => Ok(Value::of_text(text)),
+            None => Err(Error::config(format!(
                 "extractor '{}' needs parameter '{name}', which its parameter description does not declare",
                 self.setting.extractor
-            ))
-        })
+            ))),
+        }
     }
 
     fn wrong(&self, name: &str, want: &str, got: &Value) -> Error {
@@ -163,7 +186,7 @@ impl SettingReader<'_> {
 
     /// A real value (integers are accepted).
     pub fn float(&mut self, name: &str) -> Result<f64> {
-        match self.value(name)?.clone() {
+        match self.value(name)? {
             Value::Float(x) => Ok(x),
             Value::Int(x) => Ok(x as f64),
             v => Err(self.wrong(name, "a number", &v)),
@@ -172,7 +195,7 @@ impl SettingReader<'_> {
 
     /// An integer value.
     pub fn int(&mut self, name: &str) -> Result<i64> {
-        match self.value(name)?.clone() {
+        match self.value(name)? {
             Value::Int(x) => Ok(x),
             v => Err(self.wrong(name, "an integer", &v)),
         }
@@ -180,7 +203,7 @@ impl SettingReader<'_> {
 
     /// A boolean value.
     pub fn bool(&mut self, name: &str) -> Result<bool> {
-        match self.value(name)?.clone() {
+        match self.value(name)? {
             Value::Bool(x) => Ok(x),
             v => Err(self.wrong(name, "true or false", &v)),
         }
@@ -188,7 +211,7 @@ impl SettingReader<'_> {
 
     /// A categorical value.
     pub fn cat(&mut self, name: &str) -> Result<String> {
-        match self.value(name)?.clone() {
+        match self.value(name)? {
             Value::Cat(x) => Ok(x),
             v => Err(self.wrong(name, "a choice", &v)),
         }

@@ -98,19 +98,31 @@ enum Scorer {
     Prior(Box<dyn Extractor>),
 }
 
-/// Parameters added after models were written, with the value that fits as before them: left
-/// out of a fit's key at that value, so an earlier model's key is the key of the same setting now.
-const UNKEYED: &[(&str, &str)] = &[
+/// Parameters added after models and descriptions were written, with the value that behaves as
+/// before them: left out of a fit's key at that value, so an earlier model's key is the key of
+/// the same setting now, and read at that value from a description that does not declare them,
+/// so a user's copy of an earlier `params/blocktrees.yaml` still loads.
+const LATE: &[(&str, &str)] = &[
     ("start", "none"),
     ("group_lists", "false"),
+    ("vote", "0"),
+    ("whole", "0"),
+    ("focus", "0"),
     ("member1", members::NONE),
     ("member2", members::NONE),
     ("member3", members::NONE),
 ];
 
-/// True for a value that is left out of a fit's key ([`UNKEYED`]).
+/// True for a value that is left out of a fit's key ([`LATE`]).
 fn unkeyed(n: &str, v: &crate::params::Value) -> bool {
-    UNKEYED.iter().any(|(name, value)| n == *name && v.to_string() == *value)
+    LATE.iter().any(|(name, value)| n == *name && v.to_string() == *value)
+}
+
+/// A reader of `s` that reads the [`LATE`] parameters a description leaves out at their values.
+fn reader(s: &Setting) -> SettingReader<'_> {
+    let mut r = s.reader();
+    r.late(LATE);
+    r
 }
 
 /// The parameters of `s` that decide a fit, as `name=value,…`.
@@ -148,7 +160,7 @@ pub fn stage_two(h: &Hyper) -> Hyper {
 
 /// The hyperparameters and candidate filter of a setting.
 pub fn hyper(s: &Setting) -> Result<(Hyper, HiddenText)> {
-    let mut r = s.reader();
+    let mut r = reader(s);
     let hidden: HiddenText = r.choice("hidden_text")?;
     let on: Vec<bool> = groups().iter().map(|g| r.bool(&format!("group_{g}"))).collect::<Result<_>>()?;
     let gs = groups();
@@ -169,6 +181,7 @@ impl Blocktrees {
     /// Registry constructor: the prior. A setting that names a model file is applied by the
     /// family's [`fit::FIT`] with the model its engine read ([`super::build_with`]).
     pub fn build(r: &mut SettingReader) -> Result<Box<dyn Extractor>> {
+        r.late(LATE);
         Ok(Self::with_model(r, None)?)
     }
 
@@ -182,7 +195,7 @@ impl Blocktrees {
                 model.members
             )));
         }
-        let mut r = s.reader();
+        let mut r = reader(s);
         let mut ex = Self::with_model(&mut r, Some(model))?;
         r.finish()?;
         ex.members = members::build(engine, s)?;
@@ -464,13 +477,11 @@ impl Model {
             return Err(bad(i, format!("fitted on another feature set ({v}; this cetune has {})", feature_version())));
         };
         let (_, fit) = field(next("fit")?, "fit")?;
-        // Stacked members' votes follow the block features (a model of today's table only).
+        // Stacked members' votes follow the block features (moved past features appended since,
+        // with the context, by `widen`).
         let members = match lines.peek().and_then(|(i, l)| Some((*i, l.strip_prefix("members ")?))) {
             Some((i, m)) => {
                 lines.next();
-                if k != N_FEATURES {
-                    return Err(bad(i, "stacked members in a model of an earlier feature table".into()));
-                }
                 num::<usize>(m, i)?
             }
             None => 0,

@@ -228,6 +228,21 @@ fn a_model_of_an_earlier_feature_table_reads_on_todays_rows() {
     assert!((second.gain[N_FEATURES + 1] - 0.5).abs() < 1e-12);
     // A table that is not an earlier cut of today's is still refused.
     assert_eq!(block_features_of("3:0000000000000000"), None);
+    // With stacked members: their votes follow the block features, and move with the context.
+    let with_members = text.replacen("fit trees=1\n", "fit trees=1\nmembers 1\n", 1).replacen(
+        &format!("gain {}\ntrees 1\ntree 3\ns 0", gains(k)),
+        &format!("gain {}\ntrees 1\ntree 3\ns {k}", gains(k + 1)),
+        1,
+    );
+    let with_members = with_members.replacen(
+        &format!("gain {}", gains(k + context::N_CONTEXT)),
+        &format!("gain {}", gains(k + 1 + context::N_CONTEXT)),
+        1,
+    );
+    let m = Model::read(&with_members).unwrap();
+    assert_eq!(m.members, 1);
+    assert!(matches!(m.forest.trees[0][0], Node::Split { feature, .. } if usize::from(feature) == N_FEATURES));
+    assert_eq!(m.stack.unwrap().gain.len(), N_FEATURES + 1 + context::N_CONTEXT);
 }
 
 #[test]
@@ -357,4 +372,32 @@ fn a_member_fitted_on_gold_is_refused_and_an_unknown_one_named() {
     let e = members::setting_of(&engine, "missing/file.yaml").unwrap_err();
     assert!(e.to_string().contains("missing/file.yaml"), "{e}");
     assert!(members::setting_of(&engine, "general").is_ok());
+}
+
+#[test]
+fn a_description_written_before_the_late_parameters_reads_them_at_their_old_values() {
+    // params/blocktrees.yaml without the parameters added since descriptions were written.
+    let own = include_str!("../../../params/blocktrees.yaml");
+    let mut text = String::new();
+    let mut skip = false;
+    for line in own.lines() {
+        if let Some(name) = line.strip_prefix("  - name: ") {
+            skip = LATE.iter().any(|(n, _)| *n == name);
+        } else if !line.starts_with("    ") {
+            skip = false;
+        }
+        if !skip {
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    let file = crate::extract::parse_str(&text, Path::new("old.yaml")).unwrap();
+    assert!(LATE.iter().all(|(n, _)| file.setting.get(n).is_none()));
+    let defaults = super::super::space("blocktrees").unwrap().defaults();
+    // The same fit as today's defaults, and it builds (with a model, too).
+    assert_eq!(fit_key(&file.setting), fit_key(&defaults));
+    assert_eq!(hyper(&file.setting).unwrap().0.allowed, hyper(&defaults).unwrap().0.allowed);
+    assert!(crate::extract::build(&crate::extract::Engine::default(), &file.setting).is_ok());
+    let m = Arc::new(model());
+    assert!(Blocktrees::from_model(&crate::extract::Engine::default(), &file.setting, m).is_ok());
 }
