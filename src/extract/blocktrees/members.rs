@@ -13,8 +13,9 @@
 //!
 //! A member's keep-mask of a page is kept in the page's memo (as a combination's members'), so
 //! a search runs each member once per page, whatever the number of settings it scores. While
-//! fitting, a page a member fails on gets no votes from it (0); while extracting, the page fails
-//! with the member's error, as it would in a combination.
+//! fitting, a page a member fails on gets no votes from it (0), and a member that fails on every
+//! page is an error ([`check_failures`]); while extracting, the page fails with the member's
+//! error, as it would in a combination.
 
 use crate::document::{Document, Needs};
 use crate::error::{Error, Result};
