@@ -364,12 +364,15 @@ impl Document {
             // Hidden blocks hold no canonical word: a mask cannot keep them.
             View::Blocks => {
                 for &b in &sel.units {
-                    for &u in self.segments.dom_units(b as usize) {
-                        self.words.words_of(u as usize).iter().for_each(|&w| mask[w as usize] = true);
-                    }
+                    self.block_words(b as usize).for_each(|w| mask[w as usize] = true);
                 }
             }
         }
+    }
+
+    /// The canonical words of block `b` of the block view, in order (none for a hidden block).
+    pub fn block_words(&self, b: usize) -> impl Iterator<Item = u32> + '_ {
+        self.segments.dom_units(b).iter().flat_map(|&u| self.words.words_of(u as usize).iter().copied())
     }
 
     /// The source-view selection of the words a mask keeps (how combined masks are rendered and

@@ -117,9 +117,7 @@ impl Extractor for Blocks {
         out.resize(doc.source.words.len(), 0.0);
         let (cand, p) = self.scores(doc);
         for (&b, &p) in cand.iter().zip(&p) {
-            for &u in doc.segments.dom_units(b as usize) {
-                doc.words.words_of(u as usize).iter().for_each(|&w| out[w as usize] = p as f32);
-            }
+            doc.block_words(b as usize).for_each(|w| out[w as usize] = p as f32);
         }
         true
     }

@@ -19,7 +19,7 @@ pub enum Value {
 
 impl Value {
     /// The value a text writes: `true`/`false` a switch, a number a real, anything else a choice
-    /// (a late parameter's default, [`SettingReader::with_late`]).
+    /// (a late parameter's default, [`SettingReader::late`]).
     pub fn of_text(text: &str) -> Value {
         match text {
             "true" | "false" => Value::Bool(text == "true"),

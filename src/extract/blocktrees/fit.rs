@@ -10,7 +10,7 @@
 
 use super::context::{N_CONTEXT, context};
 use super::members::{self, Member};
-use super::{Blocktrees, Model, boost_key, fit_key, hyper, stacked, stage_two};
+use super::{Blocktrees, Model, boost_key, fit_key, hyper, row_of, stacked, stage_two};
 use crate::document::View;
 use crate::document::segments::{HiddenText, N_FEATURES};
 use crate::error::{Error, Result};
@@ -114,12 +114,7 @@ fn page_labels(page: &dyn Page, hidden: HiddenText, first: Option<&Forest>, memb
     let ctx = first.map(|forest| {
         let mut row = Vec::with_capacity(N_FEATURES + m);
         let raw: Vec<f64> = (0..cand.len())
-            .map(|k| {
-                row.clear();
-                row.extend_from_slice(seg.row(cand[k] as usize));
-                row.extend_from_slice(&votes[k * m..(k + 1) * m]);
-                forest.raw(&row)
-            })
+            .map(|k| forest.raw(row_of(&mut row, seg.row(cand[k] as usize), &votes[k * m..(k + 1) * m], &[])))
             .collect();
         context(seg, &cand, &raw)
     });

@@ -51,7 +51,7 @@ pub fn names(s: &Setting) -> Vec<String> {
 /// file's setting (a name ending in `.yaml` or `.yml`). A member fitted on gold is refused.
 pub fn setting_of(engine: &Engine, name: &str) -> Result<Setting> {
     let bad = |msg: String| Error::config(format!("blocktrees member '{name}': {msg}"));
-    let s = if name.ends_with(".yaml") || name.ends_with(".yml") {
+    let s = if is_file(name) {
         let path = Path::new(name);
         let text = crate::params::read_file(path).map_err(|e| bad(e.message))?;
         crate::extract::parse_str(&text, path).map_err(|e| bad(e.to_string()))?.setting
@@ -90,39 +90,38 @@ pub fn needs(members: &[Member]) -> Needs {
 /// The votes of `members` on the blocks `cand` of `doc`: for each block in `cand`'s order, one
 /// value per member, the share of the block's canonical words the member keeps.
 pub fn votes(doc: &Document, cand: &[u32], members: &[Member]) -> Fallible<Vec<f32>> {
-    let k = members.len();
-    let mut out = vec![0.0f32; cand.len() * k];
-    for (j, m) in members.iter().enumerate() {
-        let mask = cached_mask(doc, m.key, m.ex.as_ref())?;
-        for (i, &b) in cand.iter().enumerate() {
-            let (mut kept, mut all) = (0.0f32, 0u32);
-            for &u in doc.segments.dom_units(b as usize) {
-                for &w in doc.words.words_of(u as usize) {
-                    kept += mask.get(w as usize).copied().unwrap_or(0.0);
-                    all += 1;
-                }
-            }
-            if all > 0 {
-                out[i * k + j] = kept / all as f32;
-            }
-        }
-    }
-    Ok(out)
+    let masks = members.iter().map(|m| cached_mask(doc, m.key, m.ex.as_ref())).collect::<Fallible<Vec<_>>>()?;
+    Ok(shares(doc, cand, &masks.iter().map(|m| Some(m.as_slice())).collect::<Vec<_>>()))
 }
 
 /// [`votes`] while fitting: a page a member fails on gets no votes from it. Also the failure of
 /// each member on the page, so that a member failing on every page is an error, not silent zeros.
 pub fn votes_or_none(doc: &Document, cand: &[u32], members: &[Member]) -> (Vec<f32>, Vec<Option<String>>) {
-    let k = members.len();
+    let masks: Vec<Fallible<_>> = members.iter().map(|m| cached_mask(doc, m.key, m.ex.as_ref())).collect();
+    let failed = masks.iter().map(|m| m.as_ref().err().map(|e| e.to_string())).collect();
+    let kept: Vec<Option<&[f32]>> = masks.iter().map(|m| m.as_ref().ok().map(|m| m.as_slice())).collect();
+    (shares(doc, cand, &kept), failed)
+}
+
+/// For each block of `cand`, the share of its canonical words each mask keeps (0 for a member
+/// without a mask, and for a block without words), one pass over each block's words.
+fn shares(doc: &Document, cand: &[u32], masks: &[Option<&[f32]>]) -> Vec<f32> {
+    let k = masks.len();
     let mut out = vec![0.0f32; cand.len() * k];
-    let mut failed = vec![None; k];
-    for (j, m) in members.iter().enumerate() {
-        match votes(doc, cand, std::slice::from_ref(m)) {
-            Ok(v) => v.into_iter().enumerate().for_each(|(i, x)| out[i * k + j] = x),
-            Err(e) => failed[j] = Some(e.to_string()),
+    for (i, &b) in cand.iter().enumerate() {
+        let row = &mut out[i * k..(i + 1) * k];
+        let mut all = 0u32;
+        for w in doc.block_words(b as usize) {
+            all += 1;
+            for (x, mask) in row.iter_mut().zip(masks) {
+                *x += mask.and_then(|m| m.get(w as usize)).copied().unwrap_or(0.0);
+            }
+        }
+        if all > 0 {
+            row.iter_mut().for_each(|x| *x /= all as f32);
         }
     }
-    (out, failed)
+    out
 }
 
 /// An error when a member failed on every page of a fit (`failed[p][j]`: member `j` on page
@@ -144,18 +143,13 @@ pub fn check_failures(s: &crate::params::Setting, failed: &[&[Option<String>]]) 
 /// and its text is aligned to the source words; it is not started here.
 pub fn space_needs(engine: &Engine, space: &crate::params::ParamSpace) -> Result<Needs> {
     let mut needs = Needs::NONE;
-    for slot in SLOTS {
-        let Some(crate::params::Spec::Categorical { choices }) = space.param(slot).map(|p| &p.spec) else {
-            continue;
-        };
-        for name in choices.iter().filter(|c| *c != NONE) {
-            let own = setting_of(engine, name)?;
-            needs = needs
-                | match own.kind {
-                    crate::params::Kind::External => Needs::SOURCE | Needs::HTML,
-                    _ => crate::extract::mask_needs(crate::extract::build(engine, &own)?.as_ref()),
-                };
-        }
+    for name in choices(space) {
+        let own = setting_of(engine, name)?;
+        needs = needs
+            | match own.kind {
+                crate::params::Kind::External => Needs::SOURCE | Needs::HTML,
+                _ => crate::extract::mask_needs(crate::extract::build(engine, &own)?.as_ref()),
+            };
     }
     Ok(needs)
 }
@@ -163,13 +157,22 @@ pub fn space_needs(engine: &Engine, space: &crate::params::ParamSpace) -> Result
 /// The parameter files any slot of `space` may name (its choices that are files): a file the
 /// user names trusts the external commands they declare, as it trusts a route's branch files.
 pub fn files(space: &crate::params::ParamSpace) -> Vec<String> {
+    choices(space).filter(|c| is_file(c)).cloned().collect()
+}
+
+/// Every member any slot of `space` may name (its choices but `none`).
+fn choices(space: &crate::params::ParamSpace) -> impl Iterator<Item = &String> {
     SLOTS
         .iter()
         .filter_map(|slot| match space.param(slot).map(|p| &p.spec) {
-            Some(crate::params::Spec::Categorical { choices }) => Some(choices.clone()),
+            Some(crate::params::Spec::Categorical { choices }) => Some(choices),
             _ => None,
         })
         .flatten()
-        .filter(|c| c.ends_with(".yaml") || c.ends_with(".yml"))
-        .collect()
+        .filter(|c| *c != NONE)
+}
+
+/// Whether a member name is a parameter file (else a family).
+fn is_file(name: &str) -> bool {
+    name.ends_with(".yaml") || name.ends_with(".yml")
 }

@@ -255,24 +255,13 @@ impl Blocktrees {
         let mut z: Vec<f64> = match k {
             0 => cand.iter().map(|&b| m.forest.raw(s.row(b as usize))).collect(),
             _ => (0..cand.len())
-                .map(|i| {
-                    row.clear();
-                    row.extend_from_slice(s.row(cand[i] as usize));
-                    row.extend_from_slice(&votes[i * k..(i + 1) * k]);
-                    m.forest.raw(&row)
-                })
+                .map(|i| m.forest.raw(row_of(&mut row, s.row(cand[i] as usize), &votes[i * k..(i + 1) * k], &[])))
                 .collect(),
         };
         if let Some(second) = &m.stack {
             let ctx = context::context(s, &cand, &z);
             z = (0..cand.len())
-                .map(|i| {
-                    row.clear();
-                    row.extend_from_slice(s.row(cand[i] as usize));
-                    row.extend_from_slice(&votes[i * k..(i + 1) * k]);
-                    row.extend_from_slice(&ctx[i]);
-                    second.raw(&row)
-                })
+                .map(|i| second.raw(row_of(&mut row, s.row(cand[i] as usize), &votes[i * k..(i + 1) * k], &ctx[i])))
                 .collect();
         }
         let mut p = crate::extract::blocks::smoothed(&z, self.smooth);
@@ -315,12 +304,20 @@ impl Extractor for Blocktrees {
         out.clear();
         out.resize(doc.source.words.len(), 0.0);
         for (&b, &p) in cand.iter().zip(&p) {
-            for &u in doc.segments.dom_units(b as usize) {
-                doc.words.words_of(u as usize).iter().for_each(|&w| out[w as usize] = p as f32);
-            }
+            doc.block_words(b as usize).for_each(|w| out[w as usize] = p as f32);
         }
         true
     }
+}
+
+/// A forest's row in `buf`: a block's features, then its stacked members' `votes`, then (a second
+/// stage's) its `ctx`.
+fn row_of<'a>(buf: &'a mut Vec<f32>, features: &[f32], votes: &[f32], ctx: &[f32]) -> &'a [f32] {
+    buf.clear();
+    buf.extend_from_slice(features);
+    buf.extend_from_slice(votes);
+    buf.extend_from_slice(ctx);
+    buf
 }
 
 /// `vote`: each candidate block's probability `p` moved to `(1 - vote) · p + vote · m`, where
