@@ -212,3 +212,60 @@ fn a_model_fitted_with_the_record_groups_records_them_and_refuses_a_setting_with
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("group_lists=true"), "{}", r.stderr);
 }
+
+/// Pages of two lists of the same record shape (a linked name, a price): the main one of six to
+/// nine records, a "Popular" teaser of three, in either order. The gold is the main list.
+fn two_lists_set(name: &str, pages: usize, offset: usize) -> PathBuf {
+    let root = tmp(name);
+    let words = ["jazz", "opera", "rock", "folk", "choir", "piano", "organ", "string", "brass", "swing"];
+    for k in 0..pages {
+        let j = k + offset;
+        let card = |i: usize, tag: &str| {
+            let text = format!("{} {} night {tag}{i} from ${}", words[(j + i) % 10], words[(j * 3 + i) % 10], 10 + i);
+            (format!("<li><a href=/e/{tag}{i}>{}</a></li>", text), text)
+        };
+        let n = 5 + (j * 7) % 6;
+        let main: Vec<(String, String)> = (0..n).map(|i| card(i, "m")).collect();
+        let teaser: Vec<(String, String)> = (0..n - 2).map(|i| card(i, "t")).collect();
+        let list =
+            |cards: &[(String, String)]| format!("<ul>{}</ul>", cards.iter().map(|c| c.0.clone()).collect::<String>());
+        let (m, t) = (format!("<div>{}</div>", list(&main)), format!("<div>{}</div>", list(&teaser)));
+        let body = if j % 2 == 1 { format!("{t}{m}") } else { format!("{m}{t}") };
+        let html = format!(
+            "<html><body><h1>Concerts</h1><div>{body}</div><footer><p>{}</p></footer></body></html>",
+            "imprint and contact details ".repeat((j * 5) % 23)
+        );
+        write(&root.join(format!("p/{k:02}.html")), html);
+        let gold: Vec<String> = main.into_iter().map(|c| c.1).collect();
+        write(&root.join(format!("p/{k:02}.txt")), gold.join("\n"));
+    }
+    root
+}
+
+/// The learned region decision end to end: a fit with `regions` writes the regions' forest into
+/// its model, keeps the main list and not the teaser of the same shape on pages it has not seen,
+/// and its model is refused under a setting without the decision.
+#[test]
+fn a_model_with_the_region_decision_keeps_the_main_list_on_unseen_pages() {
+    let set = two_lists_set("blocktrees-regions", 20, 0);
+    let out = beside(&set, "run");
+    let (s, o) = (set.to_str().unwrap(), out.to_str().unwrap());
+    let fit = ["--individual", "trees=40,depth=3,min_leaf=2,t=0.5,stack=false", "--set", "regions=true"];
+    let args = ["optimise", "-e", "blocktrees", "--goldset", s, "--out", o, "--seed", "3", "--population", "4"];
+    let r = cetune(&[&args[..], &fit[..], &["--max-generations", "1", "-q"]].concat());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let best = std::fs::read_to_string(out.join("best.yaml")).unwrap();
+    assert!(best.contains("regions: true"), "{best}");
+    let model = std::fs::read_to_string(out.join("best.model")).unwrap();
+    assert!(model.lines().any(|l| l == "regions") && model.contains("reg_in="), "the model holds no region forest");
+    let held = two_lists_set("blocktrees-regions-held", 8, 20);
+    let ev = beside(&held, "fitted");
+    let (h, b, e) = (held.to_str().unwrap(), out.join("best.yaml"), ev.to_str().unwrap());
+    let b = b.to_str().unwrap();
+    let r = cetune(&["evaluate", "--goldset", h, "--params", b, "--out", e, "-q"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(mean_f1(&ev) > 0.95, "fitted {}", mean_f1(&ev));
+    let r = cetune(&["extract", "--params", b, "--set", "regions=false", "-"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("regions=true"), "{}", r.stderr);
+}

@@ -7,10 +7,14 @@
 //! root of its token count (the prototype's choice). Folds are dealt round-robin within each
 //! package, in page order ([`folds_of`]), so every fold holds every package and the split does
 //! not depend on the seed or the number of threads.
+//!
+//! With `regions`, each page's candidate regions are labelled with their own F1 against the gold
+//! and scored by a forest of their own ([`super::regions`]), out of fold like the second stage.
 
 use super::context::{N_CONTEXT, context};
 use super::members::{self, Member};
-use super::{Blocktrees, Model, boost_key, fit_key, hyper, row_of, stacked, stage_two};
+use super::regions::{self, N_BLOCK, N_REGION};
+use super::{Blocktrees, Model, boost_key, fit_key, hyper, regional, row_of, stacked, stage_two};
 use crate::document::View;
 use crate::document::segments::{HiddenText, N_FEATURES};
 use crate::error::{Error, Result};
@@ -99,24 +103,55 @@ struct PageLabels {
     /// Each member's failure on the page (a page it failed on holds no vote of it).
     failed: Vec<Option<String>>,
     ctx: Vec<[f32; N_CONTEXT]>,
+    /// With a region forest, each row's region features ([`regions::BLOCK`]).
+    reg: Vec<[f32; N_BLOCK]>,
+}
+
+/// A page's candidate blocks and their stacked members' votes (`m` per block) and failures.
+fn candidates(
+    doc: &crate::document::Document,
+    hidden: HiddenText,
+    members: &[Member],
+) -> (Vec<u32>, Vec<f32>, Vec<Option<String>>) {
+    let seg = &doc.segments;
+    let cand: Vec<u32> = (0..seg.len() as u32).filter(|&b| hidden.admits(seg.hidden[b as usize])).collect();
+    let (votes, failed) =
+        if members.is_empty() { Default::default() } else { members::votes_or_none(doc, &cand, members) };
+    (cand, votes, failed)
+}
+
+/// The first stage's raw scores of a page's candidate blocks `cand` (with their members' votes).
+fn first_raw(
+    seg: &crate::document::segments::Segments,
+    cand: &[u32],
+    votes: &[f32],
+    m: usize,
+    forest: &Forest,
+) -> Vec<f64> {
+    let mut row = Vec::with_capacity(N_FEATURES + m);
+    (0..cand.len())
+        .map(|k| forest.raw(row_of(&mut row, seg.row(cand[k] as usize), &votes[k * m..(k + 1) * m], &[], &[])))
+        .collect()
 }
 
 /// The training rows of one page with the votes of `members`; with `first`, each row's context
-/// in that forest's scores (a second stage's rows, [`context`]).
-fn page_labels(page: &dyn Page, hidden: HiddenText, first: Option<&Forest>, members: &[Member]) -> PageLabels {
+/// in that first-stage forest's scores (a second stage's rows, [`context`]) and, with its region
+/// forest, each row's region features.
+fn page_labels(
+    page: &dyn Page,
+    hidden: HiddenText,
+    first: Option<(&Forest, Option<&Forest>)>,
+    members: &[Member],
+) -> PageLabels {
     let mut r = PageLabels::default();
     let Some(doc) = page.doc() else { return r };
     let seg = &doc.segments;
-    let cand: Vec<u32> = (0..seg.len() as u32).filter(|&b| hidden.admits(seg.hidden[b as usize])).collect();
     let m = members.len();
-    let (votes, failed) = if m > 0 { members::votes_or_none(doc, &cand, members) } else { Default::default() };
+    let (cand, votes, failed) = candidates(doc, hidden, members);
     r.failed = failed;
-    let ctx = first.map(|forest| {
-        let mut row = Vec::with_capacity(N_FEATURES + m);
-        let raw: Vec<f64> = (0..cand.len())
-            .map(|k| forest.raw(row_of(&mut row, seg.row(cand[k] as usize), &votes[k * m..(k + 1) * m], &[])))
-            .collect();
-        context(seg, &cand, &raw)
+    let second = first.map(|(forest, reg)| {
+        let raw = first_raw(seg, &cand, &votes, m, forest);
+        (context(seg, &cand, &raw), reg.map(|f| regions::decide(seg, &cand, &raw, f)))
     });
     let kept = page.kept(View::Blocks);
     for (k, &b) in cand.iter().enumerate() {
@@ -126,13 +161,74 @@ fn page_labels(page: &dyn Page, hidden: HiddenText, first: Option<&Forest>, memb
         }
         r.blocks.push(b);
         r.votes.extend_from_slice(&votes[k * m..(k + 1) * m]);
-        if let Some(c) = &ctx {
+        if let Some((c, reg)) = &second {
             r.ctx.push(c[k]);
+            if let Some(reg) = reg {
+                r.reg.push(reg[k]);
+            }
         }
         r.y.push(hits as f32 / toks as f32);
         r.w.push((toks as f32).sqrt());
     }
     r
+}
+
+/// The region rows of every page of `pages` ([`regions`]): page `p`'s candidate regions described
+/// in the first-stage scores of `forests[fold[p]]` (out of fold), labelled with their F1.
+struct RegionRows {
+    /// Every page's regions, one after the other.
+    rows: Rows,
+    /// Page `p`'s regions are `starts[p]..starts[p + 1]`.
+    starts: Vec<usize>,
+}
+
+impl RegionRows {
+    fn of(
+        pages: &[&dyn Page],
+        hidden: HiddenText,
+        fold: &[usize],
+        forests: &[Forest],
+        members: &[Member],
+    ) -> RegionRows {
+        let per: Vec<(Vec<[f32; N_REGION]>, Vec<f32>)> = pages
+            .par_iter()
+            .enumerate()
+            .map(|(p, e)| {
+                let Some(doc) = e.doc() else { return Default::default() };
+                let seg = &doc.segments;
+                let (cand, votes, _) = candidates(doc, hidden, members);
+                let raw = first_raw(seg, &cand, &votes, members.len(), &forests[fold[p]]);
+                let probs: Vec<f64> = raw.iter().map(|z| regions::sigmoid(*z)).collect();
+                let r = regions::regions(seg, &cand, &probs);
+                let y = regions::labels(&r.spans, &e.kept(View::Blocks));
+                (r.rows, y)
+            })
+            .collect();
+        let mut rows = Rows { f: N_REGION, ..Rows::default() };
+        let mut starts = vec![0];
+        for (x, y) in per {
+            // Each of a page's n regions weighs 1/√n: a page of many regions counts more than one
+            // of few, not n times more.
+            let w = 1.0 / (y.len().max(1) as f32).sqrt();
+            rows.x.extend(x.iter().flatten());
+            rows.w.extend(std::iter::repeat_n(w, y.len()));
+            rows.y.extend(y);
+            starts.push(rows.y.len());
+        }
+        RegionRows { rows, starts }
+    }
+
+    /// The region forest fitted on the regions of the pages `pages`.
+    fn forest(&self, pages: &[usize]) -> Forest {
+        let mut sel = Rows { f: N_REGION, ..Rows::default() };
+        for &p in pages {
+            let (a, z) = (self.starts[p], self.starts[p + 1]);
+            sel.x.extend_from_slice(&self.rows.x[a * N_REGION..z * N_REGION]);
+            sel.y.extend_from_slice(&self.rows.y[a..z]);
+            sel.w.extend_from_slice(&self.rows.w[a..z]);
+        }
+        trees::fit(&sel, &regions::hyper())
+    }
 }
 
 /// The package of each page.
@@ -182,33 +278,36 @@ impl Labelled {
                 .collect();
             raw.concat()
         });
-        let mut l = Labelled::from_pages(pages, labels, members.len(), false);
+        let mut l = Labelled::from_pages(pages, labels, members.len(), false, false);
         l.start = start.zip(init);
         Ok(l)
     }
 
     /// The second-stage rows of every page of `pages`: page `p`'s blocks in the context of the
     /// first-stage scores of `forests[fold[p]]` (out of fold: a page's context comes from trees
-    /// that did not see it).
+    /// that did not see it) and, with `regions`, in the decision of the region forest
+    /// `regions[fold[p]]`.
     fn context(
         pages: &[&dyn Page],
         hidden: HiddenText,
         fold: &[usize],
         forests: &[Forest],
+        regions: Option<&[Forest]>,
         members: &[Member],
     ) -> Labelled {
         let labels = pages
             .par_iter()
             .enumerate()
-            .map(|(p, e)| page_labels(*e, hidden, Some(&forests[fold[p]]), members))
+            .map(|(p, e)| page_labels(*e, hidden, Some((&forests[fold[p]], regions.map(|r| &r[fold[p]]))), members))
             .collect();
-        Labelled::from_pages(pages, labels, members.len(), true)
+        Labelled::from_pages(pages, labels, members.len(), true, regions.is_some())
     }
 
     /// Bins the pages' rows, their features read from each page's block view and context where
     /// they lie: the raw features of a whole sample are never copied (four times the bins).
-    fn from_pages(pages: &[&dyn Page], labels: Vec<PageLabels>, m: usize, ctx: bool) -> Labelled {
-        let f = N_FEATURES + m + if ctx { N_CONTEXT } else { 0 };
+    fn from_pages(pages: &[&dyn Page], labels: Vec<PageLabels>, m: usize, ctx: bool, reg: bool) -> Labelled {
+        let c = N_FEATURES + m + if ctx { N_CONTEXT } else { 0 };
+        let f = c + if reg { N_BLOCK } else { 0 };
         let mut rows = Rows { f, ..Rows::default() };
         let mut starts = vec![0u32];
         for r in &labels {
@@ -222,7 +321,8 @@ impl Labelled {
         let binned = trees::Binned::of_rows(&sizes, f, |p, k, j| match j {
             j if j < N_FEATURES => segs[p].map_or(0.0, |s| s.row(labels[p].blocks[k] as usize)[j]),
             j if j < N_FEATURES + m => labels[p].votes[k * m + j - N_FEATURES],
-            j => labels[p].ctx[k][j - N_FEATURES - m],
+            j if j < c => labels[p].ctx[k][j - N_FEATURES - m],
+            j => labels[p].reg[k][j - c],
         });
         Labelled { rows, starts, binned, start: None, members: m }
     }
@@ -290,15 +390,26 @@ pub fn fit_all(engine: &Engine, pages: &[&dyn Page], s: &Setting) -> Result<Mode
     let members = members::build(engine, s)?;
     let labelled = Labelled::of(s, pages, hidden, start_of(s)?, &members)?;
     let forest = labelled.forest(&all, &h);
-    let stack = if stacked(s) {
+    let (stack, regions) = if stacked(s) {
         let fold = folds_of(&packages(pages), folds(s)?);
         let k = folds(s)?;
         let firsts: Vec<Forest> = (0..k).into_par_iter().map(|j| labelled.forest(&outside(&fold, j), &h)).collect();
-        Some(Labelled::context(pages, hidden, &fold, &firsts, &members).forest(&all, &stage_two(&h)))
+        // The region forest the model applies is fitted on every page's regions; the second
+        // stage is fitted on decisions of region forests that did not see the page.
+        let (whole, folded) = match regional(s) {
+            true => {
+                let rows = RegionRows::of(pages, hidden, &fold, &firsts, &members);
+                let folded: Vec<Forest> = (0..k).into_par_iter().map(|j| rows.forest(&outside(&fold, j))).collect();
+                (Some(rows.forest(&all)), Some(folded))
+            }
+            false => (None, None),
+        };
+        let ctx = Labelled::context(pages, hidden, &fold, &firsts, folded.as_deref(), &members);
+        (Some(ctx.forest(&all, &stage_two(&h, whole.is_some()))), whole)
     } else {
-        None
+        (None, None)
     };
-    Ok(Model { forest, stack, fit: fit_key(s), members: members.len() })
+    Ok(Model { forest, stack, fit: fit_key(s), members: members.len(), regions })
 }
 
 /// The boostings of one setting without its tree count, one per fold (`None`: not fitted yet).
@@ -440,7 +551,8 @@ impl fit::Fitter for Fits {
                 .into_iter()
                 .map(|forest| {
                     forest.map(|forest| {
-                        Arc::new(Model { forest, stack: None, fit: fit.clone(), members: m }) as Arc<dyn fit::Model>
+                        Arc::new(Model { forest, stack: None, fit: fit.clone(), members: m, regions: None })
+                            as Arc<dyn fit::Model>
                     })
                 })
                 .collect(),
@@ -450,15 +562,23 @@ impl fit::Fitter for Fits {
                     .into_iter()
                     .map(|f| f.ok_or_else(|| Error::bug("a stacked setting's first stage lacks a fold")))
                     .collect::<Result<_>>()?;
-                let ctx = Labelled::context(pages, hidden, &folds, &forests, &members::build(&self.engine, s)?);
-                let h2 = stage_two(&h);
+                let members = members::build(&self.engine, s)?;
+                // Fold `j`'s region forest sees the regions of the other folds only.
+                let regions: Option<Vec<Forest>> = regional(s).then(|| {
+                    let rows = RegionRows::of(pages, hidden, &folds, &forests, &members);
+                    (0..k).into_par_iter().map(|j| rows.forest(&outside(&folds, j))).collect()
+                });
+                let ctx = Labelled::context(pages, hidden, &folds, &forests, regions.as_deref(), &members);
+                let h2 = stage_two(&h, regions.is_some());
                 let seconds: Vec<Forest> =
                     (0..k).into_par_iter().map(|j| ctx.forest(&outside(&folds, j), &h2)).collect();
+                let mut regions = regions.map(|r| r.into_iter());
                 forests
                     .into_iter()
                     .zip(seconds)
                     .map(|(forest, second)| {
-                        Some(Arc::new(Model { forest, stack: Some(second), fit: fit.clone(), members: m })
+                        let regions = regions.as_mut().and_then(|r| r.next());
+                        Some(Arc::new(Model { forest, stack: Some(second), fit: fit.clone(), members: m, regions })
                             as Arc<dyn fit::Model>)
                     })
                     .collect()
@@ -484,6 +604,12 @@ impl fit::Fitter for Fits {
         }
         let (h, _) = hyper(s)?;
         let rows = self.labelled(pages, s, false)?;
-        Ok(Arc::new(Model { forest: rows.forest(train, &h), stack: None, fit: fit_key(s), members: rows.members }))
+        Ok(Arc::new(Model {
+            forest: rows.forest(train, &h),
+            stack: None,
+            fit: fit_key(s),
+            members: rows.members,
+            regions: None,
+        }))
     }
 }

@@ -33,6 +33,8 @@
 //! - `trees`, `depth`, `learning_rate`, `min_leaf`: the boosting's hyperparameters;
 //! - `stack`: a second stage of trees reads each block's first-stage score in its context
 //!   ([`context`]);
+//! - `regions`: the page's candidate regions are scored by trees fitted on their own F1 against
+//!   the gold, and the second stage (implied) reads the chosen region ([`regions`]);
 //! - `group_<group>`: the trees may split on the group's features (`group_lists`, the record
 //!   groups, off by default);
 //! - `vote`: share of a block's probability taken from its record group's mean ([`vote`]);
@@ -51,6 +53,7 @@
 pub mod context;
 pub mod fit;
 pub mod members;
+pub mod regions;
 
 use super::Extractor;
 use super::trees::{Forest, Hyper, Node};
@@ -75,6 +78,9 @@ pub struct Model {
     pub fit: String,
     /// The stacked members' votes its rows hold after the block features ([`members`]).
     pub members: usize,
+    /// With `regions`, the forest that scores a page's candidate regions ([`regions`]); the
+    /// second stage's rows then end with each block's region features.
+    pub regions: Option<Forest>,
 }
 
 /// A configured block scorer.
@@ -111,6 +117,7 @@ const LATE: &[(&str, &str)] = &[
     ("member1", members::NONE),
     ("member2", members::NONE),
     ("member3", members::NONE),
+    ("regions", "false"),
 ];
 
 /// True for a value that is left out of a fit's key ([`LATE`]).
@@ -146,15 +153,23 @@ pub fn boost_key(s: &Setting) -> String {
         .join(",")
 }
 
-/// True when the setting stacks a second stage over the first stage's context (`stack`).
+/// True when the setting stacks a second stage over the first stage's context (`stack`, or
+/// `regions`, whose decision the second stage reads).
 pub fn stacked(s: &Setting) -> bool {
-    matches!(s.get("stack"), Some(crate::params::Value::Bool(true)))
+    matches!(s.get("stack"), Some(crate::params::Value::Bool(true))) || regional(s)
 }
 
-/// The hyperparameters of the second stage: the first stage's, every context feature allowed.
-pub fn stage_two(h: &Hyper) -> Hyper {
+/// True when the setting learns the region decision (`regions`).
+pub fn regional(s: &Setting) -> bool {
+    matches!(s.get("regions"), Some(crate::params::Value::Bool(true)))
+}
+
+/// The hyperparameters of the second stage: the first stage's, every context feature (and with
+/// `regions` every region feature) allowed.
+pub fn stage_two(h: &Hyper, regions: bool) -> Hyper {
     let mut h2 = h.clone();
-    h2.allowed.extend(std::iter::repeat_n(true, context::N_CONTEXT));
+    let more = context::N_CONTEXT + if regions { regions::N_BLOCK } else { 0 };
+    h2.allowed.extend(std::iter::repeat_n(true, more));
     h2
 }
 
@@ -219,6 +234,7 @@ impl Blocktrees {
             r.int(n)?;
         }
         r.bool("stack")?;
+        r.bool("regions")?;
         // What a fit starts from: its trees are in the model, so extraction needs nothing else.
         r.cat("start")?;
         r.float("learning_rate")?;
@@ -251,17 +267,21 @@ impl Blocktrees {
         let cand: Vec<u32> = (0..s.len() as u32).filter(|&b| self.hidden_text.admits(s.hidden[b as usize])).collect();
         let k = self.members.len();
         let votes = if k > 0 { members::votes(doc, &cand, &self.members)? } else { Vec::new() };
-        let mut row = Vec::with_capacity(N_FEATURES + k + context::N_CONTEXT);
+        let mut row = Vec::with_capacity(N_FEATURES + k + context::N_CONTEXT + regions::N_BLOCK);
         let mut z: Vec<f64> = match k {
             0 => cand.iter().map(|&b| m.forest.raw(s.row(b as usize))).collect(),
             _ => (0..cand.len())
-                .map(|i| m.forest.raw(row_of(&mut row, s.row(cand[i] as usize), &votes[i * k..(i + 1) * k], &[])))
+                .map(|i| m.forest.raw(row_of(&mut row, s.row(cand[i] as usize), &votes[i * k..(i + 1) * k], &[], &[])))
                 .collect(),
         };
         if let Some(second) = &m.stack {
             let ctx = context::context(s, &cand, &z);
+            let reg = m.regions.as_ref().map(|f| regions::decide(s, &cand, &z, f));
             z = (0..cand.len())
-                .map(|i| second.raw(row_of(&mut row, s.row(cand[i] as usize), &votes[i * k..(i + 1) * k], &ctx[i])))
+                .map(|i| {
+                    let r = reg.as_ref().map_or(&[][..], |r| &r[i][..]);
+                    second.raw(row_of(&mut row, s.row(cand[i] as usize), &votes[i * k..(i + 1) * k], &ctx[i], r))
+                })
                 .collect();
         }
         let mut p = crate::extract::blocks::smoothed(&z, self.smooth);
@@ -311,12 +331,13 @@ impl Extractor for Blocktrees {
 }
 
 /// A forest's row in `buf`: a block's features, then its stacked members' `votes`, then (a second
-/// stage's) its `ctx`.
-fn row_of<'a>(buf: &'a mut Vec<f32>, features: &[f32], votes: &[f32], ctx: &[f32]) -> &'a [f32] {
+/// stage's) its `ctx` and its region features `reg`.
+fn row_of<'a>(buf: &'a mut Vec<f32>, features: &[f32], votes: &[f32], ctx: &[f32], reg: &[f32]) -> &'a [f32] {
     buf.clear();
     buf.extend_from_slice(features);
     buf.extend_from_slice(votes);
     buf.extend_from_slice(ctx);
+    buf.extend_from_slice(reg);
     buf
 }
 
@@ -434,17 +455,23 @@ fn block_features_of(version: &str) -> Option<usize> {
 }
 
 impl Model {
-    /// The model as the text of a model file: the first forest, then with `stack` the line
-    /// `stack` and the second forest (whose features are the block's then its context's).
+    /// The model as the text of a model file: the first forest, then with `regions` the line
+    /// `regions` and the regions' forest, then with `stack` the line `stack` and the second
+    /// forest (whose features are the block's, its context's, then its region decision's).
     pub fn write(&self) -> String {
         let mut s = format!("{MAGIC}\nfeatures {}\nfit {}\n", feature_version(), self.fit);
         if self.members > 0 {
             s.push_str(&format!("members {}\n", self.members));
         }
-        write_forest(&mut s, &self.forest, &feature_names(self.members, false));
+        write_forest(&mut s, &self.forest, &feature_names(self.members, false, false));
+        if let Some(regions) = &self.regions {
+            s.push_str("regions\n");
+            let names: Vec<String> = regions::REGION.iter().map(|n| n.to_string()).collect();
+            write_forest(&mut s, regions, &names);
+        }
         if let Some(second) = &self.stack {
             s.push_str("stack\n");
-            write_forest(&mut s, second, &feature_names(self.members, true));
+            write_forest(&mut s, second, &feature_names(self.members, true, self.regions.is_some()));
         }
         s.push_str("end\n");
         s
@@ -490,15 +517,30 @@ impl Model {
             }
         };
         let forest = widen(read_forest(&mut next, k + members)?, k);
-        let (i, l) = next("'end' or 'stack'")?;
+        let (i, l) = next("'end', 'regions' or 'stack'")?;
+        // The region forest comes before the second stage that reads its decision.
+        let (regions, (i, l)) = match l.as_str() {
+            "regions" => {
+                let f = read_forest(&mut next, regions::N_REGION)?;
+                let (i, l) = next("'stack'")?;
+                if l != "stack" {
+                    return Err(bad(i, format!("expected 'stack' after the regions' forest, got '{}'", cut(&l))));
+                }
+                (Some(f), (i, l))
+            }
+            _ => (None, (i, l)),
+        };
+        let reg = if regions.is_some() { regions::N_BLOCK } else { 0 };
         let (stack, (i, l)) = match l.as_str() {
-            "stack" => (Some(widen(read_forest(&mut next, k + members + context::N_CONTEXT)?, k)), next("'end'")?),
+            "stack" => {
+                (Some(widen(read_forest(&mut next, k + members + context::N_CONTEXT + reg)?, k)), next("'end'")?)
+            }
             _ => (None, (i, l)),
         };
         if l != "end" {
             return Err(bad(i, format!("expected 'end', got '{}'", cut(&l))));
         }
-        Ok(Model { forest, stack, fit, members })
+        Ok(Model { forest, stack, fit, members, regions })
     }
 }
 
@@ -525,12 +567,13 @@ fn widen(mut forest: Forest, k: usize) -> Forest {
 }
 
 /// The feature names of a forest's rows: the block's, the `members` stacked members' votes
-/// (`member1`…), then (`stacked`) its context's.
-fn feature_names(members: usize, stacked: bool) -> Vec<String> {
+/// (`member1`…), then (`stacked`) its context's and (`regions`) its region decision's.
+fn feature_names(members: usize, stacked: bool, regions: bool) -> Vec<String> {
     let own = FEATURES.iter().map(|(n, _)| n.to_string());
     let votes = (1..=members).map(|j| format!("member{j}"));
     let ctx = context::CONTEXT.iter().filter(|_| stacked).map(|n| n.to_string());
-    own.chain(votes).chain(ctx).collect()
+    let reg = regions::BLOCK.iter().filter(|_| stacked && regions).map(|n| n.to_string());
+    own.chain(votes).chain(ctx).chain(reg).collect()
 }
 
 /// Appends a forest (its base, split gain per feature and trees) to a model file's text.

@@ -16,7 +16,7 @@ fn model() -> Model {
         w: vec![1.0; 40],
     };
     let h = Hyper { trees: 3, depth: 2, learning_rate: 0.3, min_leaf: 2, allowed: vec![true; N_FEATURES] };
-    Model { forest: trees::fit(&rows, &h), stack: None, fit: "trees=3".into(), members: 0 }
+    Model { forest: trees::fit(&rows, &h), stack: None, fit: "trees=3".into(), members: 0, regions: None }
 }
 
 #[test]
@@ -102,7 +102,7 @@ fn by_length(long: f32) -> Arc<Model> {
         ]],
         gain: vec![0.0; N_FEATURES],
     };
-    Arc::new(Model { forest, stack: None, fit: String::new(), members: 0 })
+    Arc::new(Model { forest, stack: None, fit: String::new(), members: 0, regions: None })
 }
 
 /// The texts of the blocks `m` keeps on `doc` under the defaults with `assignments`.
@@ -323,7 +323,7 @@ fn voting(members: usize) -> Model {
         ]],
         gain: (0..f).map(|j| if j == N_FEATURES { 1.0 } else { 0.0 }).collect(),
     };
-    Model { forest, stack: None, fit: "member1=lqf".into(), members }
+    Model { forest, stack: None, fit: "member1=lqf".into(), members, regions: None }
 }
 
 #[test]
@@ -400,4 +400,115 @@ fn a_description_written_before_the_late_parameters_reads_them_at_their_old_valu
     assert!(crate::extract::build(&crate::extract::Engine::default(), &file.setting).is_ok());
     let m = Arc::new(model());
     assert!(Blocktrees::from_model(&crate::extract::Engine::default(), &file.setting, m).is_ok());
+}
+
+// The learned region decision (`regions.rs`).
+
+#[test]
+fn a_regions_label_is_its_f1_against_the_gold() {
+    // Four blocks of 4 tokens; the gold holds the middle two.
+    let kept = [(4, 0), (4, 4), (4, 4), (4, 0)];
+    let y = regions::labels(&[(1, 2), (0, 3), (0, 0), (1, 1)], &kept);
+    let want = [1.0, 2.0 * 8.0 / 24.0, 0.0, 2.0 * 4.0 / 12.0];
+    assert!(y.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-6), "{y:?}");
+}
+
+/// A page of an `h1`, a main list of `main` records and a teaser list of three records of the
+/// same shape (a name, a price), the teaser first when `teaser_first`.
+fn two_lists(main: usize, teaser_first: bool) -> String {
+    let card =
+        |i: usize, what: &str| format!("<li><a href=/{what}/{i}>{what} event {i}</a> <span>from $2{i}</span></li>");
+    let list = |n: usize, what: &str| format!("<ul>{}</ul>", (0..n).map(|i| card(i, what)).collect::<String>());
+    let (m, t) = (list(main, "main"), format!("<h2>Popular</h2>{}", list(3, "teaser")));
+    let body = if teaser_first { format!("{t}{m}") } else { format!("{m}{t}") };
+    format!("<body><h1>Concerts</h1><div>{body}</div><footer><p>Imprint and contact</p></footer></body>")
+}
+
+#[test]
+fn the_candidate_regions_hold_each_record_group_and_the_page() {
+    let doc = Document::parse(&two_lists(6, true));
+    let s = &doc.segments;
+    let cand: Vec<u32> = (0..s.len() as u32).collect();
+    let r = regions::regions(s, &cand, &vec![0.5; cand.len()]);
+    assert_eq!(r.spans.len(), r.rows.len());
+    // The span of each list's records is a candidate, and so is the page.
+    let span_of = |what: &str| {
+        let bs: Vec<u32> = cand.iter().copied().filter(|&b| s.texts.get(b as usize).contains(what)).collect();
+        (bs[0], *bs.last().unwrap())
+    };
+    let (main, teaser) = (span_of("main event"), span_of("teaser event"));
+    for span in [main, teaser, (0, s.len() as u32 - 1)] {
+        assert!(r.spans.contains(&span), "{span:?} not in {:?}", r.spans);
+    }
+    // Under flat scores the main list holds twice the teaser's words, and the page all of them.
+    let row = |span| r.rows[r.spans.iter().position(|x| *x == span).unwrap()];
+    let words = regions::REGION.iter().position(|n| *n == "reg_words").unwrap();
+    assert!(row(main)[words] > 1.5 * row(teaser)[words] && (row((0, s.len() as u32 - 1))[words] - 1.0).abs() < 1e-6);
+    // Labelled against a gold of the main list's words, the main list is the best region.
+    let kept: Vec<(u32, u32)> = (0..s.len())
+        .map(|b| {
+            let t = s.words[b];
+            (t, if (main.0..=main.1).contains(&(b as u32)) { t } else { 0 })
+        })
+        .collect();
+    let y = regions::labels(&r.spans, &kept);
+    let best = (0..y.len()).max_by(|&i, &j| y[i].total_cmp(&y[j])).unwrap();
+    assert_eq!((r.spans[best], y[best]), (main, 1.0));
+}
+
+#[test]
+fn the_chosen_regions_blocks_are_inside_it_and_the_others_at_a_distance() {
+    for teaser_first in [true, false] {
+        let doc = Document::parse(&two_lists(6, teaser_first));
+        let s = &doc.segments;
+        let cand: Vec<u32> = (0..s.len() as u32).collect();
+        let r = regions::regions(s, &cand, &vec![0.5; cand.len()]);
+        // Score the main list's span highest.
+        let main: Vec<u32> = cand.iter().copied().filter(|&b| s.texts.get(b as usize).contains("main event")).collect();
+        let span = (main[0], *main.last().unwrap());
+        let q: Vec<f64> = r.spans.iter().map(|x| if *x == span { 0.9 } else { 0.2 }).collect();
+        let f = regions::block_features(s, &cand, &r, &q);
+        for (&b, row) in cand.iter().zip(&f) {
+            let inside = main.contains(&b);
+            assert_eq!(row[0] > 0.5, inside, "block {b}: {}", s.texts.get(b as usize));
+            assert!((row[1] - 0.9).abs() < 1e-6);
+            // The distance counts the words between a block and the region: 0 inside and next to it.
+            let next_to = b + 1 == span.0 || b == span.1 + 1;
+            assert_eq!(row[3] > 0.0, !inside && !next_to, "block {b}");
+            if inside {
+                assert!((row[2] - 0.9).abs() < 1e-6);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_model_with_a_region_forest_reads_back_and_checks_its_widths() {
+    let mut m = model();
+    let mut second = m.forest.clone();
+    second.gain = vec![0.0; N_FEATURES + context::N_CONTEXT + regions::N_BLOCK];
+    // The second stage splits on `reg_in`, the region forest on `reg_f1`.
+    let reg_in = N_FEATURES + context::N_CONTEXT;
+    second.trees.push(vec![
+        Node::Split { feature: reg_in as u16, threshold: 0.5, left: 1, right: 2 },
+        Node::Leaf(-2.0),
+        Node::Leaf(2.0),
+    ]);
+    let regions = Forest {
+        base: 0.0,
+        trees: vec![vec![
+            Node::Split { feature: 3, threshold: 0.5, left: 1, right: 2 },
+            Node::Leaf(-1.0),
+            Node::Leaf(1.0),
+        ]],
+        gain: vec![0.0; regions::N_REGION],
+    };
+    m.stack = Some(second);
+    m.regions = Some(regions);
+    let text = m.write();
+    assert!(text.contains("\nregions\nbase ") && text.contains("reg_f1=0") && text.contains("reg_in=0"), "{text}");
+    assert_eq!(Model::read(&text).unwrap(), m);
+    // The region forest must be followed by the second stage that reads it.
+    let cut = text.replacen("\nstack\n", "\nend\n", 1);
+    assert!(Model::read(&cut).unwrap_err().to_string().contains("expected 'stack' after the regions' forest"));
 }
