@@ -137,6 +137,7 @@ pub fn regions(seg: &Segments, cand: &[u32], p: &[f64]) -> Regions {
     cand.iter().enumerate().for_each(|(k, &b)| at[b as usize] = Some(k));
     let kw = sums(n, cand, |b| if at[b].is_some_and(|k| p[k] >= 0.5) { words(b) } else { 0.0 });
     let cn = sums(n, cand, |_| 1.0);
+    let most = RangeMax::new((0..n).map(|b| at[b].map_or(0.0, |k| p[k])).collect());
     let page_max = p.iter().copied().fold(0.0f64, f64::max);
     let (total, expected) = (w[n], pw[n]);
     let ratio = |a: f64, b: f64| if b > 0.0 { (a / b) as f32 } else { 0.0 };
@@ -146,7 +147,7 @@ pub fn regions(seg: &Segments, cand: &[u32], p: &[f64]) -> Regions {
             let (a, z) = (a as usize, z as usize);
             let size = w[z + 1] - w[a];
             let inside = pw[z + 1] - pw[a];
-            let max = (a..=z).filter_map(|b| at[b].map(|k| p[k])).fold(0.0f64, f64::max);
+            let max = most.max(a, z);
             let blocks = cn[z + 1] - cn[a];
             [
                 ratio(size, total),
@@ -214,12 +215,7 @@ pub fn block_features(seg: &Segments, cand: &[u32], r: &Regions, q: &[f64]) -> V
         return vec![[0.0; N_BLOCK]; cand.len()];
     };
     let (a, z) = r.spans[chosen];
-    let mut best = vec![0.0f64; n];
-    for (&(s, e), &x) in r.spans.iter().zip(q) {
-        for b in best.iter_mut().take(e as usize + 1).skip(s as usize) {
-            *b = b.max(x);
-        }
-    }
+    let best = best_around(n, &r.spans, q);
     let w = sums(n, cand, |b| f64::from(seg.words[b].max(1)));
     let total = w[n].max(1.0);
     let size = ((w[z as usize + 1] - w[a as usize]) / total) as f32;
@@ -247,6 +243,65 @@ pub fn decide(seg: &Segments, cand: &[u32], raw: &[f64], forest: &Forest) -> Vec
     block_features(seg, cand, &r, &q)
 }
 
+/// Each block's best score of the regions that hold it (0 for a block in none): the regions in
+/// falling score paint the blocks no better one painted, each block once (a skip list of the
+/// next unpainted block), so a page of deeply nested regions costs no more than a flat one.
+fn best_around(n: usize, spans: &[(u32, u32)], q: &[f64]) -> Vec<f64> {
+    let mut best = vec![0.0f64; n];
+    let mut next: Vec<u32> = (0..=n as u32).collect();
+    fn find(next: &mut [u32], b: u32) -> u32 {
+        let mut root = b;
+        while next[root as usize] != root {
+            root = next[root as usize];
+        }
+        let mut at = b;
+        while next[at as usize] != root {
+            let up = next[at as usize];
+            next[at as usize] = root;
+            at = up;
+        }
+        root
+    }
+    let mut order: Vec<usize> = (0..spans.len()).collect();
+    order.sort_by(|&i, &j| q[j].total_cmp(&q[i]));
+    for i in order {
+        let (s, e) = spans[i];
+        let mut b = find(&mut next, s);
+        while b <= e && (b as usize) < n {
+            best[b as usize] = q[i];
+            next[b as usize] = b + 1;
+            b = find(&mut next, b + 1);
+        }
+    }
+    best
+}
+
+/// The maximum of a slice over any range in constant time (a sparse table): a page's regions
+/// nest, and summing over each one's blocks would cost the square of the page's blocks.
+struct RangeMax {
+    levels: Vec<Vec<f64>>,
+}
+
+impl RangeMax {
+    fn new(x: Vec<f64>) -> RangeMax {
+        let mut levels = vec![x];
+        let mut width = 1;
+        while 2 * width <= levels[0].len() {
+            let prev = levels.last().map_or(&[][..], |v| v.as_slice());
+            let next: Vec<f64> = (0..prev.len() - width).map(|i| prev[i].max(prev[i + width])).collect();
+            levels.push(next);
+            width *= 2;
+        }
+        RangeMax { levels }
+    }
+
+    /// The maximum over `a..=z` (`a <= z` inside the slice).
+    fn max(&self, a: usize, z: usize) -> f64 {
+        let k = (usize::BITS - 1 - (z - a + 1).leading_zeros()) as usize;
+        self.levels[k][a].max(self.levels[k][z + 1 - (1 << k)])
+    }
+}
+
 /// The logistic function.
 pub fn sigmoid(z: f64) -> f64 {
     1.0 / (1.0 + (-z).exp())
@@ -256,4 +311,42 @@ pub fn sigmoid(z: f64) -> f64 {
 /// sample holds tens of regions per page where it holds hundreds of blocks.
 pub fn hyper() -> Hyper {
     Hyper { trees: 100, depth: 3, learning_rate: 0.1, min_leaf: 10, allowed: vec![true; N_REGION] }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Numbers from a fixed linear congruential sequence.
+    fn numbers(n: usize, seed: u64) -> Vec<f64> {
+        let mut s = seed;
+        (0..n)
+            .map(|_| {
+                s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                (s >> 33) as f64 / f64::from(u32::MAX)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_range_maximum_and_the_best_region_around_each_block_are_the_plain_loops() {
+        for n in [1usize, 2, 3, 7, 64, 100] {
+            let x = numbers(n, n as u64);
+            let most = RangeMax::new(x.clone());
+            let spans: Vec<(u32, u32)> = (0..n)
+                .flat_map(|a| (a..n).step_by(3).map(move |z| (a as u32, z as u32)))
+                .filter(|(a, z)| (a + z) % 5 != 0)
+                .collect();
+            for &(a, z) in &spans {
+                let plain = x[a as usize..=z as usize].iter().copied().fold(0.0, f64::max);
+                assert_eq!(most.max(a as usize, z as usize).to_bits(), plain.to_bits(), "n {n}: {a}..={z}");
+            }
+            let q = numbers(spans.len(), 7);
+            let mut plain = vec![0.0f64; n];
+            for (&(a, z), &s) in spans.iter().zip(&q) {
+                plain[a as usize..=z as usize].iter_mut().for_each(|b| *b = b.max(s));
+            }
+            assert_eq!(best_around(n, &spans, &q), plain, "n {n}");
+        }
+    }
 }
