@@ -512,3 +512,60 @@ fn a_model_with_a_region_forest_reads_back_and_checks_its_widths() {
     let cut = text.replacen("\nstack\n", "\nend\n", 1);
     assert!(Model::read(&cut).unwrap_err().to_string().contains("expected 'stack' after the regions' forest"));
 }
+
+/// The best-labelled candidate region of `page` when the gold is the words of the blocks whose
+/// text contains `gold`, and the span of those blocks.
+fn best_region(page: &str, gold: &str) -> ((u32, u32), (u32, u32), f32) {
+    let doc = Document::parse(page);
+    let s = &doc.segments;
+    let cand: Vec<u32> = (0..s.len() as u32).collect();
+    let r = regions::regions(s, &cand, &vec![0.5; cand.len()]);
+    let inside = |b: usize| s.texts.get(b).contains(gold);
+    let kept: Vec<(u32, u32)> = (0..s.len()).map(|b| (s.words[b], if inside(b) { s.words[b] } else { 0 })).collect();
+    let y = regions::labels(&r.spans, &kept);
+    let best = (0..y.len()).max_by(|&i, &j| y[i].total_cmp(&y[j])).unwrap();
+    let blocks: Vec<u32> = cand.iter().copied().filter(|&b| inside(b as usize)).collect();
+    (r.spans[best], (blocks[0], *blocks.last().unwrap()), y[best])
+}
+
+#[test]
+fn a_product_grid_beside_facet_lists_is_a_candidate_region_of_its_own() {
+    // Facet lists ("refine by") before the grid; the gold is the cards (a name and a price each).
+    let facet = |name: &str| {
+        let items: String = (0..6).map(|i| format!("<li><a href=/f/{name}/{i}>{name} {i}</a></li>")).collect();
+        format!("<h3>Refine by {name}</h3><ul>{items}</ul>")
+    };
+    let cards: String = (0..8)
+        .map(|i| format!("<div class=card><a href=/p/{i}>Walnut desk card {i}</a><span>$ {}99</span></div>", i + 1))
+        .collect();
+    let page = format!(
+        "<body><aside>{}{}</aside><main><h1>Desks</h1><div class=grid>{cards}</div></main></body>",
+        facet("colour"),
+        facet("size")
+    );
+    let (best, cards, f1) = best_region(&page, "card");
+    // The grid's cards are one region (their record group), labelled F1 1 (the name and price
+    // blocks of every card and nothing else).
+    assert_eq!((best.0, f1), (cards.0, 1.0), "best {best:?}, cards {cards:?}");
+    assert!(best.1 >= cards.1, "{best:?} {cards:?}");
+}
+
+#[test]
+fn a_service_page_of_several_headed_sections_is_one_region_not_its_first_section() {
+    let section = |i: usize| {
+        format!(
+            "<h2>Service {i}</h2><p>We offer service {i} with care, and explain every step of it to our clients \
+             in plain words.</p><p>Service {i} includes a visit, a plan and a report.</p>"
+        )
+    };
+    let body: String = (0..4).map(section).collect();
+    let page = format!(
+        "<body><nav><a href=/>Home</a> <a href=/a>About</a></nav><div class=content>{body}</div>\
+         <footer><p>Copyright and imprint</p></footer></body>"
+    );
+    let (best, sections, f1) = best_region(&page, "ervice");
+    // The region holding all four sections (their common parent) is labelled best, not the
+    // first section's heading section.
+    assert_eq!(best, sections, "sections {sections:?}");
+    assert!((f1 - 1.0).abs() < 1e-6);
+}
