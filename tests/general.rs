@@ -60,6 +60,22 @@ fn annotate_prefills_with_the_general_model_by_default() {
     assert!(!r.stdout.contains("full"), "{}", r.stdout);
 }
 
+/// A pooled build fits one stage: a setting with a second stage (`stack`, or `regions`, which
+/// implies it) is one line naming what to turn off, before anything is written.
+#[test]
+fn model_build_refuses_a_second_stage_naming_the_parameter_that_asks_for_it() {
+    let a = linky_set("general-stage-a", 6);
+    let b = linky_set("general-stage-b", 6);
+    for (set, want) in [("stack=true", "set stack=false"), ("regions=true", "set regions=false and stack=false")] {
+        let out = tmp("general-stage").join("model");
+        let (a, b, o) = (a.to_str().unwrap(), b.to_str().unwrap(), out.to_str().unwrap());
+        let r = cetune(&["model", "build", "--goldset", a, "--goldset", b, "--set", set, "--out", o, "-q"]);
+        assert_eq!(r.code, 2, "{}", r.stderr);
+        assert!(r.stderr.contains(want), "{set}: {}", r.stderr);
+        assert!(!out.join("general.model").exists());
+    }
+}
+
 #[test]
 fn model_build_pools_sets_scores_a_grid_out_of_fold_by_set_and_writes_a_model_extract_applies() {
     let a = linky_set("general-a", 12);

@@ -600,7 +600,9 @@ impl fit::Fitter for Fits {
     /// needs folds of its own.
     fn fit_on(&self, pages: &[&dyn Page], s: &Setting, train: &[usize]) -> Result<Arc<dyn fit::Model>> {
         if stacked(s) {
-            return Err(Error::config("model build fits one stage: set stack=false"));
+            // A second stage's context needs folds of its own, which a pooled build's are not.
+            let set = if regional(s) { "regions=false and stack=false" } else { "stack=false" };
+            return Err(Error::config(format!("model build fits one stage: set {set}")));
         }
         let (h, _) = hyper(s)?;
         let rows = self.labelled(pages, s, false)?;
