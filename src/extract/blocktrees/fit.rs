@@ -229,6 +229,11 @@ impl RegionRows {
         }
         trees::fit(&sel, &regions::hyper())
     }
+
+    /// The region forest of each of the `k` folds of `fold`, fitted on the other folds' regions.
+    fn folded(&self, fold: &[usize], k: usize) -> Vec<Forest> {
+        (0..k).into_par_iter().map(|j| self.forest(&outside(fold, j))).collect()
+    }
 }
 
 /// The package of each page.
@@ -399,8 +404,7 @@ pub fn fit_all(engine: &Engine, pages: &[&dyn Page], s: &Setting) -> Result<Mode
         let (whole, folded) = match regional(s) {
             true => {
                 let rows = RegionRows::of(pages, hidden, &fold, &firsts, &members);
-                let folded: Vec<Forest> = (0..k).into_par_iter().map(|j| rows.forest(&outside(&fold, j))).collect();
-                (Some(rows.forest(&all)), Some(folded))
+                (Some(rows.forest(&all)), Some(rows.folded(&fold, k)))
             }
             false => (None, None),
         };
@@ -564,10 +568,8 @@ impl fit::Fitter for Fits {
                     .collect::<Result<_>>()?;
                 let members = members::build(&self.engine, s)?;
                 // Fold `j`'s region forest sees the regions of the other folds only.
-                let regions: Option<Vec<Forest>> = regional(s).then(|| {
-                    let rows = RegionRows::of(pages, hidden, &folds, &forests, &members);
-                    (0..k).into_par_iter().map(|j| rows.forest(&outside(&folds, j))).collect()
-                });
+                let regions: Option<Vec<Forest>> =
+                    regional(s).then(|| RegionRows::of(pages, hidden, &folds, &forests, &members).folded(&folds, k));
                 let ctx = Labelled::context(pages, hidden, &folds, &forests, regions.as_deref(), &members);
                 let h2 = stage_two(&h, regions.is_some());
                 let seconds: Vec<Forest> =

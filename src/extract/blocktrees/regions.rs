@@ -73,13 +73,19 @@ fn feature(name: &str) -> usize {
     FEATURES.iter().position(|(n, _)| *n == name).unwrap_or(0)
 }
 
-/// Prefix sums over all blocks of `f(b)` for the candidate blocks `cand` (0 for the others).
-fn sums(n: usize, cand: &[u32], f: impl Fn(usize) -> f64) -> Vec<f64> {
-    let mut v = vec![0.0; n + 1];
-    let mut is = vec![false; n];
-    cand.iter().for_each(|&b| is[b as usize] = true);
-    for b in 0..n {
-        v[b + 1] = v[b] + if is[b] { f(b) } else { 0.0 };
+/// Each of a page's `n` blocks' index among the candidate blocks `cand` (`None`: no candidate).
+fn positions(n: usize, cand: &[u32]) -> Vec<Option<usize>> {
+    let mut at = vec![None; n];
+    cand.iter().enumerate().for_each(|(k, &b)| at[b as usize] = Some(k));
+    at
+}
+
+/// Prefix sums over all blocks of `f(b)` for the candidate blocks (`at`, [`positions`]; 0 for
+/// the others).
+fn sums(at: &[Option<usize>], f: impl Fn(usize) -> f64) -> Vec<f64> {
+    let mut v = vec![0.0; at.len() + 1];
+    for (b, k) in at.iter().enumerate() {
+        v[b + 1] = v[b] + if k.is_some() { f(b) } else { 0.0 };
     }
     v
 }
@@ -122,21 +128,20 @@ pub fn regions(seg: &Segments, cand: &[u32], p: &[f64]) -> Regions {
     spans.sort_unstable();
 
     let (w, pw) = prefix_sums(seg, cand, p, 1);
+    let at = positions(n, cand);
     let words = |b: usize| f64::from(seg.words[b].max(1));
     let row = |b: usize| seg.row(b);
     let (links, main, head) = (feature("link_ratio"), [feature("in_main"), feature("in_article")], feature("tag_h"));
     let boiler = ["in_nav", "in_header", "in_footer", "in_aside", "in_form"].map(feature);
     let h1 = feature("h1_before");
-    let lw = sums(n, cand, |b| words(b) * f64::from(row(b)[links]));
-    let gw = sums(n, cand, |b| if seg.group[b] != NO_GROUP { words(b) } else { 0.0 });
-    let mw = sums(n, cand, |b| if main.iter().any(|&i| row(b)[i] > 0.0) { words(b) } else { 0.0 });
-    let hn = sums(n, cand, |b| if row(b)[head] > 0.0 { 1.0 } else { 0.0 });
-    let bw = sums(n, cand, |b| if boiler.iter().any(|&i| row(b)[i] > 0.0) { words(b) } else { 0.0 });
-    let hw = sums(n, cand, |b| if row(b)[h1] > 0.0 { words(b) } else { 0.0 });
-    let mut at = vec![None; n];
-    cand.iter().enumerate().for_each(|(k, &b)| at[b as usize] = Some(k));
-    let kw = sums(n, cand, |b| if at[b].is_some_and(|k| p[k] >= 0.5) { words(b) } else { 0.0 });
-    let cn = sums(n, cand, |_| 1.0);
+    let lw = sums(&at, |b| words(b) * f64::from(row(b)[links]));
+    let gw = sums(&at, |b| if seg.group[b] != NO_GROUP { words(b) } else { 0.0 });
+    let mw = sums(&at, |b| if main.iter().any(|&i| row(b)[i] > 0.0) { words(b) } else { 0.0 });
+    let hn = sums(&at, |b| if row(b)[head] > 0.0 { 1.0 } else { 0.0 });
+    let bw = sums(&at, |b| if boiler.iter().any(|&i| row(b)[i] > 0.0) { words(b) } else { 0.0 });
+    let hw = sums(&at, |b| if row(b)[h1] > 0.0 { words(b) } else { 0.0 });
+    let kw = sums(&at, |b| if at[b].is_some_and(|k| p[k] >= 0.5) { words(b) } else { 0.0 });
+    let cn = sums(&at, |_| 1.0);
     let most = RangeMax::new((0..n).map(|b| at[b].map_or(0.0, |k| p[k])).collect());
     let page_max = p.iter().copied().fold(0.0f64, f64::max);
     let (total, expected) = (w[n], pw[n]);
@@ -216,7 +221,7 @@ pub fn block_features(seg: &Segments, cand: &[u32], r: &Regions, q: &[f64]) -> V
     };
     let (a, z) = r.spans[chosen];
     let best = best_around(n, &r.spans, q);
-    let w = sums(n, cand, |b| f64::from(seg.words[b].max(1)));
+    let w = sums(&positions(n, cand), |b| f64::from(seg.words[b].max(1)));
     let total = w[n].max(1.0);
     let size = ((w[z as usize + 1] - w[a as usize]) / total) as f32;
     cand.iter()
