@@ -269,3 +269,52 @@ fn a_model_with_the_region_decision_keeps_the_main_list_on_unseen_pages() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("regions=true"), "{}", r.stderr);
 }
+
+/// Pages whose content paragraphs and consent-dialog paragraphs are of the same words, length
+/// and markup (a `p` in a `div`), interleaved: only the dialog's `role="dialog"` or
+/// `aria-modal="true"` on the `div` tells them apart. The gold is the content.
+fn dialog_set(name: &str, pages: usize, offset: usize) -> PathBuf {
+    let root = tmp(name);
+    let words = ["cookie", "partner", "market", "winter", "device", "garden", "profile", "museum", "data", "school"];
+    for k in 0..pages {
+        let w = |i: usize| words[(k * 7 + i * 3 + offset) % words.len()];
+        let (mut html, mut gold) = (String::new(), Vec::new());
+        for i in 0..8 {
+            let text = format!("The {} near the {} opened after the {} was repaired {i}.", w(i), w(i + 1), w(i + 2));
+            if (i * 5 + k + offset).is_multiple_of(3) {
+                let marker = if (i + k).is_multiple_of(2) { "role=\"dialog\"" } else { "aria-modal=\"true\"" };
+                html.push_str(&format!("<div {marker}><p>{text}</p></div>"));
+            } else {
+                html.push_str(&format!("<div><p>{text}</p></div>"));
+                gold.push(text);
+            }
+        }
+        write(&root.join(format!("p/{k:02}.html")), format!("<html><body>{html}</body></html>"));
+        write(&root.join(format!("p/{k:02}.txt")), gold.join("\n"));
+    }
+    root
+}
+
+/// `group_dialog` end to end: the trees learn from the gold that a dialog's text is not
+/// content and drop it on pages they have not seen; without the group they cannot tell.
+#[test]
+fn a_model_with_the_dialog_features_drops_a_dialogs_text_on_unseen_pages() {
+    let set = dialog_set("blocktrees-dialog", 12, 0);
+    let held = dialog_set("blocktrees-dialog-held", 6, 5);
+    let mut f1 = Vec::new();
+    for on in ["true", "false"] {
+        let out = beside(&set, &format!("run-{on}"));
+        let (s, o) = (set.to_str().unwrap(), out.to_str().unwrap());
+        let fit = ["--individual", "trees=40,depth=2,min_leaf=2,t=0.5", "--set", &format!("group_dialog={on}")];
+        let args = ["optimise", "-e", "blocktrees", "--goldset", s, "--out", o, "--seed", "3", "--population", "1"];
+        let r = cetune(&[&args[..], &fit[..], &["--elites", "0", "--max-generations", "1", "-q"]].concat());
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let ev = beside(&held, &format!("fitted-{on}"));
+        let (h, b, e) = (held.to_str().unwrap(), out.join("best.yaml"), ev.to_str().unwrap());
+        let r = cetune(&["evaluate", "--goldset", h, "--params", b.to_str().unwrap(), "--out", e, "-q"]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        f1.push(mean_f1(&ev));
+    }
+    assert!(f1[0] > 0.95, "with the dialog features {}", f1[0]);
+    assert!(f1[1] < f1[0] - 0.1, "without them {} (with {})", f1[1], f1[0]);
+}

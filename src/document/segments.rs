@@ -182,6 +182,8 @@ pub const FEATURES: &[(&str, &str)] = &[
     ("grp_even", "lists"),
     ("grp_level", "lists"),
     ("grp_first", "lists"),
+    ("in_dialog", "dialog"),
+    ("aria_hidden", "dialog"),
 ];
 
 /// The features the linear `blocks` family weighs (the first ones; the rest are read by the
@@ -446,6 +448,12 @@ impl Builder {
         if let Some(i) = SEMANTIC.iter().position(|s| *s == lower) {
             o.flags |= 1 << i;
         }
+        if opens_dialog(&lower, attr) {
+            o.flags |= 1 << DIALOG;
+        }
+        if attr("aria-hidden").is_some_and(|v| v.trim().eq_ignore_ascii_case("true")) {
+            o.flags |= 1 << ARIA_HIDDEN;
+        }
         let (mut neg, mut pos) = (false, false);
         for a in ["class", "id", "role", "itemprop"] {
             if let Some(v) = attr(a) {
@@ -602,6 +610,21 @@ const SEMANTIC_TAGS: &[&str] = &[
 /// Bits of the token flags beside the semantic ancestors.
 const NEG_ANY: usize = 20;
 const POS_ANY: usize = 21;
+/// Inside a dialog: `<dialog>`, `role="dialog"` or `"alertdialog"`, or `aria-modal="true"`
+/// (WAI-ARIA 1.2): consent banners, newsletter and sign-in overlays.
+const DIALOG: usize = 22;
+/// Inside an `aria-hidden="true"` subtree: hidden from assistive technology, which pages use for
+/// closed overlays and inactive carousel slides, but also for decorative text that is shown.
+const ARIA_HIDDEN: usize = 23;
+
+/// True when an element opens a dialog ([`DIALOG`]).
+fn opens_dialog<'a>(name: &str, attr: &dyn Fn(&str) -> Option<&'a str>) -> bool {
+    name == "dialog"
+        || attr("role").is_some_and(|r| {
+            r.split_whitespace().any(|t| t.eq_ignore_ascii_case("dialog") || t.eq_ignore_ascii_case("alertdialog"))
+        })
+        || attr("aria-modal").is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+}
 
 /// Stop-free text statistics of a block: (words, word chars, punctuation, digits, capitalised
 /// words, ends with sentence punctuation).
@@ -790,7 +813,10 @@ fn features(mut elems: Vec<Elem>, raws: Vec<Raw>, jsonld: bool) -> Segments {
         k += 4;
         let more = lists.features(b, total);
         f[k..k + more.len()].copy_from_slice(&more);
-        debug_assert_eq!(k + more.len(), N_FEATURES);
+        k += more.len();
+        let flag = |bit: usize| f32::from(u8::from(r.flags & (1 << bit) != 0));
+        f[k..k + 2].copy_from_slice(&[flag(DIALOG), flag(ARIA_HIDDEN)]);
+        debug_assert_eq!(k + 2, N_FEATURES);
         seg.group.push(lists.of[b].map_or(NO_GROUP, |(g, _, _)| g));
         seg.record.push(lists.of[b].map_or(NO_GROUP, |(_, _, first)| first as u32));
         before += words;
@@ -1119,6 +1145,18 @@ mod tests {
         assert_eq!(s.dom_units(6), [2]);
         let f = |b: usize, name: &str| s.row(b)[FEATURES.iter().position(|(n, _)| *n == name).unwrap()];
         assert_eq!((f(1, "noscript"), f(2, "streaming"), f(3, "hidden"), f(0, "hidden")), (1.0, 1.0, 1.0, 0.0));
+    }
+
+    #[test]
+    fn dialogs_and_aria_hidden_subtrees_are_flagged() {
+        let s = of("<body><p>page</p><div role=\"alertdialog\"><div><p>consent</p></div></div>\
+                    <div aria-modal=\"true\">modal</div><dialog open>native</dialog><div role=\"region dialog\">two</div>\
+                    <div aria-hidden=\"true\"><p>slide</p></div><div aria-hidden=\"false\">shown</div></body>");
+        let f = |b: usize, name: &str| s.row(b)[FEATURES.iter().position(|(n, _)| *n == name).unwrap()];
+        let dialog: Vec<f32> = (0..s.len()).map(|b| f(b, "in_dialog")).collect();
+        let aria: Vec<f32> = (0..s.len()).map(|b| f(b, "aria_hidden")).collect();
+        assert_eq!(dialog, [0.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0]);
+        assert_eq!(aria, [0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0]);
     }
 
     #[test]

@@ -36,7 +36,7 @@
 //! - `regions`: the page's candidate regions are scored by trees fitted on their own F1 against
 //!   the gold, and the second stage (implied) reads the chosen region ([`regions`]);
 //! - `group_<group>`: the trees may split on the group's features (`group_lists`, the record
-//!   groups, off by default);
+//!   groups, and `group_dialog`, dialogs and `aria-hidden`, off by default);
 //! - `vote`: share of a block's probability taken from its record group's mean ([`vote`]);
 //! - `whole`: a block's probability raised towards its record's best block's ([`whole`]);
 //! - `focus`: blocks outside the region of the best expected F1 weakened ([`focus`]);
@@ -111,6 +111,7 @@ enum Scorer {
 const LATE: &[(&str, &str)] = &[
     ("start", "none"),
     ("group_lists", "false"),
+    ("group_dialog", "false"),
     ("vote", "0"),
     ("whole", "0"),
     ("focus", "0"),
