@@ -598,13 +598,13 @@ impl fit::Fitter for Fits {
         Ok((folds, models))
     }
 
-    /// One stage only: a pooled build's folds are the caller's, and a second stage's context
-    /// needs folds of its own.
+    /// The caller's folds decide which pages a model sees; a second stage's context (and the
+    /// region decision) needs folds of its own inside them: the training pages are folded again,
+    /// as a whole fit folds its pages ([`fit_all`]).
     fn fit_on(&self, pages: &[&dyn Page], s: &Setting, train: &[usize]) -> Result<Arc<dyn fit::Model>> {
         if stacked(s) {
-            // A second stage's context needs folds of its own, which a pooled build's are not.
-            let set = if regional(s) { "regions=false and stack=false" } else { "stack=false" };
-            return Err(Error::config(format!("model build fits one stage: set {set}")));
+            let inside: Vec<&dyn Page> = train.iter().map(|&i| pages[i]).collect();
+            return Ok(Arc::new(fit_all(&self.engine, &inside, s)?));
         }
         let (h, _) = hyper(s)?;
         let rows = self.labelled(pages, s, false)?;
