@@ -8,18 +8,33 @@ use std::path::{Path, PathBuf};
 /// same words, length and links, sit in `div`s, interleaved at random-looking places: only the
 /// `in_table` / `tag_td` features tell them apart.
 pub fn table_set(name: &str, pages: usize, offset: usize) -> PathBuf {
-    let root = tmp(name);
     let words = ["river", "council", "market", "winter", "station", "garden", "harbour", "museum", "bridge", "school"];
+    let table = |_: usize, text: &str| format!("<table><tr><td>{text}</td></tr></table>");
+    interleaved_set(name, pages, offset, &words, table, |t| format!("<div>{t}</div>"), true)
+}
+
+/// Pages of eight paragraphs of the same words and length, a third of them (at random-looking
+/// places) rendered by `apart` (given the sum of the paragraph's index and the page's number),
+/// the others by `plain`; the gold is the set-apart ones when `apart_is_gold`, else the others.
+fn interleaved_set(
+    name: &str,
+    pages: usize,
+    offset: usize,
+    words: &[&str],
+    apart: impl Fn(usize, &str) -> String,
+    plain: impl Fn(&str) -> String,
+    apart_is_gold: bool,
+) -> PathBuf {
+    let root = tmp(name);
     for k in 0..pages {
         let w = |i: usize| words[(k * 7 + i * 3 + offset) % words.len()];
         let (mut html, mut gold) = (String::new(), Vec::new());
         for i in 0..8 {
             let text = format!("The {} near the {} opened after the {} was repaired {i}.", w(i), w(i + 1), w(i + 2));
-            if (i * 5 + k + offset).is_multiple_of(3) {
-                html.push_str(&format!("<table><tr><td>{text}</td></tr></table>"));
+            let set_apart = (i * 5 + k + offset).is_multiple_of(3);
+            html.push_str(&if set_apart { apart(i + k, &text) } else { plain(&text) });
+            if set_apart == apart_is_gold {
                 gold.push(text);
-            } else {
-                html.push_str(&format!("<div>{text}</div>"));
             }
         }
         write(&root.join(format!("p/{k:02}.html")), format!("<html><body>{html}</body></html>"));
@@ -274,25 +289,12 @@ fn a_model_with_the_region_decision_keeps_the_main_list_on_unseen_pages() {
 /// and markup (a `p` in a `div`), interleaved: only the dialog's `role="dialog"` or
 /// `aria-modal="true"` on the `div` tells them apart. The gold is the content.
 fn dialog_set(name: &str, pages: usize, offset: usize) -> PathBuf {
-    let root = tmp(name);
     let words = ["cookie", "partner", "market", "winter", "device", "garden", "profile", "museum", "data", "school"];
-    for k in 0..pages {
-        let w = |i: usize| words[(k * 7 + i * 3 + offset) % words.len()];
-        let (mut html, mut gold) = (String::new(), Vec::new());
-        for i in 0..8 {
-            let text = format!("The {} near the {} opened after the {} was repaired {i}.", w(i), w(i + 1), w(i + 2));
-            if (i * 5 + k + offset).is_multiple_of(3) {
-                let marker = if (i + k).is_multiple_of(2) { "role=\"dialog\"" } else { "aria-modal=\"true\"" };
-                html.push_str(&format!("<div {marker}><p>{text}</p></div>"));
-            } else {
-                html.push_str(&format!("<div><p>{text}</p></div>"));
-                gold.push(text);
-            }
-        }
-        write(&root.join(format!("p/{k:02}.html")), format!("<html><body>{html}</body></html>"));
-        write(&root.join(format!("p/{k:02}.txt")), gold.join("\n"));
-    }
-    root
+    let dialog = |n: usize, text: &str| {
+        let marker = if n.is_multiple_of(2) { "role=\"dialog\"" } else { "aria-modal=\"true\"" };
+        format!("<div {marker}><p>{text}</p></div>")
+    };
+    interleaved_set(name, pages, offset, &words, dialog, |t| format!("<div><p>{t}</p></div>"), false)
 }
 
 /// `group_dialog` end to end: the trees learn from the gold that a dialog's text is not
