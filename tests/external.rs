@@ -362,7 +362,7 @@ for line in sys.stdin:
 
 /// The built-in block model's description with `member1` and `member2` set to `one` and `two`
 /// (one choice each besides `none`), written as `name` in `dir`.
-fn stacked_description(dir: &Path, name: &str, one: &str, two: &str) -> PathBuf {
+pub fn stacked_description(dir: &Path, name: &str, one: &str, two: &str) -> PathBuf {
     let own = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("params/blocktrees.yaml")).unwrap();
     let slot = |k: usize| {
         let at = own.find(&format!("  - name: member{k}\n")).unwrap();
@@ -371,8 +371,13 @@ fn stacked_description(dir: &Path, name: &str, one: &str, two: &str) -> PathBuf 
     };
     let (a1, e1) = slot(1);
     let (a2, e2) = slot(2);
+    // `two` = none leaves the second slot as the family declares it.
+    let second = match two {
+        "none" => own[a2..e2].to_string(),
+        two => format!("  - name: member2\n    type: categorical\n    choices: [none, {two}]\n    default: {two}\n"),
+    };
     let text = format!(
-        "{}  - name: member1\n    type: categorical\n    choices: [none, \"{one}\"]\n    default: \"{one}\"\n{}  - name: member2\n    type: categorical\n    choices: [none, {two}]\n    default: {two}\n{}",
+        "{}  - name: member1\n    type: categorical\n    choices: [none, \"{one}\"]\n    default: \"{one}\"\n{}{second}{}",
         &own[..a1],
         &own[e1..a2],
         &own[e2..]
@@ -383,7 +388,7 @@ fn stacked_description(dir: &Path, name: &str, one: &str, two: &str) -> PathBuf 
 }
 
 /// The fitness a run's best.yaml records.
-fn fitness(run: &Path) -> f64 {
+pub fn fitness(run: &Path) -> f64 {
     let best = std::fs::read_to_string(run.join("best.yaml")).unwrap();
     let line = best.lines().find(|l| l.trim_start().starts_with("fitness:")).expect("a fitness line");
     line.split(':').nth(1).unwrap().trim().parse().unwrap()
@@ -455,7 +460,7 @@ fn a_block_model_stacks_an_external_worker_and_a_family_as_members() {
         r.stderr
     };
     let e = refused(&with.join("best.yaml"), "fitted.yaml");
-    assert!(last_line(&e).contains("it is fitted on gold"), "{e}");
+    assert!(last_line(&e).contains("it names a model fitted on gold"), "{e}");
     // A member that fails on every page is one clear error, not a feature of zeros.
     let refuser = worker(&dir, "refuser.py", REFUSER);
     let bad = dir.join("refuser.yaml");

@@ -116,31 +116,36 @@ fn cut(s: &str) -> String {
 pub fn load(path: &Path, s: &Setting) -> Result<Models> {
     let text =
         crate::params::read_model_file(path).map_err(|e| Error { kind: crate::error::ErrorKind::Config, ..e })?;
-    let file = sections(&text).map_err(|e| e.with_path(path))?;
+    read_text(&text, s, super::combine::hash_of(("file", path))).map_err(|e| e.with_path(path))
+}
+
+/// The models that the text of a model file of places holds for the places of `s`, each checked
+/// against its place's setting (an error names the line; the caller adds the file); `base`
+/// identifies the text in the models' cache tags.
+pub fn read_text(text: &str, s: &Setting, base: u64) -> Result<Models> {
+    let file = sections(text)?;
     let mut out = Vec::new();
     for (place, own) in places(s)? {
         let Some(k) = file.iter().position(|(p, _, _)| *p == place) else {
             return Err(Error::config(format!(
                 "holds no model for '{place}', which the setting fits: refit it (cetune optimise) or use its own best.yaml"
             ))
-            .with_cause(Cause::StaleModel)
-            .with_path(path));
+            .with_cause(Cause::StaleModel));
         };
         let fit = super::fit_of(&own.extractor).ok_or_else(|| Error::config("a place that fits nothing"))?;
         let (_, section, before) = &file[k];
-        let m = read_at(fit, section, *before).map_err(|e| e.with_path(path))?;
+        let m = read_at(fit, section, *before)?;
         let want = fit.key(&own);
         if m.key() != want {
-            let line = line_of(&text, &place) + 3;
+            let line = line_of(text, &place) + 3;
             return Err(Error::config(format!(
                 "the model of '{place}' was fitted with {}, but the setting says {want}: refit it (cetune optimise) or use its own best.yaml",
                 m.key()
             ))
             .with_cause(Cause::StaleModel)
-            .with_path(path)
             .with_line(line, None));
         }
-        let tag = super::combine::hash_of(("file", path, &place, m.key()));
+        let tag = super::combine::hash_of(("file", base, &place, m.key()));
         out.push(Placed { place, model: m, tag });
     }
     Ok(Models(out, None))

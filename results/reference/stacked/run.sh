@@ -43,3 +43,37 @@ $CETUNE model build -e blocktrees --set member1=justext --set member2=readabilit
     --out $R/general-lists --force -q
 rm -f $R/general-lists/general.model
 python3 $L/paired.py results/reference/general/pages.csv $R/general-lists/pages.csv --out $R/general-lists/paired.md
+
+# 3. A member fitted on gold, fitted with the trees out of fold: blocktrees at its defaults as
+#    member1 (a copy of the family's description with that choice, written here), one setting
+#    (the defaults with the dialog features), fitted on each 120-page sample and measured on the
+#    set's other pages; paired with the same setting without the member (../dialog/fixed/one on
+#    WCXB dev, written here for L3S-GN1).
+python3 - params/blocktrees.yaml $R/blocktrees-fitted-member.yaml <<'PY'
+import sys
+own = open(sys.argv[1]).read()
+at = own.index("  - name: member1\n")
+end = own.index("  - name: member2\n")
+slot = ("  - name: member1\n    type: categorical\n    choices: [none, blocktrees]\n    default: blocktrees\n"
+        "    tune: false\n    meaning: \"a stacked member: blocktrees at its defaults, fitted with the trees, out of fold\"\n")
+head = "# params/blocktrees.yaml with member1 = blocktrees (written by results/reference/stacked/run.sh).\n"
+open(sys.argv[2], "w").write(head + own[:at] + slot + own[end:])
+PY
+for pair in wcxb-dev-s120:wcxb-dev-rest l3s-gn1-s120:l3s-gn1-rest; do
+    sample=${pair%%:*} rest=${pair##*:}
+    short=${sample%%-*}
+    for v in fitted-member without; do
+        [ "$short/$v" = wcxb/without ] && continue
+        out=$R/fitted/$short/$v
+        member=blocktrees
+        [ $v = without ] && member=none
+        $CETUNE optimise --params $R/blocktrees-fitted-member.yaml --set group_dialog=true,member1=$member --goldset gs/$sample \
+            --population 1 --elites 0 --max-generations 1 --seed 1 --out $out --force -q
+        $CETUNE evaluate --params $out/best.yaml --goldset gs/$rest --out $out/evaluate-rest --force -q
+        gzip -f $out/evaluate-rest/per-document.csv
+    done
+done
+python3 $L/paired.py results/reference/dialog/fixed/one/evaluate-rest/per-document.csv.gz \
+    $R/fitted/wcxb/fitted-member/evaluate-rest/per-document.csv.gz --out $R/fitted/wcxb/paired.md
+python3 $L/paired.py $R/fitted/l3s/without/evaluate-rest/per-document.csv.gz \
+    $R/fitted/l3s/fitted-member/evaluate-rest/per-document.csv.gz --out $R/fitted/l3s/paired.md

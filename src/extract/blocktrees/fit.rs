@@ -183,21 +183,15 @@ struct RegionRows {
 }
 
 impl RegionRows {
-    fn of(
-        pages: &[&dyn Page],
-        hidden: HiddenText,
-        fold: &[usize],
-        forests: &[Forest],
-        members: &[Member],
-    ) -> RegionRows {
+    fn of(pages: &[&dyn Page], hidden: HiddenText, fold: &[usize], forests: &[Forest], voters: &Voters) -> RegionRows {
         let per: Vec<(Vec<[f32; N_REGION]>, Vec<f32>)> = pages
             .par_iter()
             .enumerate()
             .map(|(p, e)| {
                 let Some(doc) = e.doc() else { return Default::default() };
                 let seg = &doc.segments;
-                let (cand, votes, _) = candidates(doc, hidden, members);
-                let raw = first_raw(seg, &cand, &votes, members.len(), &forests[fold[p]]);
+                let (cand, votes, _) = candidates(doc, hidden, voters.at(p));
+                let raw = first_raw(seg, &cand, &votes, voters.len(), &forests[fold[p]]);
                 let probs: Vec<f64> = raw.iter().map(|z| regions::sigmoid(*z)).collect();
                 let r = regions::regions(seg, &cand, &probs);
                 let y = regions::labels(&r.spans, &e.kept(View::Blocks));
@@ -241,6 +235,50 @@ fn packages(pages: &[&dyn Page]) -> Vec<usize> {
     pages.iter().map(|p| p.package()).collect()
 }
 
+/// The stacked members a fit's pages vote with: the same for every page, or, with members fitted
+/// on gold, page `p`'s from the members fitted on the pages outside `p`'s fold ([`members::fit`]).
+#[derive(Clone)]
+pub struct Voters {
+    /// One member list, or one per fold.
+    sets: Vec<Vec<Member>>,
+    /// Each page's fold (read with one list per fold).
+    fold: Vec<usize>,
+    /// With fitted members, the fits of each fold's list (what that fold's model applies).
+    fits: Vec<members::Fits>,
+}
+
+impl Voters {
+    /// The voters of `s` on `pages`: its members fitted on gold are fitted once per fold of
+    /// `fold` (`k` folds) on the other folds' pages.
+    fn of(engine: &Engine, s: &Setting, pages: &[&dyn Page], fold: &[usize], k: usize) -> Result<Voters> {
+        if !members::any_fitted(engine, s)? {
+            return Ok(Voters { sets: vec![members::build(engine, s, &[])?], fold: Vec::new(), fits: Vec::new() });
+        }
+        let fits: Vec<members::Fits> =
+            (0..k).map(|j| members::fit(engine, s, pages, &outside(fold, j))).collect::<Result<_>>()?;
+        let sets = fits.iter().map(|f| members::build(engine, s, f)).collect::<Result<_>>()?;
+        Ok(Voters { sets, fold: fold.to_vec(), fits })
+    }
+
+    /// Page `p`'s members.
+    fn at(&self, p: usize) -> &[Member] {
+        match self.sets.len() {
+            1 => &self.sets[0],
+            _ => &self.sets[self.fold[p]],
+        }
+    }
+
+    /// The number of members.
+    fn len(&self) -> usize {
+        self.sets.first().map_or(0, Vec::len)
+    }
+
+    /// The fitted members' fits that fold `j`'s model applies (none without fitted members).
+    fn fits(&self, j: usize) -> members::Fits {
+        self.fits.get(j).cloned().unwrap_or_default()
+    }
+}
+
 /// The training rows of a page set under one `hidden_text`, binned once for every fit on them.
 pub struct Labelled {
     /// Every page's rows, one after the other: their labels and weights (`rows.x` is empty:
@@ -255,6 +293,9 @@ pub struct Labelled {
     start: Option<(Arc<Forest>, Vec<f64>)>,
     /// The stacked members whose votes follow each row's block features.
     members: usize,
+    /// The members the rows' votes came from (what a second stage's rows and each fold's model
+    /// read again).
+    voters: Option<Arc<Voters>>,
 }
 
 impl Labelled {
@@ -266,9 +307,10 @@ impl Labelled {
         pages: &[&dyn Page],
         hidden: HiddenText,
         start: Option<Arc<Forest>>,
-        members: &[Member],
+        voters: Arc<Voters>,
     ) -> Result<Labelled> {
-        let labels: Vec<PageLabels> = pages.par_iter().map(|e| page_labels(*e, hidden, None, members)).collect();
+        let labels: Vec<PageLabels> =
+            pages.par_iter().enumerate().map(|(p, e)| page_labels(*e, hidden, None, voters.at(p))).collect();
         let failed: Vec<&[Option<String>]> =
             labels.iter().zip(pages).filter(|(_, p)| p.doc().is_some()).map(|(l, _)| l.failed.as_slice()).collect();
         members::check_failures(s, &failed)?;
@@ -283,8 +325,9 @@ impl Labelled {
                 .collect();
             raw.concat()
         });
-        let mut l = Labelled::from_pages(pages, labels, members.len(), false, false);
+        let mut l = Labelled::from_pages(pages, labels, voters.len(), false, false);
         l.start = start.zip(init);
+        l.voters = Some(voters);
         Ok(l)
     }
 
@@ -298,14 +341,16 @@ impl Labelled {
         fold: &[usize],
         forests: &[Forest],
         regions: Option<&[Forest]>,
-        members: &[Member],
+        voters: &Voters,
     ) -> Labelled {
         let labels = pages
             .par_iter()
             .enumerate()
-            .map(|(p, e)| page_labels(*e, hidden, Some((&forests[fold[p]], regions.map(|r| &r[fold[p]]))), members))
+            .map(|(p, e)| {
+                page_labels(*e, hidden, Some((&forests[fold[p]], regions.map(|r| &r[fold[p]]))), voters.at(p))
+            })
             .collect();
-        Labelled::from_pages(pages, labels, members.len(), true, regions.is_some())
+        Labelled::from_pages(pages, labels, voters.len(), true, regions.is_some())
     }
 
     /// Bins the pages' rows, their features read from each page's block view and context where
@@ -329,7 +374,7 @@ impl Labelled {
             j if j < c => labels[p].ctx[k][j - N_FEATURES - m],
             j => labels[p].reg[k][j - c],
         });
-        Labelled { rows, starts, binned, start: None, members: m }
+        Labelled { rows, starts, binned, start: None, members: m, voters: None }
     }
 
     /// The rows of the pages `pages`.
@@ -392,28 +437,31 @@ fn folds(s: &Setting) -> Result<usize> {
 pub fn fit_all(engine: &Engine, pages: &[&dyn Page], s: &Setting) -> Result<Model> {
     let (h, hidden) = hyper(s)?;
     let all: Vec<usize> = (0..pages.len()).collect();
-    let members = members::build(engine, s)?;
-    let labelled = Labelled::of(s, pages, hidden, start_of(s)?, &members)?;
+    let k = folds(s)?;
+    let fold = folds_of(&packages(pages), k);
+    // Members fitted on gold vote on each page as fitted on the other folds' pages.
+    let voters = Arc::new(Voters::of(engine, s, pages, &fold, k)?);
+    let labelled = Labelled::of(s, pages, hidden, start_of(s)?, voters.clone())?;
     let forest = labelled.forest(&all, &h);
     let (stack, regions) = if stacked(s) {
-        let fold = folds_of(&packages(pages), folds(s)?);
-        let k = folds(s)?;
         let firsts: Vec<Forest> = (0..k).into_par_iter().map(|j| labelled.forest(&outside(&fold, j), &h)).collect();
         // The region forest the model applies is fitted on every page's regions; the second
         // stage is fitted on decisions of region forests that did not see the page.
         let (whole, folded) = match regional(s) {
             true => {
-                let rows = RegionRows::of(pages, hidden, &fold, &firsts, &members);
+                let rows = RegionRows::of(pages, hidden, &fold, &firsts, &voters);
                 (Some(rows.forest(&all)), Some(rows.folded(&fold, k)))
             }
             false => (None, None),
         };
-        let ctx = Labelled::context(pages, hidden, &fold, &firsts, folded.as_deref(), &members);
+        let ctx = Labelled::context(pages, hidden, &fold, &firsts, folded.as_deref(), &voters);
         (Some(ctx.forest(&all, &stage_two(&h, whole.is_some()))), whole)
     } else {
         (None, None)
     };
-    Ok(Model { forest, stack, fit: fit_key(s), members: members.len(), regions })
+    // What extraction applies: each fitted member fitted on every page.
+    let fitted = if voters.fits.is_empty() { Vec::new() } else { members::fit(engine, s, pages, &all)? };
+    Ok(Model { forest, stack, fit: fit_key(s), members: voters.len(), regions, fitted })
 }
 
 /// The boostings of one setting without its tree count, one per fold (`None`: not fitted yet).
@@ -438,11 +486,19 @@ impl Fits {
     fn labelled(&self, pages: &[&dyn Page], s: &Setting, source: bool) -> Result<Arc<Labelled>> {
         let (_, hidden) = hyper(s)?;
         let start = start_of(s)?;
-        let key = format!("{hidden:?}|{source}|{}|{}", start.is_some(), members::names(s).join(";"));
+        let k = folds(s)?;
+        let key = format!("{hidden:?}|{source}|{}|{}|{k}", start.is_some(), members::names(s).join(";"));
         if let Some(l) = self.labelled.lock().ok().and_then(|m| m.get(&key).cloned()) {
             return Ok(l);
         }
-        let l = Arc::new(Labelled::of(s, pages, hidden, start, &members::build(&self.engine, s)?)?);
+        if source && members::any_fitted(&self.engine, s)? {
+            return Err(Error::config(
+                "a blocktrees member fitted on gold is fitted out of fold on the pages it votes on, \
+                 not on another page set: fit the block model on these pages",
+            ));
+        }
+        let voters = Voters::of(&self.engine, s, pages, &folds_of(&packages(pages), k), k)?;
+        let l = Arc::new(Labelled::of(s, pages, hidden, start, Arc::new(voters))?);
         if let Ok(mut m) = self.labelled.lock() {
             m.insert(key, l.clone());
         }
@@ -550,12 +606,20 @@ impl fit::Fitter for Fits {
                     .collect()
             }
         };
+        // Fold `j`'s model applies the members fitted without fold `j` (none fitted: none).
+        let voters = match source {
+            Some(_) => None,
+            None => self.labelled(pages, s, false)?.voters.clone(),
+        };
+        let fits = |j: usize| voters.as_ref().map(|v| v.fits(j)).unwrap_or_default();
         let models: Vec<Option<Arc<dyn fit::Model>>> = match (source, stacked(s)) {
             (_, false) => forests
                 .into_iter()
-                .map(|forest| {
+                .enumerate()
+                .map(|(j, forest)| {
                     forest.map(|forest| {
-                        Arc::new(Model { forest, stack: None, fit: fit.clone(), members: m, regions: None })
+                        let fitted = fits(j);
+                        Arc::new(Model { forest, stack: None, fit: fit.clone(), members: m, regions: None, fitted })
                             as Arc<dyn fit::Model>
                     })
                 })
@@ -566,11 +630,11 @@ impl fit::Fitter for Fits {
                     .into_iter()
                     .map(|f| f.ok_or_else(|| Error::bug("a stacked setting's first stage lacks a fold")))
                     .collect::<Result<_>>()?;
-                let members = members::build(&self.engine, s)?;
+                let voters = voters.ok_or_else(|| Error::bug("a stacked fit's pages have no voters"))?;
                 // Fold `j`'s region forest sees the regions of the other folds only.
                 let regions: Option<Vec<Forest>> =
-                    regional(s).then(|| RegionRows::of(pages, hidden, &folds, &forests, &members).folded(&folds, k));
-                let ctx = Labelled::context(pages, hidden, &folds, &forests, regions.as_deref(), &members);
+                    regional(s).then(|| RegionRows::of(pages, hidden, &folds, &forests, &voters).folded(&folds, k));
+                let ctx = Labelled::context(pages, hidden, &folds, &forests, regions.as_deref(), &voters);
                 let h2 = stage_two(&h, regions.is_some());
                 let seconds: Vec<Forest> =
                     (0..k).into_par_iter().map(|j| ctx.forest(&outside(&folds, j), &h2)).collect();
@@ -578,10 +642,18 @@ impl fit::Fitter for Fits {
                 forests
                     .into_iter()
                     .zip(seconds)
-                    .map(|(forest, second)| {
+                    .enumerate()
+                    .map(|(j, (forest, second))| {
                         let regions = regions.as_mut().and_then(|r| r.next());
-                        Some(Arc::new(Model { forest, stack: Some(second), fit: fit.clone(), members: m, regions })
-                            as Arc<dyn fit::Model>)
+                        let fitted = voters.fits(j);
+                        Some(Arc::new(Model {
+                            forest,
+                            stack: Some(second),
+                            fit: fit.clone(),
+                            members: m,
+                            regions,
+                            fitted,
+                        }) as Arc<dyn fit::Model>)
                     })
                     .collect()
             }
@@ -602,7 +674,8 @@ impl fit::Fitter for Fits {
     /// region decision) needs folds of its own inside them: the training pages are folded again,
     /// as a whole fit folds its pages ([`fit_all`]).
     fn fit_on(&self, pages: &[&dyn Page], s: &Setting, train: &[usize]) -> Result<Arc<dyn fit::Model>> {
-        if stacked(s) {
+        // So do members fitted on gold: fitted on the training pages' folds, never on the caller's.
+        if stacked(s) || members::any_fitted(&self.engine, s)? {
             let inside: Vec<&dyn Page> = train.iter().map(|&i| pages[i]).collect();
             return Ok(Arc::new(fit_all(&self.engine, &inside, s)?));
         }
@@ -614,6 +687,7 @@ impl fit::Fitter for Fits {
             fit: fit_key(s),
             members: rows.members,
             regions: None,
+            fitted: Vec::new(),
         }))
     }
 }

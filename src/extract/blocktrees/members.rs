@@ -7,9 +7,13 @@
 //! A member is a family by name (its defaults; `general`, the compiled-in general model, too),
 //! or a parameter file read from the current folder: a family's or a combination's description
 //! or settings, an external extractor's (`params/external/trafilatura.yaml`), a run's
-//! `best.yaml`. A member fitted on the user's gold is refused: its votes on the pages the trees
-//! are fitted on would be in-sample. A member depends on no gold, so its votes on a tuning page
-//! are out of fold by construction, and the trees' own fit stays k-fold as always.
+//! `best.yaml`. A member that depends on no gold votes out of fold by construction. A member
+//! fitted on gold (a family fitted on gold, or a route or combination holding one) is fitted by
+//! the trees' own fit, out of fold ([`fit`]): a page's votes come from the member fitted on the
+//! other folds' pages (the folds of the trees' k-fold fitness), and the model file keeps the
+//! member fitted on every page, which extraction applies. A member naming a model of its own
+//! (a run's `best.yaml` with `model:`) is refused: nothing says which pages it saw, so its votes
+//! on the tuning pages could be in-sample.
 //!
 //! A member's keep-mask of a page is kept in the page's memo (as a combination's members'), so
 //! a search runs each member once per page, whatever the number of settings it scores. While
@@ -20,9 +24,12 @@
 use crate::document::{Document, Needs};
 use crate::error::{Error, Result};
 use crate::extract::combine::{cached_mask, hash_of};
+use crate::extract::fit::Page;
+use crate::extract::fitted::{self, Models, Placed};
 use crate::extract::{Engine, Extractor, Fallible};
 use crate::params::{Setting, Value};
 use std::path::Path;
+use std::sync::Arc;
 
 /// The member slots, in the order of their features.
 pub const SLOTS: &[&str] = &["member1", "member2", "member3"];
@@ -31,10 +38,37 @@ pub const SLOTS: &[&str] = &["member1", "member2", "member3"];
 pub const NONE: &str = "none";
 
 /// One stacked member: its extractor and the memo key of its keep-mask.
+#[derive(Clone)]
 pub struct Member {
-    ex: Box<dyn Extractor>,
+    ex: Arc<dyn Extractor>,
     key: u64,
 }
+
+/// A member fitted on gold, as fitted by the trees' fit: the text of its model file (a model per
+/// place, [`fitted::write`]) and, once read for its setting, its models.
+#[derive(Debug, Clone)]
+pub struct Fitted {
+    /// The model file's text, as the block model's file keeps it.
+    pub text: String,
+    models: Option<Models>,
+}
+
+impl PartialEq for Fitted {
+    fn eq(&self, other: &Self) -> bool {
+        self.text == other.text
+    }
+}
+
+impl Fitted {
+    /// A fit read back from a block model's file (its models are read for the member's setting
+    /// when the member is built).
+    pub fn from_text(text: String) -> Fitted {
+        Fitted { text, models: None }
+    }
+}
+
+/// The fits of a setting's members, one per slot that is set (`None`: the member is not fitted).
+pub type Fits = Vec<Option<Arc<Fitted>>>;
 
 /// The members `s` names, in slot order (empty slots left out).
 pub fn names(s: &Setting) -> Vec<String> {
@@ -48,7 +82,8 @@ pub fn names(s: &Setting) -> Vec<String> {
 }
 
 /// The setting of the member `name`: a family's defaults, the general model, or a parameter
-/// file's setting (a name ending in `.yaml` or `.yml`). A member fitted on gold is refused.
+/// file's setting (a name ending in `.yaml` or `.yml`). A member naming a model fitted on gold
+/// is refused (one fitted on gold that names none is fitted with the trees, [`fit`]).
 pub fn setting_of(engine: &Engine, name: &str) -> Result<Setting> {
     let bad = |msg: String| Error::config(format!("blocktrees member '{name}': {msg}"));
     let s = if is_file(name) {
@@ -59,27 +94,102 @@ pub fn setting_of(engine: &Engine, name: &str) -> Result<Setting> {
         crate::extract::named(engine, name).map_err(|e| bad(e.message))?.1
     };
     // The general model was fitted on public gold, never on the user's pages.
-    if name != crate::extract::general::NAME && !crate::extract::fitted::places(&s)?.is_empty() {
+    if name != crate::extract::general::NAME && s.model.is_some() && !fitted::places(&s)?.is_empty() {
         return Err(bad(
-            "it is fitted on gold, so its votes on the pages the trees are fitted on would be in-sample; \
-             stack members that are not fitted (a family, a combination of them, an external extractor)"
+            "it names a model fitted on gold, and nothing says which pages it saw, so its votes on the pages \
+             the trees are fitted on could be in-sample; name its setting without 'model:' and the trees' fit \
+             fits it out of fold"
                 .into(),
         ));
     }
     Ok(s)
 }
 
-/// The members of `s`, built by `engine` (which runs external workers under its trust policy).
-pub fn build(engine: &Engine, s: &Setting) -> Result<Vec<Member>> {
+/// True when the member's setting `own` is fitted on gold by the trees' fit (a fitted family
+/// takes part in it and it names no model).
+fn fitted_here(own: &Setting) -> bool {
+    fitted::needs_fit(own)
+}
+
+/// True when a member of `s` is fitted on gold by the trees' fit.
+pub fn any_fitted(engine: &Engine, s: &Setting) -> Result<bool> {
+    for name in names(s) {
+        if fitted_here(&setting_of(engine, &name)?) {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// The members of `s`, built by `engine` (which runs external workers under its trust policy),
+/// a member fitted on gold with its fit in `fits` (by slot; a fitted member without one is an
+/// error: the model holds no fit of it).
+pub fn build(engine: &Engine, s: &Setting, fits: &[Option<Arc<Fitted>>]) -> Result<Vec<Member>> {
+    names(s)
+        .iter()
+        .enumerate()
+        .map(|(j, name)| {
+            let own = setting_of(engine, name)?;
+            let bad = |e: Error| Error::config(format!("blocktrees member '{name}': {}", e.message));
+            let (ex, key) = match fits.get(j).and_then(|f| f.as_ref()) {
+                Some(f) => {
+                    let models = match &f.models {
+                        Some(m) => m.clone(),
+                        None => read(&f.text, &own).map_err(bad)?,
+                    };
+                    let ex = crate::extract::build_with(engine, &own, &models).map_err(bad)?;
+                    (ex, hash_of(("stacked member", &own.extractor, own.label(), models.tag())))
+                }
+                None if fitted_here(&own) => {
+                    return Err(Error::config(format!(
+                        "blocktrees member '{name}' is fitted on gold, and the block model holds no fit of it: refit it"
+                    )));
+                }
+                None => {
+                    let ex = crate::extract::build(engine, &own).map_err(bad)?;
+                    (ex, hash_of(("stacked member", &own.extractor, own.label(), &own.model)))
+                }
+            };
+            Ok(Member { ex: Arc::from(ex), key })
+        })
+        .collect()
+}
+
+/// The members of `s` that are fitted on gold, each fitted on the pages `train` of `pages`
+/// (`None` for a slot whose member is not fitted): each place of the member's setting by its
+/// own family's fit, as a run fits a route's or a combination's places.
+pub fn fit(engine: &Engine, s: &Setting, pages: &[&dyn Page], train: &[usize]) -> Result<Fits> {
+    let sub: Vec<&dyn Page> = train.iter().map(|&i| pages[i]).collect();
     names(s)
         .iter()
         .map(|name| {
             let own = setting_of(engine, name)?;
-            let ex = crate::extract::build(engine, &own)
-                .map_err(|e| Error::config(format!("blocktrees member '{name}': {}", e.message)))?;
-            Ok(Member { ex, key: hash_of(("stacked member", &own.extractor, own.label(), &own.model)) })
+            if !fitted_here(&own) {
+                return Ok(None);
+            }
+            let mut placed = Vec::new();
+            for (place, p) in fitted::places(&own)? {
+                let fit = crate::extract::fit_of(&p.extractor)
+                    .ok_or_else(|| Error::bug(format!("blocktrees member '{name}': a place that fits nothing")))?;
+                placed.push((place, fit.fit_all(engine, &sub, &p)?));
+            }
+            let text = fitted::write(&placed);
+            let tag = |place: &str| hash_of(("fitted member", place, &text));
+            let models = Models(
+                placed
+                    .iter()
+                    .map(|(place, m)| Placed { place: place.clone(), model: m.clone(), tag: tag(place) })
+                    .collect(),
+                None,
+            );
+            Ok(Some(Arc::new(Fitted { text: text.clone(), models: Some(models) })))
         })
         .collect()
+}
+
+/// The models of a fitted member's setting `own` from the text of its fit.
+fn read(text: &str, own: &Setting) -> Result<Models> {
+    fitted::read_text(text, own, hash_of(("fitted member text", text)))
 }
 
 /// What the members need of a page to vote (their own needs and the word map of their masks).

@@ -81,6 +81,9 @@ pub struct Model {
     /// With `regions`, the forest that scores a page's candidate regions ([`regions`]); the
     /// second stage's rows then end with each block's region features.
     pub regions: Option<Forest>,
+    /// The stacked members fitted on gold, as fitted with the trees (by slot; empty or `None`
+    /// for a member that is not fitted).
+    pub fitted: members::Fits,
 }
 
 /// A configured block scorer.
@@ -212,9 +215,10 @@ impl Blocktrees {
             )));
         }
         let mut r = reader(s);
+        let fits = model.fitted.clone();
         let mut ex = Self::with_model(&mut r, Some(model))?;
         r.finish()?;
-        ex.members = members::build(engine, s)?;
+        ex.members = members::build(engine, s, &fits)?;
         Ok(ex)
     }
 
@@ -464,6 +468,14 @@ impl Model {
         if self.members > 0 {
             s.push_str(&format!("members {}\n", self.members));
         }
+        // A fitted member's own model file, each line behind "| " (its own 'end' lines are not
+        // this file's, nor a file of places' that holds this model).
+        for (j, f) in self.fitted.iter().enumerate() {
+            if let Some(f) = f {
+                s.push_str(&format!("member {} lines {}\n", j + 1, f.text.lines().count()));
+                f.text.lines().for_each(|l| s.push_str(&format!("| {l}\n")));
+            }
+        }
         write_forest(&mut s, &self.forest, &feature_names(self.members, false, false));
         if let Some(regions) = &self.regions {
             s.push_str("regions\n");
@@ -511,6 +523,34 @@ impl Model {
             }
             None => 0,
         };
+        let mut fitted: members::Fits = Vec::new();
+        while let Some((i, rest)) = lines.peek().and_then(|(i, l)| Some((*i, l.strip_prefix("member ")?.to_string()))) {
+            lines.next();
+            let (slot, n) = match rest.split_once(" lines ") {
+                Some((a, b)) => (num::<usize>(a, i)?, num::<usize>(b, i)?),
+                None => return Err(bad(i, format!("expected 'member J lines N', got 'member {}'", cut(&rest)))),
+            };
+            if slot == 0 || slot > members {
+                return Err(bad(i, format!("member {slot}: the model reads {members} members")));
+            }
+            let mut text = String::new();
+            for _ in 0..n {
+                match lines.next() {
+                    Some((_, l)) if l.starts_with("| ") || l == "|" => {
+                        text.push_str(l.strip_prefix("| ").unwrap_or(""));
+                        text.push('\n');
+                    }
+                    Some((i, l)) => {
+                        return Err(bad(i, format!("expected a line of member {slot}'s model, got '{}'", cut(l))));
+                    }
+                    None => {
+                        return Err(Error::config(format!("the model file is truncated inside member {slot}'s model")));
+                    }
+                }
+            }
+            fitted.resize(members, None);
+            fitted[slot - 1] = Some(Arc::new(members::Fitted::from_text(text)));
+        }
         let mut next = |want: &str| -> Result<(usize, String)> {
             match lines.next() {
                 Some((i, l)) => Ok((i, l.to_string())),
@@ -541,7 +581,7 @@ impl Model {
         if l != "end" {
             return Err(bad(i, format!("expected 'end', got '{}'", cut(&l))));
         }
-        Ok(Model { forest, stack, fit, members, regions })
+        Ok(Model { forest, stack, fit, members, regions, fitted })
     }
 }
 

@@ -16,7 +16,14 @@ fn model() -> Model {
         w: vec![1.0; 40],
     };
     let h = Hyper { trees: 3, depth: 2, learning_rate: 0.3, min_leaf: 2, allowed: vec![true; N_FEATURES] };
-    Model { forest: trees::fit(&rows, &h), stack: None, fit: "trees=3".into(), members: 0, regions: None }
+    Model {
+        forest: trees::fit(&rows, &h),
+        stack: None,
+        fit: "trees=3".into(),
+        members: 0,
+        regions: None,
+        fitted: Vec::new(),
+    }
 }
 
 #[test]
@@ -102,7 +109,7 @@ fn by_length(long: f32) -> Arc<Model> {
         ]],
         gain: vec![0.0; N_FEATURES],
     };
-    Arc::new(Model { forest, stack: None, fit: String::new(), members: 0, regions: None })
+    Arc::new(Model { forest, stack: None, fit: String::new(), members: 0, regions: None, fitted: Vec::new() })
 }
 
 /// The texts of the blocks `m` keeps on `doc` under the defaults with `assignments`.
@@ -323,7 +330,7 @@ fn voting(members: usize) -> Model {
         ]],
         gain: (0..f).map(|j| if j == N_FEATURES { 1.0 } else { 0.0 }).collect(),
     };
-    Model { forest, stack: None, fit: "member1=lqf".into(), members, regions: None }
+    Model { forest, stack: None, fit: "member1=lqf".into(), members, regions: None, fitted: Vec::new() }
 }
 
 #[test]
@@ -344,7 +351,7 @@ fn a_member_votes_with_the_share_of_each_block_it_keeps() {
     let engine = crate::extract::Engine::default();
     let s = with_member("full");
     assert_eq!(members::names(&s), ["full"]);
-    let ms = members::build(&engine, &s).unwrap();
+    let ms = members::build(&engine, &s, &[]).unwrap();
     let doc = Document::parse(
         "<body><p>one two three</p><noscript><p>hidden words here</p></noscript><p>four five</p></body>",
     );
@@ -363,15 +370,43 @@ fn a_member_votes_with_the_share_of_each_block_it_keeps() {
 }
 
 #[test]
-fn a_member_fitted_on_gold_is_refused_and_an_unknown_one_named() {
+fn a_member_naming_its_own_model_is_refused_a_fitted_one_is_not_and_an_unknown_one_named() {
     let engine = crate::extract::Engine::default();
-    let e = members::setting_of(&engine, "blocktrees").unwrap_err();
-    assert!(e.to_string().contains("member 'blocktrees': it is fitted on gold"), "{e}");
+    // Fitted on gold and naming no model: the trees' fit fits it out of fold.
+    assert!(members::setting_of(&engine, "blocktrees").is_ok());
+    let dir = std::env::temp_dir().join(format!("cetune-members-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let own = dir.join("own.yaml");
+    std::fs::write(&own, "extractor: blocktrees\nmodel: own.model\nvalues:\n  t: 0.5\n").unwrap();
+    let e = members::setting_of(&engine, own.to_str().unwrap()).unwrap_err();
+    assert!(e.to_string().contains("it names a model fitted on gold"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
     let e = members::setting_of(&engine, "nosuch").unwrap_err();
     assert!(e.to_string().starts_with("blocktrees member 'nosuch':"), "{e}");
     let e = members::setting_of(&engine, "missing/file.yaml").unwrap_err();
     assert!(e.to_string().contains("missing/file.yaml"), "{e}");
     assert!(members::setting_of(&engine, "general").is_ok());
+}
+
+#[test]
+fn a_model_holding_a_fitted_member_reads_back_and_keeps_the_members_own_end_lines() {
+    let inner = model().write();
+    assert!(inner.lines().any(|l| l == "end"));
+    let mut m = voting(2);
+    m.fitted = vec![
+        None,
+        Some(Arc::new(members::Fitted::from_text(fitted::write(&[(
+            String::new(),
+            Arc::new(model()) as Arc<dyn super::super::fit::Model>,
+        )])))),
+    ];
+    let text = m.write();
+    assert!(text.contains("\nmember 2 lines "), "{text}");
+    // The member's own lines are behind "| ": the block model's file has one 'end' line.
+    assert_eq!(text.lines().filter(|l| *l == "end").count(), 1);
+    assert_eq!(Model::read(&text).unwrap(), m);
+    let bad = text.replacen("member 2 lines", "member 3 lines", 1);
+    assert!(Model::read(&bad).unwrap_err().to_string().contains("member 3: the model reads 2 members"));
 }
 
 #[test]
