@@ -237,7 +237,6 @@ fn packages(pages: &[&dyn Page]) -> Vec<usize> {
 
 /// The stacked members a fit's pages vote with: the same for every page, or, with members fitted
 /// on gold, page `p`'s from the members fitted on the pages outside `p`'s fold ([`members::fit`]).
-#[derive(Clone)]
 pub struct Voters {
     /// One member list, or one per fold.
     sets: Vec<Vec<Member>>,

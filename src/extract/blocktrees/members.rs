@@ -38,9 +38,8 @@ pub const SLOTS: &[&str] = &["member1", "member2", "member3"];
 pub const NONE: &str = "none";
 
 /// One stacked member: its extractor and the memo key of its keep-mask.
-#[derive(Clone)]
 pub struct Member {
-    ex: Arc<dyn Extractor>,
+    ex: Box<dyn Extractor>,
     key: u64,
 }
 
@@ -150,7 +149,7 @@ pub fn build(engine: &Engine, s: &Setting, fits: &[Option<Arc<Fitted>>]) -> Resu
                     (ex, hash_of(("stacked member", &own.extractor, own.label(), &own.model)))
                 }
             };
-            Ok(Member { ex: Arc::from(ex), key })
+            Ok(Member { ex, key })
         })
         .collect()
 }
