@@ -321,6 +321,78 @@ fn a_model_with_the_dialog_features_drops_a_dialogs_text_on_unseen_pages() {
     assert!(f1[1] < f1[0] - 0.1, "without them {} (with {})", f1[1], f1[0]);
 }
 
+/// Product pages whose description exists only in their JSON-LD (the gold has it after the
+/// shown paragraphs), beside the site's own description in an `Organization` object (not in the
+/// gold) and a menu line; the shown paragraphs vary in number so that no count predicts the gold.
+fn structured_set(name: &str, pages: usize, offset: usize) -> PathBuf {
+    let words = ["kettle", "steel", "water", "handle", "litre", "lid", "boil", "base", "spout", "filter"];
+    let root = tmp(name);
+    for k in 0..pages {
+        let w = |i: usize| words[(k * 7 + i * 3 + offset) % words.len()];
+        let shown: Vec<String> = (0..2 + k % 3)
+            .map(|i| {
+                format!(
+                    "The {} of this {} keeps the {} warm for {i} hours in the {}.",
+                    w(i),
+                    w(i + 1),
+                    w(i + 2),
+                    w(i + 3)
+                )
+            })
+            .collect();
+        let about = format!(
+            "A {} {} with a {} {} that pours {} water without a drop and boils a {} in two minutes {k}.",
+            w(4),
+            w(5),
+            w(6),
+            w(7),
+            w(8),
+            w(9)
+        );
+        let site = "Kitchen Things is the family shop for kettles, pans and everything your kitchen needs since 1982.";
+        let ld = format!(
+            r#"{{"@context":"https://schema.org","@graph":[{{"@type":"Organization","name":"Kitchen Things","description":"{site}"}},{{"@type":"Product","name":"Kettle {k}","description":"{about}"}}]}}"#
+        );
+        let body: String = shown.iter().map(|t| format!("<p>{t}</p>")).collect();
+        let html = format!(
+            "<html><head><script type=\"application/ld+json\">{ld}</script></head><body><nav><a href=/>Home</a> <a href=/shop>Shop</a></nav><div class=\"product\">{body}<div id=\"description\"></div></div></body></html>"
+        );
+        write(&root.join(format!("p/{k:02}.html")), html);
+        write(&root.join(format!("p/{k:02}.txt")), format!("{}\n{about}", shown.join("\n")));
+    }
+    root
+}
+
+/// Issue 38, item 4: with `group_structured` the description that only the JSON-LD states is a
+/// candidate block, and the trees learn from the gold to keep it and to drop the site's own
+/// description; without the group the description is not on the page at all.
+#[test]
+fn a_model_with_the_structured_group_keeps_a_description_only_the_json_ld_holds() {
+    let set = structured_set("blocktrees-structured", 12, 0);
+    let held = structured_set("blocktrees-structured-held", 6, 5);
+    let mut f1 = Vec::new();
+    for on in ["true", "false"] {
+        let out = beside(&set, &format!("run-{on}"));
+        let (s, o) = (set.to_str().unwrap(), out.to_str().unwrap());
+        let fit = ["--individual", "trees=40,depth=2,min_leaf=2,t=0.5", "--set", &format!("group_structured={on}")];
+        let args = ["optimise", "-e", "blocktrees", "--goldset", s, "--out", o, "--seed", "3", "--population", "1"];
+        let r = cetune(&[&args[..], &fit[..], &["--elites", "0", "--max-generations", "1", "-q"]].concat());
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let ev = beside(&held, &format!("fitted-{on}"));
+        let (h, b, e) = (held.to_str().unwrap(), out.join("best.yaml"), ev.to_str().unwrap());
+        let r = cetune(&["evaluate", "--goldset", h, "--params", b.to_str().unwrap(), "--out", e, "-q"]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        f1.push(mean_f1(&ev));
+        let page = held.join("p/00.html");
+        let r = cetune(&["extract", "--params", b.to_str().unwrap(), page.to_str().unwrap()]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert!(!r.stdout.contains("family shop"), "the site's description is kept: {}", r.stdout);
+        assert_eq!(r.stdout.contains("boils a"), on == "true", "{on}: {}", r.stdout);
+    }
+    assert!(f1[0] > 0.95, "with the structured group {}", f1[0]);
+    assert!(f1[1] < f1[0] - 0.1, "without it {} (with {})", f1[1], f1[0]);
+}
+
 /// Pages of eight paragraphs of one markup whose gold is a pseudo-random half of them: nothing on
 /// a page predicts it, so trees can only memorise their training pages.
 fn random_gold_set(name: &str, pages: usize, offset: usize) -> PathBuf {

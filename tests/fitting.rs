@@ -2,7 +2,7 @@
 //! fold while a search scores its settings (alone, at a route's branch, at a combination's
 //! member), in fold on a held-out set's training pages, and on the whole sample.
 
-use cetune::document::segments::HiddenText;
+use cetune::document::segments::{Admit, HiddenText};
 use cetune::eval::Measure;
 use cetune::extract::blocktrees::fit::{fit_all, page_rows};
 use cetune::extract::space;
@@ -188,7 +188,7 @@ fn labels_are_the_share_of_a_blocks_tokens_in_the_alignment_and_folds_hold_every
     });
     let docs: Vec<&GoldDoc> = gs.docs.iter().collect();
     let corpus = Corpus::load(&gs, &docs, &|| ());
-    let r = page_rows(&corpus.entries[0], HiddenText::All);
+    let r = page_rows(&corpus.entries[0], Admit { hidden: HiddenText::All, structured: false });
     assert_eq!(r.y, vec![0.75, 0.5]);
     assert_eq!(r.w, vec![2.0, 2f32.sqrt()]);
     assert_eq!(folds_of(&corpus, 2), vec![0, 0, 1, 1]);

@@ -327,6 +327,56 @@ struct Structured {
     text: Vec<String>,
 }
 
+/// One text field of a page's JSON-LD: its text (markup stripped), whether it is a body
+/// (`articleBody`, `text`, `reviewBody`, an answer) rather than a summary (`description`,
+/// `abstract`), and whether the object that holds it describes the site rather than the page's
+/// item ([`SITE_TYPES`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LdText {
+    /// The text.
+    pub text: String,
+    /// A body field.
+    pub body: bool,
+    /// Held by a site-level object (`Organization`, `WebSite`, …).
+    pub site: bool,
+}
+
+/// schema.org types that describe the site, its owner or the page's frame rather than its item:
+/// their descriptions are the site's, on every page of it.
+pub const SITE_TYPES: &[&str] = &[
+    "WebSite",
+    "WebPage",
+    "Organization",
+    "Corporation",
+    "NewsMediaOrganization",
+    "LocalBusiness",
+    "Person",
+    "Brand",
+    "ImageObject",
+    "BreadcrumbList",
+    "SiteNavigationElement",
+    "WPHeader",
+    "WPFooter",
+    "WPSideBar",
+    "ContactPoint",
+    "Place",
+    "PostalAddress",
+];
+
+/// JSON-LD keys whose text is a body (the others of [`TEXT_KEYS`] are summaries).
+const BODY_KEYS: &[&str] = &["articleBody", "text", "reviewBody", "acceptedAnswer", "suggestedAnswer"];
+
+/// The text fields of one JSON-LD block (the content of a `<script type="application/ld+json">`),
+/// in document order; none when it is not JSON.
+pub fn json_ld_texts(json: &str) -> Vec<LdText> {
+    let mut out = Structured::default();
+    let mut items = Vec::new();
+    if let Ok(v) = serde_json::from_str::<serde_json::Value>(json.trim()) {
+        walk_json(&v, None, None, &mut out, &mut items);
+    }
+    items
+}
+
 impl Structured {
     fn has(&self, types: &[&str]) -> bool {
         self.types.iter().any(|t| types.contains(&t.as_str()))
@@ -354,7 +404,7 @@ fn structured(html: &str) -> Structured {
             continue;
         }
         if let Ok(v) = serde_json::from_str::<serde_json::Value>(html[body_start..body_end].trim()) {
-            walk_json(&v, None, &mut out);
+            walk_json(&v, None, None, &mut out, &mut Vec::new());
         }
     }
     // Microdata: itemtype="https://schema.org/Product".
@@ -369,23 +419,42 @@ fn structured(html: &str) -> Structured {
     out
 }
 
-fn walk_json(v: &serde_json::Value, key: Option<&str>, out: &mut Structured) {
+/// Walks a JSON-LD value: types into `out.types`, text fields into `out.text` and `items`
+/// (`key`: the text key above, `item`: the type of the nearest object that declares one).
+fn walk_json(
+    v: &serde_json::Value,
+    key: Option<&str>,
+    item: Option<&str>,
+    out: &mut Structured,
+    items: &mut Vec<LdText>,
+) {
     use serde_json::Value as J;
     match v {
         J::Object(m) => {
+            let own = match m.get("@type") {
+                Some(J::String(t)) => Some(t.as_str()),
+                Some(J::Array(ts)) => ts.iter().find_map(|t| t.as_str()),
+                _ => None,
+            };
             match m.get("@type") {
                 Some(J::String(t)) => out.types.push(t.clone()),
                 Some(J::Array(ts)) => out.types.extend(ts.iter().filter_map(|t| t.as_str().map(String::from))),
                 _ => {}
             }
+            let item = own.or(item);
             for (k, x) in m {
                 // A text key's object (an answer) passes its key down to its own `text`.
                 let inner = if TEXT_KEYS.contains(&k.as_str()) { Some(k.as_str()) } else { None };
-                walk_json(x, inner.or(if k == "text" { key } else { None }), out);
+                walk_json(x, inner.or(if k == "text" { key } else { None }), item, out, items);
             }
         }
-        J::Array(xs) => xs.iter().for_each(|x| walk_json(x, key, out)),
-        J::String(s) if key.is_some() && !s.trim().is_empty() => out.text.push(strip_tags(s)),
+        J::Array(xs) => xs.iter().for_each(|x| walk_json(x, key, item, out, items)),
+        J::String(s) if key.is_some() && !s.trim().is_empty() => {
+            let text = strip_tags(s);
+            let site = item.is_some_and(|t| SITE_TYPES.contains(&t));
+            items.push(LdText { text: text.clone(), body: key.is_some_and(|k| BODY_KEYS.contains(&k)), site });
+            out.text.push(text);
+        }
         _ => {}
     }
 }

@@ -19,10 +19,15 @@
 //! holds, so a selection of blocks becomes a keep-mask over the canonical words
 //! ([`super::Document::mask`]); hidden blocks map to no canonical word.
 //!
+//! After the page's own blocks ([`Segments::page_blocks`]) come the text fields of its structured
+//! data (JSON-LD, microdata `<meta content>`) that the page does not show ([`hide::STRUCTURED`],
+//! `structured_blocks`): the page's blocks keep the rows they have without them.
+//!
 //! The events come from the one tree walk in `parse.rs` (the only user of `scraper`); this file
 //! imports nothing but `super`.
 
 use super::hidden::never_text;
+use super::page_features::{LdText, json_ld_texts};
 use super::{Units, sep};
 
 /// How a block is hidden: a bit set.
@@ -33,6 +38,9 @@ pub mod hide {
     pub const HIDDEN: u8 = 2;
     /// Inside a streaming placeholder (`<div hidden id="S:0">`).
     pub const STREAMING: u8 = 4;
+    /// Text of the page's structured data (JSON-LD, microdata `<meta>`) that the page does not
+    /// show: a block after the page's own ([`Segments::page_blocks`]).
+    pub const STRUCTURED: u8 = 8;
 }
 
 /// Elements whose text joins the surrounding block.
@@ -184,6 +192,10 @@ pub const FEATURES: &[(&str, &str)] = &[
     ("grp_first", "lists"),
     ("in_dialog", "dialog"),
     ("aria_hidden", "dialog"),
+    ("structured", "structured"),
+    ("struct_body", "structured"),
+    ("struct_site", "structured"),
+    ("struct_novel", "structured"),
 ];
 
 /// The features the linear `blocks` family weighs (the first ones; the rest are read by the
@@ -232,6 +244,9 @@ pub struct Segments {
     pub group: Vec<u32>,
     /// Per block, the first block of its record in that group ([`NO_GROUP`] outside any).
     pub record: Vec<u32>,
+    /// The blocks of the page itself: the ones after them are its structured data's
+    /// ([`hide::STRUCTURED`]).
+    pub page_blocks: usize,
     /// For each block, the DOM text units it holds (`dom_units[dom_starts[b]..dom_starts[b+1]]`).
     dom_units: Vec<u32>,
     dom_starts: Vec<u32>,
@@ -275,8 +290,26 @@ pub enum HiddenText {
     All,
 }
 
-impl HiddenText {
+/// Which blocks an extractor scores: the hidden ones its `hidden_text` lets in and, with
+/// `structured`, the blocks of structured data the page does not show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Admit {
+    /// The hidden blocks let in.
+    pub hidden: HiddenText,
+    /// Structured data's blocks ([`hide::STRUCTURED`]) let in.
+    pub structured: bool,
+}
+
+impl Admit {
     /// True when a block hidden as `bits` ([`hide`]) is let in.
+    pub fn admits(self, bits: u8) -> bool {
+        if bits & hide::STRUCTURED != 0 { self.structured } else { self.hidden.admits(bits) }
+    }
+}
+
+impl HiddenText {
+    /// True when a block hidden as `bits` ([`hide`]) is let in (never a block of structured
+    /// data: [`Admit`] lets those in).
     pub fn admits(self, bits: u8) -> bool {
         let allowed = match self {
             HiddenText::None => 0,
@@ -330,6 +363,8 @@ struct Open {
     flags: u32,
     neg_near: bool,
     pos_near: bool,
+    /// A JSON-LD `<script>`: its text is structured data.
+    ld: bool,
 }
 
 /// A block under construction or done.
@@ -345,6 +380,8 @@ struct Raw {
     neg: (bool, bool),
     pos: (bool, bool),
     dom: Vec<u32>,
+    /// A block of structured data: the `structured` group's values after its flag.
+    ld: [f32; 3],
 }
 
 /// Builds the blocks from the events of a tree walk (`parse.rs`): [`Builder::open`],
@@ -359,6 +396,9 @@ pub struct Builder {
     dom_unit: u32,
     jsonld: bool,
     buf: String,
+    /// The open JSON-LD script's text, and the text fields of the structured data read so far.
+    ld: String,
+    ld_texts: Vec<LdText>,
 }
 
 /// Splits class/id/role values into lower-case tokens (camelCase and non-alphanumerics), plurals
@@ -414,8 +454,17 @@ impl Builder {
         let lower = name.to_ascii_lowercase();
         let parent = self.open.last().copied();
         let skip_parent = parent.is_some_and(|p| p.skip);
-        if lower == "script" && attr("type").is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json")) {
+        let ld =
+            lower == "script" && attr("type").is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"));
+        if ld {
             self.jsonld = true;
+            self.ld.clear();
+        }
+        if lower == "meta"
+            && let Some(text) = attr("content").filter(|c| !c.trim().is_empty())
+            && let Some(key) = attr("itemprop").and_then(|p| p.split_whitespace().find(|k| MICRODATA.contains(k)))
+        {
+            self.ld_texts.push(LdText { text: text.to_string(), body: key != "description", site: false });
         }
         let never = parent.is_some_and(|p| p.never) || never_text(&lower, |a| attr(a));
         let mut hidden = parent.map_or(0, |p| p.hidden);
@@ -444,6 +493,7 @@ impl Builder {
             flags: parent.map_or(0, |p| p.flags),
             neg_near: false,
             pos_near: false,
+            ld,
         };
         if let Some(i) = SEMANTIC.iter().position(|s| *s == lower) {
             o.flags |= 1 << i;
@@ -511,6 +561,9 @@ impl Builder {
     /// A text node.
     pub fn text(&mut self, text: &str) {
         let Some(o) = self.open.last().copied() else { return };
+        if o.ld {
+            self.ld.push_str(text);
+        }
         let visible_unit = !o.never && text.split_whitespace().next().is_some();
         if o.skip {
             // Still a DOM text unit when the DOM view renders it (svg, math, select, ...).
@@ -542,9 +595,12 @@ impl Builder {
 
     /// The innermost open element closes.
     pub fn close(&mut self) {
-        if let Some(o) = self.open.pop()
-            && o.boundary
-        {
+        let Some(o) = self.open.pop() else { return };
+        if o.ld {
+            self.ld_texts.extend(json_ld_texts(&self.ld));
+            self.ld.clear();
+        }
+        if o.boundary {
             self.flush();
             self.boundary.pop();
         }
@@ -572,7 +628,28 @@ impl Builder {
             self.close();
         }
         self.flush();
-        features(self.elems, self.done, self.jsonld)
+        let extra = structured_blocks(&self.done, &self.ld_texts);
+        if extra.is_empty() {
+            return features(self.elems, self.done, self.jsonld);
+        }
+        // The page's blocks keep the rows they have without structured data; those after them
+        // take theirs from the page with them appended (at its end, beside no element).
+        let n = self.done.len();
+        let mut all = self.done.clone();
+        all.extend(extra);
+        let mut seg = features(self.elems.clone(), self.done, self.jsonld);
+        let more = features(self.elems, all, self.jsonld);
+        for b in n..more.len() {
+            seg.texts.push(more.texts.get(b), sep::NEWLINE);
+            seg.hidden.push(more.hidden[b]);
+            seg.words.push(more.words[b]);
+            seg.around.push(more.around[b]);
+            seg.features.extend_from_slice(more.row(b));
+            seg.group.push(NO_GROUP);
+            seg.record.push(NO_GROUP);
+            seg.dom_starts.push(seg.dom_units.len() as u32);
+        }
+        seg
     }
 }
 
@@ -624,6 +701,66 @@ fn opens_dialog<'a>(name: &str, attr: &dyn Fn(&str) -> Option<&'a str>) -> bool 
             r.split_whitespace().any(|t| t.eq_ignore_ascii_case("dialog") || t.eq_ignore_ascii_case("alertdialog"))
         })
         || attr("aria-modal").is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+}
+
+/// Microdata properties whose `<meta content>` is text (schema.org's text fields).
+const MICRODATA: &[&str] = &["description", "articleBody", "reviewBody", "text"];
+
+/// Words a structured-data text needs to be a block.
+const STRUCTURED_MIN_WORDS: usize = 10;
+
+/// Length of the word runs that count a structured-data word as shown on the page.
+const STRUCTURED_RUN: usize = 4;
+
+/// The blocks of structured data the page does not show: each text field of at least
+/// [`STRUCTURED_MIN_WORDS`] words of which at most half lies in a run of [`STRUCTURED_RUN`] words
+/// that the page's blocks (or an earlier such field) also hold. Words are compared as the
+/// measure's tokens are (letters and digits, lower-cased).
+fn structured_blocks(page: &[Raw], texts: &[LdText]) -> Vec<Raw> {
+    let tokens = |t: &str| -> Vec<String> {
+        t.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect()
+    };
+    // JSON strings hold no character references, but pages put escaped HTML in them.
+    let long: Vec<(&LdText, String, Vec<String>)> = texts
+        .iter()
+        .map(|t| {
+            let mut text = String::with_capacity(t.text.len());
+            super::entities::decode_into(&t.text, &mut text);
+            let ws = tokens(&text);
+            (t, text, ws)
+        })
+        .filter(|(_, _, ws)| ws.len() >= STRUCTURED_MIN_WORDS)
+        .collect();
+    if long.is_empty() {
+        return Vec::new();
+    }
+    let gram = |ws: &[String]| ws.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, w| hash(h.rotate_left(7), w));
+    let mut seen = std::collections::HashSet::new();
+    let add = |ws: &[String], seen: &mut std::collections::HashSet<u64>| {
+        ws.windows(STRUCTURED_RUN).for_each(|g| {
+            seen.insert(gram(g));
+        });
+    };
+    let shown: Vec<String> = page.iter().flat_map(|r| tokens(&r.text)).collect();
+    add(&shown, &mut seen);
+    let mut out = Vec::new();
+    for (t, text, ws) in long {
+        let mut covered = vec![false; ws.len()];
+        for (i, g) in ws.windows(STRUCTURED_RUN).enumerate() {
+            if seen.contains(&gram(g)) {
+                covered[i..i + STRUCTURED_RUN].iter_mut().for_each(|c| *c = true);
+            }
+        }
+        let novel = covered.iter().filter(|c| !**c).count() as f32 / ws.len() as f32;
+        if novel < 0.5 {
+            continue;
+        }
+        add(&ws, &mut seen);
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let ld = [f32::from(u8::from(t.body)), f32::from(u8::from(t.site)), novel];
+        out.push(Raw { text, elem: u32::MAX, hidden: hide::STRUCTURED, ld, ..Raw::default() });
+    }
+    out
 }
 
 /// Stop-free text statistics of a block: (words, word chars, punctuation, digits, capitalised
@@ -705,7 +842,7 @@ fn features(mut elems: Vec<Elem>, raws: Vec<Raw>, jsonld: bool) -> Segments {
     for e in &elems {
         *sib_count.entry((e.parent, e.sig)).or_insert(0u32) += 1;
     }
-    let mut seg = Segments { features: vec![0.0; n * N_FEATURES], ..Segments::default() };
+    let mut seg = Segments { features: vec![0.0; n * N_FEATURES], page_blocks: n, ..Segments::default() };
     seg.dom_starts.push(0);
     let mut before = 0.0;
     for (b, r) in raws.iter().enumerate() {
@@ -816,7 +953,10 @@ fn features(mut elems: Vec<Elem>, raws: Vec<Raw>, jsonld: bool) -> Segments {
         k += more.len();
         let flag = |bit: usize| f32::from(u8::from(r.flags & (1 << bit) != 0));
         f[k..k + 2].copy_from_slice(&[flag(DIALOG), flag(ARIA_HIDDEN)]);
-        debug_assert_eq!(k + 2, N_FEATURES);
+        k += 2;
+        f[k] = f32::from(u8::from(r.hidden & hide::STRUCTURED != 0));
+        f[k + 1..k + 4].copy_from_slice(&r.ld);
+        debug_assert_eq!(k + 4, N_FEATURES);
         seg.group.push(lists.of[b].map_or(NO_GROUP, |(g, _, _)| g));
         seg.record.push(lists.of[b].map_or(NO_GROUP, |(_, _, first)| first as u32));
         before += words;
@@ -1157,6 +1297,49 @@ mod tests {
         let aria: Vec<f32> = (0..s.len()).map(|b| f(b, "aria_hidden")).collect();
         assert_eq!(dialog, [0.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0]);
         assert_eq!(aria, [0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0]);
+    }
+
+    #[test]
+    fn structured_data_the_page_does_not_show_is_a_flagged_block_after_the_page_and_changes_no_other_row() {
+        let about = "A steel kettle that boils a litre of water in two minutes &amp; keeps it warm.";
+        let shown = "Handmade in Sheffield from brushed steel with a beech handle and a wide spout.";
+        let ld = format!(
+            r#"<script type="application/ld+json">{{"@graph":[{{"@type":"Organization","description":"Kitchen Things is the family shop for kettles, pans and all else since 1982."}},
+            {{"@type":"Product","description":"{about}","review":{{"@type":"Review","reviewBody":"{shown}"}}}},
+            {{"@type":"Product","description":"{about}"}},{{"@type":"Thing","description":"Too short to count."}}]}}</script>"#
+        );
+        let meta = r#"<div itemscope><meta itemprop="articleBody" content="Microdata text that only a meta element of the page holds, ten words or more."></div>"#;
+        let body = format!("<body><nav><a href=/>Home</a></nav><p>{shown}</p><p>Price: 20 pounds.</p></body>");
+        let plain = of(&body);
+        let s = of(&format!("<html><head>{ld}</head>{}{meta}</html>", &body[..body.len() - 7]));
+        let f = |b: usize, name: &str| s.row(b)[FEATURES.iter().position(|(n, _)| *n == name).unwrap()];
+        // The page's blocks are the page without its structured data, row for row (the JSON-LD
+        // flag aside), and the shown review and the repeated or short descriptions are no block.
+        assert_eq!(s.page_blocks, plain.len());
+        let jsonld = FEATURES.iter().position(|(n, _)| *n == "page_jsonld").unwrap();
+        for b in 0..plain.len() {
+            let (mut x, y) = (s.row(b).to_vec(), plain.row(b));
+            x[jsonld] = y[jsonld];
+            assert_eq!((&x[..], s.hidden[b]), (y, plain.hidden[b]), "block {b}");
+        }
+        let extra: Vec<(&str, u8)> = (plain.len()..s.len()).map(|b| (s.texts.get(b), s.hidden[b])).collect();
+        let site = "Kitchen Things is the family shop for kettles, pans and all else since 1982.";
+        let meta_text = "Microdata text that only a meta element of the page holds, ten words or more.";
+        let about = "A steel kettle that boils a litre of water in two minutes & keeps it warm.";
+        assert_eq!(extra, [(site, hide::STRUCTURED), (about, hide::STRUCTURED), (meta_text, hide::STRUCTURED)]);
+        let ld_row = |b: usize| ["structured", "struct_body", "struct_site", "struct_novel"].map(|n| f(b, n));
+        let n = plain.len();
+        assert_eq!(
+            [ld_row(n), ld_row(n + 1), ld_row(n + 2)],
+            [[1.0, 0.0, 1.0, 1.0], [1.0, 0.0, 0.0, 1.0], [1.0, 1.0, 0.0, 1.0]]
+        );
+        assert!((0..n).all(|b| ld_row(b).iter().all(|x| x.abs() < f32::EPSILON)));
+        assert!(s.dom_units(n).is_empty() && s.group[n] == NO_GROUP);
+        // No extractor that reads hidden text lets them in unless it asks for structured data.
+        assert!(!HiddenText::All.admits(hide::STRUCTURED));
+        assert!(Admit { hidden: HiddenText::None, structured: true }.admits(hide::STRUCTURED));
+        assert!(!Admit { hidden: HiddenText::All, structured: false }.admits(hide::STRUCTURED));
+        assert!(Admit { hidden: HiddenText::All, structured: false }.admits(hide::HIDDEN));
     }
 
     #[test]

@@ -10,26 +10,30 @@
 //!
 //! ## Parameters
 //! - `hidden_text`: `none` (the visible blocks: `full`'s text, cut into blocks), `noscript`,
-//!   `streaming` or `all` (default) hidden text let in.
+//!   `streaming` or `all` (default) hidden text let in;
+//! - `structured`: also the blocks of the page's structured data that the page does not show
+//!   (after the page's own; false by default).
 //!
 //! ## Interpretation
 //! The block view (`document/segments.rs`); `full` keeps its meaning (all rendered text).
 
 use super::Extractor;
-use crate::document::segments::HiddenText;
+use crate::document::segments::Admit;
 use crate::document::{Document, Selection, View};
 use crate::error::Result;
 use crate::params::SettingReader;
 
-/// Keeps every block that `hidden_text` admits.
+/// Keeps every block that `hidden_text` (and `structured`) admits.
 pub struct FullHidden {
-    hidden_text: HiddenText,
+    admit: Admit,
 }
 
 impl FullHidden {
     /// Registry constructor.
     pub fn build(r: &mut SettingReader) -> Result<Box<dyn Extractor>> {
-        Ok(Box::new(FullHidden { hidden_text: r.choice("hidden_text")? }))
+        Ok(Box::new(FullHidden {
+            admit: Admit { hidden: r.choice("hidden_text")?, structured: r.bool("structured")? },
+        }))
     }
 }
 
@@ -42,7 +46,7 @@ impl Extractor for FullHidden {
     }
     fn extract(&self, doc: &Document, out: &mut Selection) -> super::Fallible {
         let s = &doc.segments;
-        out.units.extend((0..s.len() as u32).filter(|&b| self.hidden_text.admits(s.hidden[b as usize])));
+        out.units.extend((0..s.len() as u32).filter(|&b| self.admit.admits(s.hidden[b as usize])));
         Ok(())
     }
 }
@@ -58,6 +62,14 @@ mod tests {
     fn keeps_what_hidden_text_lets_in() {
         assert_eq!(run("full_hidden", &[], PAGE), "Hello world\nthread\ntab\nstreamed");
         assert_eq!(run("full_hidden", &["hidden_text=none"], PAGE), run("full", &[], PAGE));
+        let ld = r#"<script type="application/ld+json">{"@type":"Product","description":"A kettle that boils a litre of water in two minutes flat."}</script>"#;
+        let page = format!("{PAGE}{ld}");
+        assert_eq!(run("full_hidden", &[], &page), run("full_hidden", &[], PAGE));
+        let with = run("full_hidden", &["structured=true"], &page);
+        assert_eq!(
+            with,
+            format!("{}\nA kettle that boils a litre of water in two minutes flat.", run("full_hidden", &[], PAGE))
+        );
         assert_eq!(run("full_hidden", &["hidden_text=noscript"], PAGE), "Hello world\nthread");
         assert_eq!(run("full_hidden", &["hidden_text=streaming"], PAGE), "Hello world\nstreamed");
     }

@@ -16,7 +16,7 @@ use super::members::{self, Member};
 use super::regions::{self, N_BLOCK, N_REGION};
 use super::{Blocktrees, Model, boost_key, fit_key, hyper, regional, row_of, stacked, stage_two};
 use crate::document::View;
-use crate::document::segments::{HiddenText, N_FEATURES};
+use crate::document::segments::{Admit, N_FEATURES};
 use crate::error::{Error, Result};
 use crate::extract::fit::{self, FoldModels, Page, folds_of};
 use crate::extract::trees::{self, Boosted, Forest, Rows};
@@ -82,7 +82,7 @@ impl fit::Fit for Fitting {
 }
 
 /// The training rows of one page: its candidate blocks with at least one token.
-pub fn page_rows(page: &dyn Page, hidden: HiddenText) -> Rows {
+pub fn page_rows(page: &dyn Page, hidden: Admit) -> Rows {
     let p = page_labels(page, hidden, None, &[]);
     let mut r = Rows { f: N_FEATURES, y: p.y, w: p.w, ..Rows::default() };
     if let Some(doc) = page.doc() {
@@ -110,7 +110,7 @@ struct PageLabels {
 /// A page's candidate blocks and their stacked members' votes (`m` per block) and failures.
 fn candidates(
     doc: &crate::document::Document,
-    hidden: HiddenText,
+    hidden: Admit,
     members: &[Member],
 ) -> (Vec<u32>, Vec<f32>, Vec<Option<String>>) {
     let seg = &doc.segments;
@@ -139,7 +139,7 @@ fn first_raw(
 /// forest, each row's region features.
 fn page_labels(
     page: &dyn Page,
-    hidden: HiddenText,
+    hidden: Admit,
     first: Option<(&Forest, Option<&Forest>)>,
     members: &[Member],
 ) -> PageLabels {
@@ -183,7 +183,7 @@ struct RegionRows {
 }
 
 impl RegionRows {
-    fn of(pages: &[&dyn Page], hidden: HiddenText, fold: &[usize], forests: &[Forest], voters: &Voters) -> RegionRows {
+    fn of(pages: &[&dyn Page], hidden: Admit, fold: &[usize], forests: &[Forest], voters: &Voters) -> RegionRows {
         let per: Vec<(Vec<[f32; N_REGION]>, Vec<f32>)> = pages
             .par_iter()
             .enumerate()
@@ -304,7 +304,7 @@ impl Labelled {
     pub fn of(
         s: &Setting,
         pages: &[&dyn Page],
-        hidden: HiddenText,
+        hidden: Admit,
         start: Option<Arc<Forest>>,
         voters: Arc<Voters>,
     ) -> Result<Labelled> {
@@ -336,7 +336,7 @@ impl Labelled {
     /// `regions[fold[p]]`.
     fn context(
         pages: &[&dyn Page],
-        hidden: HiddenText,
+        hidden: Admit,
         fold: &[usize],
         forests: &[Forest],
         regions: Option<&[Forest]>,

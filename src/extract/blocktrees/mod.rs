@@ -36,7 +36,9 @@
 //! - `regions`: the page's candidate regions are scored by trees fitted on their own F1 against
 //!   the gold, and the second stage (implied) reads the chosen region ([`regions`]);
 //! - `group_<group>`: the trees may split on the group's features (`group_lists`, the record
-//!   groups, and `group_dialog`, dialogs and `aria-hidden`, off by default);
+//!   groups, `group_dialog`, dialogs and `aria-hidden`, and `group_structured`, off by default;
+//!   with `group_structured` the blocks of structured data the page does not show are candidates
+//!   too);
 //! - `vote`: share of a block's probability taken from its record group's mean ([`vote`]);
 //! - `whole`: a block's probability raised towards its record's best block's ([`whole`]);
 //! - `focus`: blocks outside the region of the best expected F1 weakened ([`focus`]);
@@ -57,7 +59,7 @@ pub mod regions;
 
 use super::Extractor;
 use super::trees::{Forest, Hyper, Node};
-use crate::document::segments::{FEATURES, HiddenText, N_FEATURES, NO_GROUP, Segments, groups};
+use crate::document::segments::{Admit, FEATURES, N_FEATURES, NO_GROUP, Segments, groups};
 use crate::document::{Document, Selection, View};
 use crate::error::{Error, Result};
 use crate::params::{Setting, SettingReader};
@@ -88,7 +90,7 @@ pub struct Model {
 
 /// A configured block scorer.
 pub struct Blocktrees {
-    hidden_text: HiddenText,
+    hidden_text: Admit,
     t: f64,
     t_rel: f64,
     smooth: f64,
@@ -115,6 +117,7 @@ const LATE: &[(&str, &str)] = &[
     ("start", "none"),
     ("group_lists", "false"),
     ("group_dialog", "false"),
+    ("group_structured", "false"),
     ("vote", "0"),
     ("whole", "0"),
     ("focus", "0"),
@@ -177,10 +180,11 @@ pub fn stage_two(h: &Hyper, regions: bool) -> Hyper {
     h2
 }
 
-/// The hyperparameters and candidate filter of a setting.
-pub fn hyper(s: &Setting) -> Result<(Hyper, HiddenText)> {
+/// The hyperparameters and candidate filter of a setting (with `group_structured`, the blocks
+/// of structured data the page does not show are candidates too).
+pub fn hyper(s: &Setting) -> Result<(Hyper, Admit)> {
     let mut r = reader(s);
-    let hidden: HiddenText = r.choice("hidden_text")?;
+    let hidden = Admit { hidden: r.choice("hidden_text")?, structured: r.bool("group_structured")? };
     let on: Vec<bool> = groups().iter().map(|g| r.bool(&format!("group_{g}"))).collect::<Result<_>>()?;
     let gs = groups();
     let mut allowed: Vec<bool> =
@@ -231,7 +235,7 @@ impl Blocktrees {
         // The fit's parameters, read here so that none goes unread (`hyper` reads a copy).
         hyper(r.setting())?;
         let hidden = r.cat("hidden_text")?;
-        let hidden_text: HiddenText = r.choice("hidden_text")?;
+        let hidden_text = Admit { hidden: r.choice("hidden_text")?, structured: r.bool("group_structured")? };
         for g in groups() {
             r.bool(&format!("group_{g}"))?;
         }

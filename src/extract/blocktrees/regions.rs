@@ -108,7 +108,9 @@ pub fn regions(seg: &Segments, cand: &[u32], p: &[f64]) -> Regions {
     if n == 0 || cand.is_empty() {
         return Regions::default();
     }
-    let last = (n - 1) as u32;
+    // The whole page: its own blocks, and the blocks of its structured data when they are
+    // candidates (so that a page without them has the regions it had before they existed).
+    let last = (seg.page_blocks.max(cand.last().map_or(0, |&b| b as usize + 1)).clamp(1, n) - 1) as u32;
     let mut kinds: HashMap<(u32, u32), usize> = HashMap::new();
     let mut add = |span: (u32, u32), kind: usize| {
         let span = (span.0.min(last), span.1.min(last));
