@@ -297,26 +297,29 @@ fn dialog_set(name: &str, pages: usize, offset: usize) -> PathBuf {
     interleaved_set(name, pages, offset, &words, dialog, |t| format!("<div><p>{t}</p></div>"), false)
 }
 
+/// A small `blocktrees` forest fitted on `set` with `--set set_` (a population of one), and its
+/// mean F1 on `held`: the run's `best.yaml` and that F1.
+fn fitted_with(set: &Path, held: &Path, set_: &str) -> (PathBuf, f64) {
+    let out = beside(set, &format!("run-{set_}"));
+    let (s, o) = (set.to_str().unwrap(), out.to_str().unwrap());
+    let fit = ["--individual", "trees=40,depth=2,min_leaf=2,t=0.5", "--set", set_];
+    let args = ["optimise", "-e", "blocktrees", "--goldset", s, "--out", o, "--seed", "3", "--population", "1"];
+    let r = cetune(&[&args[..], &fit[..], &["--elites", "0", "--max-generations", "1", "-q"]].concat());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let ev = beside(held, &format!("fitted-{set_}"));
+    let (h, b, e) = (held.to_str().unwrap(), out.join("best.yaml"), ev.to_str().unwrap());
+    let r = cetune(&["evaluate", "--goldset", h, "--params", b.to_str().unwrap(), "--out", e, "-q"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    (b, mean_f1(&ev))
+}
+
 /// `group_dialog` end to end: the trees learn from the gold that a dialog's text is not
 /// content and drop it on pages they have not seen; without the group they cannot tell.
 #[test]
 fn a_model_with_the_dialog_features_drops_a_dialogs_text_on_unseen_pages() {
     let set = dialog_set("blocktrees-dialog", 12, 0);
     let held = dialog_set("blocktrees-dialog-held", 6, 5);
-    let mut f1 = Vec::new();
-    for on in ["true", "false"] {
-        let out = beside(&set, &format!("run-{on}"));
-        let (s, o) = (set.to_str().unwrap(), out.to_str().unwrap());
-        let fit = ["--individual", "trees=40,depth=2,min_leaf=2,t=0.5", "--set", &format!("group_dialog={on}")];
-        let args = ["optimise", "-e", "blocktrees", "--goldset", s, "--out", o, "--seed", "3", "--population", "1"];
-        let r = cetune(&[&args[..], &fit[..], &["--elites", "0", "--max-generations", "1", "-q"]].concat());
-        assert_eq!(r.code, 0, "{}", r.stderr);
-        let ev = beside(&held, &format!("fitted-{on}"));
-        let (h, b, e) = (held.to_str().unwrap(), out.join("best.yaml"), ev.to_str().unwrap());
-        let r = cetune(&["evaluate", "--goldset", h, "--params", b.to_str().unwrap(), "--out", e, "-q"]);
-        assert_eq!(r.code, 0, "{}", r.stderr);
-        f1.push(mean_f1(&ev));
-    }
+    let f1: Vec<f64> = ["true", "false"].map(|on| fitted_with(&set, &held, &format!("group_dialog={on}")).1).to_vec();
     assert!(f1[0] > 0.95, "with the dialog features {}", f1[0]);
     assert!(f1[1] < f1[0] - 0.1, "without them {} (with {})", f1[1], f1[0]);
 }
@@ -372,17 +375,8 @@ fn a_model_with_the_structured_group_keeps_a_description_only_the_json_ld_holds(
     let held = structured_set("blocktrees-structured-held", 6, 5);
     let mut f1 = Vec::new();
     for on in ["true", "false"] {
-        let out = beside(&set, &format!("run-{on}"));
-        let (s, o) = (set.to_str().unwrap(), out.to_str().unwrap());
-        let fit = ["--individual", "trees=40,depth=2,min_leaf=2,t=0.5", "--set", &format!("group_structured={on}")];
-        let args = ["optimise", "-e", "blocktrees", "--goldset", s, "--out", o, "--seed", "3", "--population", "1"];
-        let r = cetune(&[&args[..], &fit[..], &["--elites", "0", "--max-generations", "1", "-q"]].concat());
-        assert_eq!(r.code, 0, "{}", r.stderr);
-        let ev = beside(&held, &format!("fitted-{on}"));
-        let (h, b, e) = (held.to_str().unwrap(), out.join("best.yaml"), ev.to_str().unwrap());
-        let r = cetune(&["evaluate", "--goldset", h, "--params", b.to_str().unwrap(), "--out", e, "-q"]);
-        assert_eq!(r.code, 0, "{}", r.stderr);
-        f1.push(mean_f1(&ev));
+        let (b, f) = fitted_with(&set, &held, &format!("group_structured={on}"));
+        f1.push(f);
         let page = held.join("p/00.html");
         let r = cetune(&["extract", "--params", b.to_str().unwrap(), page.to_str().unwrap()]);
         assert_eq!(r.code, 0, "{}", r.stderr);
