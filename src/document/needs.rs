@@ -26,6 +26,9 @@ pub struct Needs {
     /// The block view: text blocks with hidden text flagged, and their features
     /// ([`Segments`](super::segments::Segments)); `blocks` and `full_hidden` read it.
     pub segments: bool,
+    /// The block view's blocks of the page's structured data that the page does not show
+    /// (after its own blocks; only an extractor that lets them in asks for them).
+    pub structured: bool,
     /// The page features a route's conditions read
     /// ([`PageFeatures`](super::page_features::PageFeatures)).
     pub features: bool,
@@ -50,6 +53,7 @@ impl Needs {
         words: false,
         lang: false,
         segments: false,
+        structured: false,
         features: false,
         html: false,
         markup: false,
@@ -64,6 +68,7 @@ impl Needs {
         words: true,
         lang: true,
         segments: true,
+        structured: true,
         features: true,
         html: false,
         markup: false,
@@ -81,6 +86,8 @@ impl Needs {
     pub const LANG: Needs = Needs { lang: true, ..Needs::NONE };
     /// The block view.
     pub const SEGMENTS: Needs = Needs { segments: true, ..Needs::NONE };
+    /// The block view with its blocks of structured data.
+    pub const STRUCTURED: Needs = Needs { structured: true, ..Needs::NONE };
     /// The page features.
     pub const FEATURES: Needs = Needs { features: true, ..Needs::NONE };
     /// The page's HTML.
@@ -109,6 +116,7 @@ impl Needs {
             words: self.words || o.words,
             lang: self.lang || o.lang,
             segments: self.segments || o.segments,
+            structured: self.structured || o.structured,
             features: self.features || o.features,
             html: self.html || o.html,
             markup: self.markup || o.markup,
@@ -125,6 +133,7 @@ impl Needs {
         for f in self.facts.iter() {
             n = n.or(f.reads);
         }
+        n.segments |= n.structured;
         n.source |= n.words || n.source_index || n.features;
         n.dom |= n.words || n.lang || n.segments || n.features || n.markup;
         n
@@ -140,6 +149,7 @@ impl Needs {
             (n.words, "words"),
             (n.lang, "lang"),
             (n.segments, "segments"),
+            (n.structured, "structured"),
             (n.features, "features"),
             (n.html, "html"),
             (n.markup, "markup"),
@@ -169,5 +179,6 @@ mod tests {
         assert_eq!((Needs::SOURCE | Needs::WORDS).label(), "source+dom+words");
         assert_eq!(Needs::ALL.complete(), Needs::ALL);
         assert_eq!(Needs::NONE.label(), "nothing");
+        assert_eq!(Needs::STRUCTURED.label(), "dom+segments+structured");
     }
 }

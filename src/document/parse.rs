@@ -256,7 +256,7 @@ pub fn tree(html: &str, deadline: Option<std::time::Instant>) -> (Tree, Option<u
 /// needed (empty otherwise).
 pub fn views(tree: &Tree, needs: Needs) -> (Dom, super::segments::Segments, Vec<Shared>) {
     let segments = if needs.segments {
-        let mut b = super::segments::Builder::default();
+        let mut b = super::segments::Builder::new(needs.structured);
         walk_all(tree.0.tree.root(), &mut b, 0);
         b.finish()
     } else {

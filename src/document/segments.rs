@@ -399,6 +399,8 @@ pub struct Builder {
     /// The open JSON-LD script's text, and the text fields of the structured data read so far.
     ld: String,
     ld_texts: Vec<LdText>,
+    /// Whether the blocks of structured data are built ([`Builder::new`]).
+    structured: bool,
 }
 
 /// Splits class/id/role values into lower-case tokens (camelCase and non-alphanumerics), plurals
@@ -447,6 +449,12 @@ fn hash(h: u64, s: &str) -> u64 {
 }
 
 impl Builder {
+    /// A builder; with `structured`, the blocks of the page's structured data that it does not
+    /// show are built after its own (none otherwise: they cost a second pass over such pages).
+    pub fn new(structured: bool) -> Builder {
+        Builder { structured, ..Builder::default() }
+    }
+
     /// An element opens, with its attributes: what it hides, skips, links or marks as code, its
     /// semantic and token flags, and (for a block boundary) a new element of the block tree.
     // Long because every flag an element passes to its subtree is decided here, once.
@@ -460,7 +468,9 @@ impl Builder {
             self.jsonld = true;
             self.ld.clear();
         }
-        if lower == "meta"
+        let ld = ld && self.structured;
+        if self.structured
+            && lower == "meta"
             && let Some(text) = attr("content").filter(|c| !c.trim().is_empty())
             && let Some(key) = attr("itemprop").and_then(|p| p.split_whitespace().find(|k| MICRODATA.contains(k)))
         {

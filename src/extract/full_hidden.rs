@@ -42,7 +42,8 @@ impl Extractor for FullHidden {
         View::Blocks
     }
     fn needs(&self) -> crate::document::Needs {
-        crate::document::Needs::SEGMENTS
+        use crate::document::Needs;
+        Needs::SEGMENTS | if self.admit.structured { Needs::STRUCTURED } else { Needs::NONE }
     }
     fn extract(&self, doc: &Document, out: &mut Selection) -> super::Fallible {
         let s = &doc.segments;

@@ -498,6 +498,12 @@ pub fn space_needs(engine: &Engine, space: &ParamSpace) -> Needs {
     space_reads(engine, space).unwrap_or(Needs::ALL)
 }
 
+/// What a run of `space` from `base` reads of a page: [`space_needs`] and what `base` itself
+/// reads (its `--set` values, which the space's defaults do not hold).
+pub fn run_needs(engine: &Engine, space: &ParamSpace, base: &Setting) -> Needs {
+    space_needs(engine, space) | build(engine, base).map_or(Needs::ALL, |ex| mask_needs(ex.as_ref()))
+}
+
 fn space_reads(engine: &Engine, space: &ParamSpace) -> Option<Needs> {
     let member = |m: &params::Member| -> Option<Needs> {
         match m.kind {
@@ -519,7 +525,7 @@ fn space_reads(engine: &Engine, space: &ParamSpace) -> Option<Needs> {
     }
     if space.members.is_empty() {
         // A block model's stacked members may be any of its slots' choices.
-        let members = blocktrees::members::space_needs(engine, space).ok()?;
+        let members = blocktrees::members::space_needs(engine, space).ok()? | blocktrees::space_needs(space);
         return build(engine, &space.defaults()).ok().map(|ex| ex.needs() | members);
     }
     space.members.iter().try_fold(Needs::SOURCE, |n, m| Some(n | member(m)?))

@@ -584,7 +584,7 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
     let held: Vec<_> = held.iter().map(|&i| &s.set.docs[i]).collect();
     let bar = Progress::new((docs.len() + held.len()) as u64, "parse", opts.quiet);
     // Each page holds only what the family (or any member of the combination) reads.
-    let needs = crate::extract::space_needs(&opts.engine, &s.space);
+    let needs = crate::extract::run_needs(&opts.engine, &s.space, &s.base);
     let corpus = Corpus::load_for(&s.set, &docs, needs, &|| bar.inc());
     let held_corpus = (!held.is_empty()).then(|| Corpus::load_for(&s.set, &held, needs, &|| bar.inc()));
     let memo_mb = opts.member_cache_mb.unwrap_or(crate::objective::corpus::MEMO_MB);
@@ -785,7 +785,13 @@ fn best_written(record: &RunRecord, space: &ParamSpace, base: &Setting, trials: 
 
 /// The training pages of the run in `dir` loaded again (its gold set must be unchanged), for
 /// fitting a setting's model after the run: `report --pick` refits the picked setting.
-fn run_corpus(engine: &crate::extract::Engine, dir: &Path, record: &RunRecord, space: &ParamSpace) -> Result<Corpus> {
+fn run_corpus(
+    engine: &crate::extract::Engine,
+    dir: &Path,
+    record: &RunRecord,
+    space: &ParamSpace,
+    base: &Setting,
+) -> Result<Corpus> {
     let cannot = |why: String| Error::config(format!("cannot fit the model of the picked setting: {why}"));
     let set = crate::paths::resolve_recorded(&record.goldset.path, dir)
         .and_then(|p| native::open(&p, false))
@@ -797,7 +803,7 @@ fn run_corpus(engine: &crate::extract::Engine, dir: &Path, record: &RunRecord, s
     }
     let (train, _) = split_of(&set, &record.config)?;
     let docs: Vec<_> = train.iter().map(|&i| &set.docs[i]).collect();
-    Ok(Corpus::load_for(&set, &docs, crate::extract::space_needs(engine, space), &|| ()))
+    Ok(Corpus::load_for(&set, &docs, crate::extract::run_needs(engine, space, base), &|| ()))
 }
 
 /// For `report --pick` on a fitted family's run: checks, before anything is written, that the
@@ -812,7 +818,7 @@ pub fn refit_check(
     if !crate::objective::fit::needs_fit(base) {
         return Ok(None);
     }
-    run_corpus(engine, dir, record, space).map(Some)
+    run_corpus(engine, dir, record, space, base).map(Some)
 }
 
 /// Refits the run's `best.model` for the setting its `best.yaml` now holds (after `report

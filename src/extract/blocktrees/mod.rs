@@ -60,7 +60,7 @@ pub mod regions;
 use super::Extractor;
 use super::trees::{Forest, Hyper, Node};
 use crate::document::segments::{Admit, FEATURES, N_FEATURES, NO_GROUP, Segments, groups};
-use crate::document::{Document, Selection, View};
+use crate::document::{Document, Needs, Selection, View};
 use crate::error::{Error, Result};
 use crate::params::{Setting, SettingReader};
 use std::sync::Arc;
@@ -158,6 +158,15 @@ pub fn boost_key(s: &Setting) -> String {
         .map(|(n, v)| format!("{n}={v}"))
         .collect::<Vec<_>>()
         .join(",")
+}
+
+/// What a search of `space` may read beyond its defaults: the blocks of structured data when
+/// `group_structured` is a gene.
+pub fn space_needs(space: &crate::params::ParamSpace) -> Needs {
+    match space.param("group_structured") {
+        Some(p) if p.tune => Needs::STRUCTURED,
+        _ => Needs::NONE,
+    }
 }
 
 /// True when the setting stacks a second stage over the first stage's context (`stack`, or
@@ -308,7 +317,8 @@ impl Extractor for Blocktrees {
 
     // The block view carries every feature the trees (and blocks' prior) read.
     fn needs(&self) -> crate::document::Needs {
-        crate::document::Needs::SEGMENTS | members::needs(&self.members)
+        let structured = if self.hidden_text.structured { Needs::STRUCTURED } else { Needs::NONE };
+        Needs::SEGMENTS | structured | members::needs(&self.members)
     }
 
     fn extract(&self, doc: &Document, out: &mut Selection) -> crate::extract::Fallible {

@@ -604,3 +604,19 @@ fn a_service_page_of_several_headed_sections_is_one_region_not_its_first_section
     assert_eq!(best, sections, "sections {sections:?}");
     assert!((f1 - 1.0).abs() < 1e-6);
 }
+
+/// A run parses its pages with the blocks of structured data when its setting (`--set`) or a
+/// gene asks for them, and without them otherwise (they cost a second pass over such pages).
+#[test]
+fn a_run_reads_structured_blocks_when_its_setting_or_a_gene_asks() {
+    let engine = crate::extract::Engine::default();
+    let space = crate::extract::space("blocktrees").unwrap();
+    let defaults = space.defaults();
+    assert!(!crate::extract::run_needs(&engine, &space, &defaults).structured);
+    let on = space.with_assignments(&defaults, &["group_structured=true".to_string()]).unwrap();
+    assert!(crate::extract::run_needs(&engine, &space, &on).complete().segments);
+    assert!(crate::extract::run_needs(&engine, &space, &on).structured);
+    let mut tuned = space.clone();
+    tuned.params.iter_mut().find(|p| p.name == "group_structured").unwrap().tune = true;
+    assert!(crate::extract::space_needs(&engine, &tuned).structured);
+}
