@@ -101,7 +101,7 @@ fn build(a: BuildArgs, engine: &crate::extract::Engine) -> Result<()> {
     crate::store::prepare_out(&a.out, a.force, &reads)?;
 
     // Every grid point's needs: a block model's stacked members may be any of its slots' choices.
-    let needs = crate::extract::build(engine, &base)?.needs() | crate::extract::space_needs(engine, &space);
+    let needs = crate::extract::run_needs(engine, &space, &base)?;
     let total = sets.iter().map(|s| s.docs.len()).sum::<usize>();
     let bar = Progress::new(total as u64, "parse", a.quiet);
     let mut parts = Vec::new();

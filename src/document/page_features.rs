@@ -99,7 +99,7 @@ pub fn compute(dom: &Dom, words: usize, html: &str) -> PageFeatures {
     let controls = [tag("input"), tag("select"), tag("textarea"), tag("button")];
     let forms = dom.nodes.iter().filter(|n| !n.is_text() && controls.contains(&n.tag)).count();
     let headings = dom.nodes.iter().filter(|n| !n.is_text() && heading_level(n.tag).is_some()).count();
-    let sd_words: usize = sd.text.iter().map(|t| t.split_whitespace().count()).sum();
+    let sd_words: usize = sd.text.iter().map(|t| t.text.split_whitespace().count()).sum();
     let flag = |b: bool| if b { 1.0 } else { 0.0 };
     let values = vec![
         words as f64,
@@ -122,7 +122,7 @@ pub fn compute(dom: &Dom, words: usize, html: &str) -> PageFeatures {
         sd_words as f64,
     ];
     debug_assert_eq!(values.len(), FEATURES.len());
-    PageFeatures { values, structured_text: sd.text }
+    PageFeatures { values, structured_text: sd.text.into_iter().map(|t| t.text).collect() }
 }
 
 /// The heading level of `t` (1..6), if it is a heading.
@@ -320,11 +320,11 @@ pub(super) fn has_price(text: &str) -> bool {
     })
 }
 
-/// The structured data of a page: its declared types and the text of its JSON-LD text fields.
+/// The structured data of a page: its declared types and its JSON-LD text fields.
 #[derive(Debug, Default)]
 struct Structured {
     types: Vec<String>,
-    text: Vec<String>,
+    text: Vec<LdText>,
 }
 
 /// One text field of a page's JSON-LD: its text (markup stripped), whether it is a body
@@ -370,11 +370,10 @@ const BODY_KEYS: &[&str] = &["articleBody", "text", "reviewBody", "acceptedAnswe
 /// in document order; none when it is not JSON.
 pub fn json_ld_texts(json: &str) -> Vec<LdText> {
     let mut out = Structured::default();
-    let mut items = Vec::new();
     if let Ok(v) = serde_json::from_str::<serde_json::Value>(json.trim()) {
-        walk_json(&v, None, None, &mut out, &mut items);
+        walk_json(&v, None, None, &mut out);
     }
-    items
+    out.text
 }
 
 impl Structured {
@@ -404,7 +403,7 @@ fn structured(html: &str) -> Structured {
             continue;
         }
         if let Ok(v) = serde_json::from_str::<serde_json::Value>(html[body_start..body_end].trim()) {
-            walk_json(&v, None, None, &mut out, &mut Vec::new());
+            walk_json(&v, None, None, &mut out);
         }
     }
     // Microdata: itemtype="https://schema.org/Product".
@@ -419,41 +418,29 @@ fn structured(html: &str) -> Structured {
     out
 }
 
-/// Walks a JSON-LD value: types into `out.types`, text fields into `out.text` and `items`
-/// (`key`: the text key above, `item`: the type of the nearest object that declares one).
-fn walk_json(
-    v: &serde_json::Value,
-    key: Option<&str>,
-    item: Option<&str>,
-    out: &mut Structured,
-    items: &mut Vec<LdText>,
-) {
+/// Walks a JSON-LD value: types into `out.types`, text fields into `out.text` (`key`: the text
+/// key above, `item`: the type of the nearest object that declares one).
+fn walk_json(v: &serde_json::Value, key: Option<&str>, item: Option<&str>, out: &mut Structured) {
     use serde_json::Value as J;
     match v {
         J::Object(m) => {
-            let own = match m.get("@type") {
-                Some(J::String(t)) => Some(t.as_str()),
-                Some(J::Array(ts)) => ts.iter().find_map(|t| t.as_str()),
-                _ => None,
+            let own: Vec<&str> = match m.get("@type") {
+                Some(J::String(t)) => vec![t.as_str()],
+                Some(J::Array(ts)) => ts.iter().filter_map(J::as_str).collect(),
+                _ => Vec::new(),
             };
-            match m.get("@type") {
-                Some(J::String(t)) => out.types.push(t.clone()),
-                Some(J::Array(ts)) => out.types.extend(ts.iter().filter_map(|t| t.as_str().map(String::from))),
-                _ => {}
-            }
-            let item = own.or(item);
+            out.types.extend(own.iter().map(|t| t.to_string()));
+            let item = own.first().copied().or(item);
             for (k, x) in m {
                 // A text key's object (an answer) passes its key down to its own `text`.
                 let inner = if TEXT_KEYS.contains(&k.as_str()) { Some(k.as_str()) } else { None };
-                walk_json(x, inner.or(if k == "text" { key } else { None }), item, out, items);
+                walk_json(x, inner.or(if k == "text" { key } else { None }), item, out);
             }
         }
-        J::Array(xs) => xs.iter().for_each(|x| walk_json(x, key, item, out, items)),
+        J::Array(xs) => xs.iter().for_each(|x| walk_json(x, key, item, out)),
         J::String(s) if key.is_some() && !s.trim().is_empty() => {
-            let text = strip_tags(s);
             let site = item.is_some_and(|t| SITE_TYPES.contains(&t));
-            items.push(LdText { text: text.clone(), body: key.is_some_and(|k| BODY_KEYS.contains(&k)), site });
-            out.text.push(text);
+            out.text.push(LdText { text: strip_tags(s), body: key.is_some_and(|k| BODY_KEYS.contains(&k)), site });
         }
         _ => {}
     }

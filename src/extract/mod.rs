@@ -500,8 +500,8 @@ pub fn space_needs(engine: &Engine, space: &ParamSpace) -> Needs {
 
 /// What a run of `space` from `base` reads of a page: [`space_needs`] and what `base` itself
 /// reads (its `--set` values, which the space's defaults do not hold).
-pub fn run_needs(engine: &Engine, space: &ParamSpace, base: &Setting) -> Needs {
-    space_needs(engine, space) | build(engine, base).map_or(Needs::ALL, |ex| mask_needs(ex.as_ref()))
+pub fn run_needs(engine: &Engine, space: &ParamSpace, base: &Setting) -> Result<Needs> {
+    Ok(space_needs(engine, space) | build(engine, base)?.needs())
 }
 
 fn space_reads(engine: &Engine, space: &ParamSpace) -> Option<Needs> {

@@ -584,7 +584,7 @@ fn execute(mut s: Session, opts: &Options) -> Result<Summary> {
     let held: Vec<_> = held.iter().map(|&i| &s.set.docs[i]).collect();
     let bar = Progress::new((docs.len() + held.len()) as u64, "parse", opts.quiet);
     // Each page holds only what the family (or any member of the combination) reads.
-    let needs = crate::extract::run_needs(&opts.engine, &s.space, &s.base);
+    let needs = crate::extract::run_needs(&opts.engine, &s.space, &s.base)?;
     let corpus = Corpus::load_for(&s.set, &docs, needs, &|| bar.inc());
     let held_corpus = (!held.is_empty()).then(|| Corpus::load_for(&s.set, &held, needs, &|| bar.inc()));
     let memo_mb = opts.member_cache_mb.unwrap_or(crate::objective::corpus::MEMO_MB);
@@ -803,7 +803,7 @@ fn run_corpus(
     }
     let (train, _) = split_of(&set, &record.config)?;
     let docs: Vec<_> = train.iter().map(|&i| &set.docs[i]).collect();
-    Ok(Corpus::load_for(&set, &docs, crate::extract::run_needs(engine, space, base), &|| ()))
+    Ok(Corpus::load_for(&set, &docs, crate::extract::run_needs(engine, space, base)?, &|| ()))
 }
 
 /// For `report --pick` on a fitted family's run: checks, before anything is written, that the

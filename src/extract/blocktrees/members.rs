@@ -104,16 +104,10 @@ pub fn setting_of(engine: &Engine, name: &str) -> Result<Setting> {
     Ok(s)
 }
 
-/// True when the member's setting `own` is fitted on gold by the trees' fit (a fitted family
-/// takes part in it and it names no model).
-fn fitted_here(own: &Setting) -> bool {
-    fitted::needs_fit(own)
-}
-
 /// True when a member of `s` is fitted on gold by the trees' fit.
 pub fn any_fitted(engine: &Engine, s: &Setting) -> Result<bool> {
     for name in names(s) {
-        if fitted_here(&setting_of(engine, &name)?) {
+        if fitted::needs_fit(&setting_of(engine, &name)?) {
             return Ok(true);
         }
     }
@@ -139,7 +133,7 @@ pub fn build(engine: &Engine, s: &Setting, fits: &[Option<Arc<Fitted>>]) -> Resu
                     let ex = crate::extract::build_with(engine, &own, &models).map_err(bad)?;
                     (ex, hash_of(("stacked member", &own.extractor, own.label(), models.tag())))
                 }
-                None if fitted_here(&own) => {
+                None if fitted::needs_fit(&own) => {
                     return Err(Error::config(format!(
                         "blocktrees member '{name}' is fitted on gold, and the block model holds no fit of it: refit it"
                     )));
@@ -163,7 +157,7 @@ pub fn fit(engine: &Engine, s: &Setting, pages: &[&dyn Page], train: &[usize]) -
         .iter()
         .map(|name| {
             let own = setting_of(engine, name)?;
-            if !fitted_here(&own) {
+            if !fitted::needs_fit(&own) {
                 return Ok(None);
             }
             let mut placed = Vec::new();
@@ -181,7 +175,7 @@ pub fn fit(engine: &Engine, s: &Setting, pages: &[&dyn Page], train: &[usize]) -
                     .collect(),
                 None,
             );
-            Ok(Some(Arc::new(Fitted { text: text.clone(), models: Some(models) })))
+            Ok(Some(Arc::new(Fitted { text, models: Some(models) })))
         })
         .collect()
 }

@@ -242,9 +242,8 @@ impl Blocktrees {
             r.cat(slot)?;
         }
         // The fit's parameters, read here so that none goes unread (`hyper` reads a copy).
-        hyper(r.setting())?;
+        let (_, hidden_text) = hyper(r.setting())?;
         let hidden = r.cat("hidden_text")?;
-        let hidden_text = Admit { hidden: r.choice("hidden_text")?, structured: r.bool("group_structured")? };
         for g in groups() {
             r.bool(&format!("group_{g}"))?;
         }

@@ -612,10 +612,10 @@ fn a_run_reads_structured_blocks_when_its_setting_or_a_gene_asks() {
     let engine = crate::extract::Engine::default();
     let space = crate::extract::space("blocktrees").unwrap();
     let defaults = space.defaults();
-    assert!(!crate::extract::run_needs(&engine, &space, &defaults).structured);
+    assert!(!crate::extract::run_needs(&engine, &space, &defaults).unwrap().structured);
     let on = space.with_assignments(&defaults, &["group_structured=true".to_string()]).unwrap();
-    assert!(crate::extract::run_needs(&engine, &space, &on).complete().segments);
-    assert!(crate::extract::run_needs(&engine, &space, &on).structured);
+    assert!(crate::extract::run_needs(&engine, &space, &on).unwrap().complete().segments);
+    assert!(crate::extract::run_needs(&engine, &space, &on).unwrap().structured);
     let mut tuned = space.clone();
     tuned.params.iter_mut().find(|p| p.name == "group_structured").unwrap().tune = true;
     assert!(crate::extract::space_needs(&engine, &tuned).structured);
